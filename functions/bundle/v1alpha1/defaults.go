@@ -1,0 +1,130 @@
+package v1alpha1
+
+import (
+	"k8s.io/apimachinery/pkg/api/resource"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Defaults that match the OpenShift installer (REFERENCE.md sections 2, 4, 5).
+const (
+	DefaultNamespace        = "openshift-bootstrap-konnectivity"
+	DefaultImage            = "apiserver-network-proxy"
+	DefaultMode             = ModeHTTPConnect
+	DefaultIPFamily         = FamilyIPv4
+	DefaultAgentPort        = 8091
+	DefaultServerHealthPort = 2041
+	DefaultServerAdminPort  = 8095
+	DefaultAgentHealthPort  = 2041
+	DefaultAgentAdminPort   = 8094
+	DefaultServerKeepalive  = "30s"
+	DefaultAgentKeepalive   = "30s"
+	DefaultSyncInterval     = "5s"
+	DefaultProbeInterval    = "5s"
+	DefaultSyncIntervalCap  = "30s"
+	DefaultPriorityClass    = "system-node-critical"
+
+	DefaultBootstrapConfigDir  = "/etc/kubernetes/bootstrap-configs"
+	DefaultKASConfigDir        = "/etc/kubernetes/config"
+	DefaultSocketName          = "konnectivity-server.socket"
+	DefaultEgressConfigName    = "egress-selector-config.yaml"
+	DefaultCertDir             = "/opt/openshift/tls/konnectivity"
+	DefaultStaticPodManifest   = "/etc/kubernetes/manifests/konnectivity-server-pod.yaml"
+	DefaultClusterManifestsDir = "/opt/openshift/manifests"
+	DefaultKASConfigOverride   = "/opt/openshift/konnectivity-config-override.yaml"
+)
+
+// Environment variables a bootstrap script sets to supply runtime values.
+const (
+	EnvBootstrapIP = "KONNECTIVITY_BOOTSTRAP_IP"
+	EnvImage       = "KONNECTIVITY_IMAGE"
+)
+
+// Accepted values.
+const (
+	ModeHTTPConnect = "http-connect"
+	ModeGRPC        = "grpc"
+	FamilyIPv4      = "ipv4"
+	FamilyIPv6      = "ipv6"
+	FamilyDualStack = "dualstack"
+)
+
+// Default fills every unset field. getenv supplies runtime values and may be nil.
+func (s *Spec) Default(getenv func(string) string) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if s.Enabled == nil {
+		t := true
+		s.Enabled = &t
+	}
+	setString(&s.IPFamily, DefaultIPFamily)
+	setString(&s.BootstrapIP, getenv(EnvBootstrapIP))
+	setString(&s.Image, getenv(EnvImage))
+	setString(&s.Image, DefaultImage)
+	setString(&s.Namespace, DefaultNamespace)
+	setString(&s.Mode, DefaultMode)
+	s.Server.defaults()
+	s.Agent.defaults()
+	s.Paths.defaults()
+}
+
+func (s *ServerSpec) defaults() {
+	setPort(&s.AgentPort, DefaultAgentPort)
+	setPort(&s.HealthPort, DefaultServerHealthPort)
+	setPort(&s.AdminPort, DefaultServerAdminPort)
+	setString(&s.KeepaliveTime, DefaultServerKeepalive)
+	if len(s.ProxyStrategies) == 0 {
+		s.ProxyStrategies = []string{"default"}
+	}
+	if s.Resources == nil {
+		s.Resources = requests("10m", "50Mi")
+	}
+	setString(&s.PriorityClassName, DefaultPriorityClass)
+}
+
+func (a *AgentSpec) defaults() {
+	setPort(&a.HealthPort, DefaultAgentHealthPort)
+	setPort(&a.AdminPort, DefaultAgentAdminPort)
+	setString(&a.KeepaliveTime, DefaultAgentKeepalive)
+	setString(&a.SyncInterval, DefaultSyncInterval)
+	setString(&a.ProbeInterval, DefaultProbeInterval)
+	setString(&a.SyncIntervalCap, DefaultSyncIntervalCap)
+	if a.Resources == nil {
+		a.Resources = requests("40m", "50Mi")
+	}
+	setString(&a.PriorityClassName, DefaultPriorityClass)
+	if len(a.Tolerations) == 0 {
+		a.Tolerations = []corev1.Toleration{{Operator: corev1.TolerationOpExists}}
+	}
+}
+
+func (p *PathsSpec) defaults() {
+	setString(&p.BootstrapConfigDir, DefaultBootstrapConfigDir)
+	setString(&p.KASConfigDir, DefaultKASConfigDir)
+	setString(&p.SocketName, DefaultSocketName)
+	setString(&p.EgressConfigName, DefaultEgressConfigName)
+	setString(&p.CertDir, DefaultCertDir)
+	setString(&p.StaticPodManifest, DefaultStaticPodManifest)
+	setString(&p.ClusterManifestsDir, DefaultClusterManifestsDir)
+	setString(&p.KASConfigOverride, DefaultKASConfigOverride)
+}
+
+func requests(cpu, memory string) *corev1.ResourceRequirements {
+	return &corev1.ResourceRequirements{Requests: corev1.ResourceList{
+		corev1.ResourceCPU:    resource.MustParse(cpu),
+		corev1.ResourceMemory: resource.MustParse(memory),
+	}}
+}
+
+func setString(p *string, v string) {
+	if *p == "" {
+		*p = v
+	}
+}
+
+func setPort(p *int32, v int32) {
+	if *p == 0 {
+		*p = v
+	}
+}

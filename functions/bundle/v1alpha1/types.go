@@ -1,0 +1,108 @@
+// Package v1alpha1 is the KonnectivityBundle generator: one config in, the
+// whole bootstrap Konnectivity bundle out. Every value that two emitted
+// objects must agree on is derived here from a single field.
+package v1alpha1
+
+import (
+	corev1 "k8s.io/api/core/v1"
+)
+
+// API group, version and kind of the generator's config.
+const (
+	Group      = "bundle.konnectivity.io"
+	Version    = "v1alpha1"
+	APIVersion = Group + "/" + Version
+	Kind       = "KonnectivityBundle"
+)
+
+// KonnectivityBundle is the generator's function config.
+type KonnectivityBundle struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   ObjectMeta `json:"metadata"`
+	Spec       Spec       `json:"spec"`
+}
+
+// ObjectMeta is the part of metadata a function config may carry.
+type ObjectMeta struct {
+	Name        string            `json:"name,omitempty"`
+	Namespace   string            `json:"namespace,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Spec is everything the bundle can be told. Zero values mean "use the default".
+type Spec struct {
+	// Enabled false produces nothing at all (bootstrap-in-place).
+	Enabled *bool `json:"enabled,omitempty"`
+	// IPFamily is ipv4, ipv6 or dualstack; dualstack uses the primary family (IPv4).
+	IPFamily string `json:"ipFamily,omitempty"`
+	// BootstrapIP is the address agents dial and the server certificate's SAN.
+	// Empty means: take KONNECTIVITY_BOOTSTRAP_IP from the environment.
+	BootstrapIP string `json:"bootstrapIP,omitempty"`
+	// Image is the apiserver-network-proxy image for server and agents.
+	// Empty means KONNECTIVITY_IMAGE from the environment, else a placeholder
+	// that kustomize's images: field replaces.
+	Image string `json:"image,omitempty"`
+	// Namespace holds the agents, their Secret and nothing else.
+	Namespace string `json:"namespace,omitempty"`
+	// Mode is the proxy-server --mode; the egress proxyProtocol follows from it.
+	Mode   string     `json:"mode,omitempty"`
+	Server ServerSpec `json:"server,omitempty"`
+	Agent  AgentSpec  `json:"agent,omitempty"`
+	Paths  PathsSpec  `json:"paths,omitempty"`
+}
+
+// ServerSpec tunes the proxy-server static pod on the bootstrap node.
+type ServerSpec struct {
+	AgentPort  int32 `json:"agentPort,omitempty"`
+	HealthPort int32 `json:"healthPort,omitempty"`
+	AdminPort  int32 `json:"adminPort,omitempty"`
+	// AgentBindAddress limits the agent listener; empty listens on all addresses.
+	AgentBindAddress string `json:"agentBindAddress,omitempty"`
+	// KeepaliveTime is the server's --keepalive-time towards agents.
+	KeepaliveTime string `json:"keepaliveTime,omitempty"`
+	// ProxyStrategies are passed as --proxy-strategies, in order.
+	ProxyStrategies   []string                     `json:"proxyStrategies,omitempty"`
+	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
+	PriorityClassName string                       `json:"priorityClassName,omitempty"`
+}
+
+// AgentSpec tunes the proxy-agent DaemonSet on the cluster nodes.
+type AgentSpec struct {
+	HealthPort      int32  `json:"healthPort,omitempty"`
+	AdminPort       int32  `json:"adminPort,omitempty"`
+	KeepaliveTime   string `json:"keepaliveTime,omitempty"`
+	SyncInterval    string `json:"syncInterval,omitempty"`
+	ProbeInterval   string `json:"probeInterval,omitempty"`
+	SyncIntervalCap string `json:"syncIntervalCap,omitempty"`
+	// Identifiers is --agent-identifiers in URL-query form (ipv4=..&default-route=true).
+	Identifiers       string                       `json:"identifiers,omitempty"`
+	HostNetwork       bool                         `json:"hostNetwork,omitempty"`
+	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
+	PriorityClassName string                       `json:"priorityClassName,omitempty"`
+	// Tolerations replace the default tolerate-everything when set.
+	Tolerations  []corev1.Toleration `json:"tolerations,omitempty"`
+	NodeSelector map[string]string   `json:"nodeSelector,omitempty"`
+}
+
+// PathsSpec names every file and directory on the bootstrap host, and where
+// the kube-apiserver container sees the bootstrap-configs directory.
+type PathsSpec struct {
+	// BootstrapConfigDir on the host holds the socket and the egress file.
+	BootstrapConfigDir string `json:"bootstrapConfigDir,omitempty"`
+	// KASConfigDir is where the KAS container mounts BootstrapConfigDir.
+	KASConfigDir string `json:"kasConfigDir,omitempty"`
+	// SocketName is the UDS file name inside BootstrapConfigDir.
+	SocketName string `json:"socketName,omitempty"`
+	// EgressConfigName is the egress file name inside BootstrapConfigDir.
+	EgressConfigName string `json:"egressConfigName,omitempty"`
+	// CertDir on the host holds ca.crt, server.crt/key and agent.crt/key.
+	CertDir string `json:"certDir,omitempty"`
+	// StaticPodManifest is where the kubelet picks up the server pod.
+	StaticPodManifest string `json:"staticPodManifest,omitempty"`
+	// ClusterManifestsDir is applied to the cluster by cluster-bootstrap.
+	ClusterManifestsDir string `json:"clusterManifestsDir,omitempty"`
+	// KASConfigOverride is passed to the KAS render as --config-override-files.
+	KASConfigOverride string `json:"kasConfigOverride,omitempty"`
+}
