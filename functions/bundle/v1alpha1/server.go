@@ -1,0 +1,102 @@
+package v1alpha1
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+)
+
+// serverArgs are the proxy-server flags. UDS for the KAS means --server-port=0
+// and no --server-* TLS flags; agents authenticate with mTLS against the
+// cluster CA (REFERENCE.md section 4).
+func serverArgs(s *Spec) []string {
+	args := []string{
+		"--logtostderr=true",
+		"--mode=" + s.Mode,
+		"--uds-name=" + s.Paths.HostSocketPath(),
+		"--delete-existing-uds-file=true",
+		"--server-port=0",
+		fmt.Sprintf("--agent-port=%d", s.Server.AgentPort),
+	}
+	if s.Server.AgentBindAddress != "" {
+		args = append(args, "--agent-bind-address="+s.Server.AgentBindAddress)
+	}
+	return append(args,
+		fmt.Sprintf("--health-port=%d", s.Server.HealthPort),
+		fmt.Sprintf("--admin-port=%d", s.Server.AdminPort),
+		"--cluster-cert="+ContainerCertDir+"/server.crt",
+		"--cluster-key="+ContainerCertDir+"/server.key",
+		"--cluster-ca-cert="+ContainerCertDir+"/ca.crt",
+		"--keepalive-time="+s.Server.KeepaliveTime,
+		"--proxy-strategies="+joinComma(s.Server.ProxyStrategies),
+		"--server-count=1",
+	)
+}
+
+// serverPod is the static pod the bootstrap kubelet runs. Readiness probes
+// /healthz: /readyz stays 500 until an agent connects, and forever with some
+// strategy/identifier combinations (REFERENCE.md section 4).
+func serverPod(s *Spec) *corev1.Pod {
+	directory, orCreate := corev1.HostPathDirectory, corev1.HostPathDirectoryOrCreate
+	probe := httpProbe("127.0.0.1", "/healthz", s.Server.HealthPort)
+	return &corev1.Pod{
+		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
+		ObjectMeta: metav1.ObjectMeta{
+			Name: ServerPodName, Namespace: ServerPodNamespace,
+			Labels:      bundleLabels(AppServer),
+			Annotations: placement(PlacementStaticPod, s.Paths.StaticPodManifest),
+		},
+		Spec: corev1.PodSpec{
+			HostNetwork:       true,
+			PriorityClassName: s.Server.PriorityClassName,
+			Containers: []corev1.Container{{
+				Name:           ServerPodName,
+				Image:          s.Image,
+				Command:        []string{ServerCommand},
+				Args:           serverArgs(s),
+				Resources:      *s.Server.Resources,
+				LivenessProbe:  probe,
+				ReadinessProbe: probe,
+				VolumeMounts: []corev1.VolumeMount{
+					{Name: bootstrapConfigsName, MountPath: s.Paths.BootstrapConfigDir},
+					{Name: serverCertsVolume, MountPath: ContainerCertDir, ReadOnly: true},
+				},
+			}},
+			Volumes: []corev1.Volume{
+				hostPathVolume(bootstrapConfigsName, s.Paths.BootstrapConfigDir, &orCreate),
+				hostPathVolume(serverCertsVolume, s.Paths.CertDir, &directory),
+			},
+		},
+	}
+}
+
+func hostPathVolume(name, path string, kind *corev1.HostPathType) corev1.Volume {
+	return corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{
+		HostPath: &corev1.HostPathVolumeSource{Path: path, Type: kind},
+	}}
+}
+
+func httpProbe(host, path string, port int32) *corev1.Probe {
+	return &corev1.Probe{
+		ProbeHandler: corev1.ProbeHandler{HTTPGet: &corev1.HTTPGetAction{
+			Host: host, Path: path, Port: intstr.FromInt32(port), Scheme: corev1.URISchemeHTTP,
+		}},
+		InitialDelaySeconds: 10,
+		PeriodSeconds:       10,
+		TimeoutSeconds:      5,
+		FailureThreshold:    3,
+	}
+}
+
+func joinComma(items []string) string {
+	out := ""
+	for i, it := range items {
+		if i > 0 {
+			out += ","
+		}
+		out += it
+	}
+	return out
+}

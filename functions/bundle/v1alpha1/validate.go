@@ -1,0 +1,215 @@
+package v1alpha1
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"path"
+	"regexp"
+	"sort"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// FieldError is one invalid field, with the fix.
+type FieldError struct {
+	Field   string // spec.agent.keepaliveTime
+	Message string
+	Fix     string
+}
+
+func (e FieldError) Error() string {
+	if e.Fix == "" {
+		return fmt.Sprintf("%s: %s", e.Field, e.Message)
+	}
+	return fmt.Sprintf("%s: %s (fix: %s)", e.Field, e.Message, e.Fix)
+}
+
+// FieldErrors is every problem found in one config, in field order.
+type FieldErrors []FieldError
+
+func (es FieldErrors) Error() string {
+	msgs := make([]string, len(es))
+	for i, e := range es {
+		msgs[i] = e.Error()
+	}
+	return strings.Join(msgs, "\n")
+}
+
+type validator struct{ errs FieldErrors }
+
+func (v *validator) add(field, fix, format string, args ...any) {
+	v.errs = append(v.errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
+}
+
+// Validate checks a defaulted spec and returns FieldErrors, or nil.
+func (s *Spec) Validate() error {
+	v := &validator{}
+	if !*s.Enabled {
+		return nil // nothing is produced, so nothing else matters
+	}
+	v.oneOf("spec.ipFamily", s.IPFamily, FamilyIPv4, FamilyIPv6, FamilyDualStack)
+	v.bootstrapIP(s.IPFamily, s.BootstrapIP)
+	v.image(s.Image)
+	if errs := validation.IsDNS1123Label(s.Namespace); len(errs) > 0 {
+		v.add("spec.namespace", "use a lowercase DNS label such as "+DefaultNamespace, "%q is not a valid namespace: %s", s.Namespace, strings.Join(errs, "; "))
+	}
+	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
+	v.server(&s.Server)
+	v.agent(&s.Agent)
+	v.paths(&s.Paths)
+	if len(v.errs) == 0 {
+		return nil
+	}
+	return v.errs
+}
+
+func (v *validator) oneOf(field, got string, allowed ...string) {
+	for _, a := range allowed {
+		if got == a {
+			return
+		}
+	}
+	v.add(field, "use one of: "+strings.Join(allowed, ", "), "unknown value %q", got)
+}
+
+func (v *validator) bootstrapIP(family, raw string) {
+	const field = "spec.bootstrapIP"
+	if raw == "" {
+		v.add(field, "set spec.bootstrapIP, the environment variable "+EnvBootstrapIP+", or --bootstrap-ip", "the bootstrap node's IP is required: agents dial it and the server certificate names it")
+		return
+	}
+	ip := net.ParseIP(raw)
+	switch {
+	case ip == nil:
+		v.add(field, "give a plain IPv4 or IPv6 address, without port or prefix length", "%q is not an IP address", raw)
+	case ip.IsUnspecified() || ip.IsLoopback() || ip.IsMulticast() || ip.IsLinkLocalUnicast():
+		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes (unspecified, loopback, multicast or link-local)", raw)
+	case family == FamilyIPv4 && ip.To4() == nil:
+		v.add(field, "use an IPv4 address, or set spec.ipFamily: ipv6", "%s is not an IPv4 address but spec.ipFamily is ipv4", raw)
+	case family == FamilyIPv6 && ip.To4() != nil:
+		v.add(field, "use an IPv6 address, or set spec.ipFamily: ipv4", "%s is not an IPv6 address but spec.ipFamily is ipv6", raw)
+	}
+}
+
+// imageRef is the shape of a container image reference: optional registry
+// host[:port], lowercase path components, optional :tag and/or @digest.
+var imageRef = regexp.MustCompile(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$`)
+
+func (v *validator) image(ref string) {
+	if !imageRef.MatchString(ref) {
+		v.add("spec.image", "use a reference like quay.io/openshift/apiserver-network-proxy:4.20 or name@sha256:<64 hex>", "%q is not a valid image reference", ref)
+	}
+}
+
+func (v *validator) port(field string, p int32) {
+	if p < 1024 || p > 49151 {
+		v.add(field, "pick a port between 1024 and 49151", "port %d is outside 1024..49151, which proxy-server and proxy-agent reject", p)
+	}
+}
+
+func (v *validator) distinct(process string, ports map[string]int32) {
+	seen := map[int32]string{}
+	fields := make([]string, 0, len(ports))
+	for f := range ports {
+		fields = append(fields, f)
+	}
+	sort.Strings(fields)
+	for _, f := range fields {
+		if other, dup := seen[ports[f]]; dup {
+			v.add(f, "give every "+process+" port its own number", "port %d is also used by %s in the same %s", ports[f], other, process)
+		}
+		seen[ports[f]] = f
+	}
+}
+
+func (v *validator) duration(field, raw string, atLeast time.Duration) time.Duration {
+	d, err := time.ParseDuration(raw)
+	if err != nil {
+		v.add(field, "write a Go duration such as 30s or 1m", "%q is not a duration", raw)
+		return 0
+	}
+	if d < atLeast {
+		v.add(field, fmt.Sprintf("use %s or more", atLeast), "%s is below the minimum %s", raw, atLeast)
+	}
+	return d
+}
+
+func (v *validator) server(s *ServerSpec) {
+	v.port("spec.server.agentPort", s.AgentPort)
+	v.port("spec.server.healthPort", s.HealthPort)
+	v.port("spec.server.adminPort", s.AdminPort)
+	v.distinct("proxy-server", map[string]int32{"spec.server.agentPort": s.AgentPort, "spec.server.healthPort": s.HealthPort, "spec.server.adminPort": s.AdminPort})
+	if s.AgentBindAddress != "" && net.ParseIP(s.AgentBindAddress) == nil {
+		v.add("spec.server.agentBindAddress", "give an IP address, or leave it empty to listen on all addresses", "%q is not an IP address", s.AgentBindAddress)
+	}
+	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
+	for i, st := range s.ProxyStrategies {
+		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, "default", "destHost", "defaultRoute")
+	}
+}
+
+// The agent's gRPC keepalive below 30s is refused by the server's enforcement policy.
+const minAgentKeepalive = 30 * time.Second
+
+func (v *validator) agent(a *AgentSpec) {
+	v.port("spec.agent.healthPort", a.HealthPort)
+	v.port("spec.agent.adminPort", a.AdminPort)
+	v.distinct("proxy-agent", map[string]int32{"spec.agent.healthPort": a.HealthPort, "spec.agent.adminPort": a.AdminPort})
+	v.duration("spec.agent.keepaliveTime", a.KeepaliveTime, minAgentKeepalive)
+	sync := v.duration("spec.agent.syncInterval", a.SyncInterval, time.Second)
+	v.duration("spec.agent.probeInterval", a.ProbeInterval, time.Second)
+	if limit := v.duration("spec.agent.syncIntervalCap", a.SyncIntervalCap, time.Second); limit < sync {
+		v.add("spec.agent.syncIntervalCap", "make the cap at least spec.agent.syncInterval", "%s is below spec.agent.syncInterval %s", a.SyncIntervalCap, a.SyncInterval)
+	}
+	v.identifiers(a.Identifiers)
+}
+
+var identifierKeys = map[string]bool{"ipv4": true, "ipv6": true, "cidr": true, "host": true, "default-route": true}
+
+func (v *validator) identifiers(raw string) {
+	const field = "spec.agent.identifiers"
+	if raw == "" {
+		return
+	}
+	q, err := url.ParseQuery(raw)
+	if err != nil || strings.Contains(raw, ",") {
+		v.add(field, "join identifiers with & in URL-query form, e.g. ipv4=10.0.0.5&default-route=true", "%q is not in URL-query form", raw)
+		return
+	}
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !identifierKeys[k] {
+			v.add(field, "use only the keys ipv4, ipv6, cidr, host, default-route", "unknown identifier key %q", k)
+		}
+	}
+}
+
+func (v *validator) paths(p *PathsSpec) {
+	for _, f := range []struct{ field, value string }{
+		{"spec.paths.bootstrapConfigDir", p.BootstrapConfigDir},
+		{"spec.paths.kasConfigDir", p.KASConfigDir},
+		{"spec.paths.certDir", p.CertDir},
+		{"spec.paths.staticPodManifest", p.StaticPodManifest},
+		{"spec.paths.clusterManifestsDir", p.ClusterManifestsDir},
+		{"spec.paths.kasConfigOverride", p.KASConfigOverride},
+	} {
+		if !path.IsAbs(f.value) || path.Clean(f.value) != f.value || f.value == "/" {
+			v.add(f.field, "give a clean absolute path below /", "%q is not a clean absolute path", f.value)
+		}
+	}
+	for _, f := range []struct{ field, value string }{
+		{"spec.paths.socketName", p.SocketName},
+		{"spec.paths.egressConfigName", p.EgressConfigName},
+	} {
+		if strings.Contains(f.value, "/") || f.value == "." || f.value == ".." {
+			v.add(f.field, "give a file name only; the directory is spec.paths.bootstrapConfigDir", "%q is not a plain file name", f.value)
+		}
+	}
+}
