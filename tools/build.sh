@@ -14,13 +14,13 @@ tools=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(dirname "$tools")
 out=${KB_TOOLS_BIN:-$repo/_output/bin}
 
-# name -> "module-dir package [ldflags]"
+# name -> "module-dir package"
 declare -A spec=(
   [kustomize]="kustomize sigs.k8s.io/kustomize/kustomize/v5"
   [proxy-server]="anp sigs.k8s.io/apiserver-network-proxy/cmd/server"
   [proxy-agent]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
-  [etcd]="etcd ."
+  [etcd]="etcd go.etcd.io/etcd/server/v3"
 )
 order=(kustomize proxy-server proxy-agent etcd kube-apiserver)
 
@@ -43,10 +43,10 @@ mkdir -p "$out/.stamps"
 exec 9>"$out/.stamps/.lock"
 flock 9
 
-stamp_of() { # module-dir package -> hash of everything that decides the binary
+stamp_of() { # module-dir package ldflags -> hash of everything that decides the binary
   local dir=$tools/$1
   {
-    echo "$2"
+    echo "$2 $3"
     go version
     cat "$dir/go.mod" "$dir/go.sum"
     find "$dir" -name '*.go' -type f | LC_ALL=C sort | xargs -r cat
@@ -55,13 +55,13 @@ stamp_of() { # module-dir package -> hash of everything that decides the binary
 
 for n in "${names[@]}"; do
   read -r dir pkg <<<"${spec[$n]}"
-  want=$(stamp_of "$dir" "$pkg")
+  ldflags="-s -w"
+  if [[ $n == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
+  want=$(stamp_of "$dir" "$pkg" "$ldflags")
   if [[ $force -eq 0 && -x $out/$n && -f $out/.stamps/$n && $(<"$out/.stamps/$n") == "$want" ]]; then
     echo "tools/build.sh: $n is up to date"
     continue
   fi
-  ldflags="-s -w"
-  if [[ $n == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
   echo "tools/build.sh: building $n ($pkg in tools/$dir)"
   start=$SECONDS
   tmp="$out/.$n.tmp"
