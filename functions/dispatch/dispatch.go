@@ -1,0 +1,140 @@
+// Package dispatch routes a KRM function call to the function its config
+// names, so one binary serves every kind in bundle.konnectivity.io.
+package dispatch
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Factory makes a kind's processor; getenv supplies runtime values.
+type Factory func(getenv func(string) string) framework.ResourceListProcessor
+
+// Role says how kustomize uses a kind, which decides the legacy plugin output.
+type Role int
+
+// Roles of a function kind.
+const (
+	Generator Role = iota
+	Validator
+)
+
+// Function is one kind this binary serves.
+type Function struct {
+	Kind    string
+	Role    Role
+	Factory Factory
+}
+
+var functions = map[string]Function{}
+
+// Register adds a function kind; packages of the module call it from init
+// through this package's registry file.
+func Register(f Function) { functions[f.Kind] = f }
+
+func init() {
+	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundle.Processor})
+}
+
+// Lookup returns the function for a kind.
+func Lookup(kind string) (Function, bool) {
+	f, ok := functions[kind]
+	return f, ok
+}
+
+// Kinds lists the served kinds, sorted.
+func Kinds() []string {
+	out := make([]string, 0, len(functions))
+	for k := range functions {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Processor routes by the function config's apiVersion and kind.
+func Processor(getenv func(string) string) framework.ResourceListProcessor {
+	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+		if rl.FunctionConfig == nil {
+			return fmt.Errorf("no functionConfig in the ResourceList: give a %s config", strings.Join(Kinds(), ", "))
+		}
+		apiVersion, kind := rl.FunctionConfig.GetApiVersion(), rl.FunctionConfig.GetKind()
+		f, ok := functions[kind]
+		if !ok || apiVersion != bundle.APIVersion {
+			return fmt.Errorf("functionConfig is %s %s; this function serves apiVersion %s kinds %s",
+				apiVersion, kind, bundle.APIVersion, strings.Join(Kinds(), ", "))
+		}
+		return f.Factory(getenv).Process(rl)
+	})
+}
+
+// Run executes the function on a ResourceList from in and writes the
+// ResourceList, with results, to out. It returns an error when any result is
+// an error: framework.Execute alone exits 0 then, and kustomize ignores
+// results, so the caller must turn this into a non-zero exit.
+func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
+	rw := &kio.ByteReadWriter{Reader: in, Writer: out, KeepReaderAnnotations: true}
+	return framework.Execute(failOnErrorResults(Processor(getenv)), rw)
+}
+
+// failOnErrorResults records returned results in the ResourceList (so they are
+// written) and fails when any of them is an error.
+func failOnErrorResults(p framework.ResourceListProcessor) framework.ResourceListProcessor {
+	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+		err := p.Process(rl)
+		if results, ok := err.(framework.Results); ok {
+			rl.Results = append(rl.Results, results...)
+			err = nil
+		}
+		if err != nil {
+			return err
+		}
+		if hasErrors(rl.Results) {
+			return ResultsError(rl.Results)
+		}
+		return nil
+	})
+}
+
+func hasErrors(rs framework.Results) bool {
+	for _, r := range rs {
+		if r.Severity == framework.Error {
+			return true
+		}
+	}
+	return false
+}
+
+// ResultsError is returned when a function reported error results.
+type ResultsError framework.Results
+
+func (e ResultsError) Error() string {
+	lines := make([]string, 0, len(e))
+	for _, r := range e {
+		line := string(r.Severity) + ": "
+		if r.ResourceRef != nil {
+			line += r.ResourceRef.Kind + "/" + r.ResourceRef.Name + " "
+		}
+		if r.Field != nil && r.Field.Path != "" {
+			line += r.Field.Path + ": "
+		}
+		lines = append(lines, line+r.Message)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// parseStream reads a plain multi-document YAML stream.
+func parseStream(data []byte) ([]*yaml.RNode, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, nil
+	}
+	return (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+}

@@ -1,0 +1,59 @@
+package dispatch
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// RunLegacy serves kustomize's legacy exec plugin protocol: the config file
+// path is argv[1], resources come on stdin, the result goes to stdout as a
+// plain YAML stream. A generator prints only what it generates; a validator
+// echoes its input unchanged, because kustomize replaces the resources with
+// whatever a legacy plugin prints (an empty output would delete everything).
+func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func(string) string) error {
+	f, ok := functions[kind]
+	if !ok {
+		return fmt.Errorf("this binary serves no plugin kind %q", kind)
+	}
+	config, err := os.ReadFile(configPath)
+	if err != nil {
+		return fmt.Errorf("reading plugin config: %w", err)
+	}
+	input, err := io.ReadAll(in)
+	if err != nil {
+		return fmt.Errorf("reading resources from stdin: %w", err)
+	}
+	rl := &framework.ResourceList{}
+	if rl.FunctionConfig, err = yaml.Parse(string(config)); err != nil {
+		return fmt.Errorf("parsing plugin config %s: %w", configPath, err)
+	}
+	if rl.Items, err = parseStream(input); err != nil {
+		return fmt.Errorf("parsing resources from stdin: %w", err)
+	}
+	before := len(rl.Items)
+	if err := f.Factory(getenv).Process(rl); err != nil {
+		if results, ok := err.(framework.Results); ok {
+			return ResultsError(results)
+		}
+		return err
+	}
+	if hasErrors(rl.Results) {
+		return ResultsError(rl.Results)
+	}
+	if f.Role == Validator {
+		_, err := out.Write(input)
+		return err
+	}
+	var buf bytes.Buffer
+	if err := (&kio.ByteWriter{Writer: &buf}).Write(rl.Items[before:]); err != nil {
+		return err
+	}
+	_, err = out.Write(buf.Bytes())
+	return err
+}

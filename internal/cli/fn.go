@@ -1,0 +1,60 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&Command{
+		Name:  "fn",
+		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
+		Long: `Serves the kinds ` + strings.Join(dispatch.Kinds(), ", ") + ` of apiVersion
+bundle.konnectivity.io/v1alpha1, chosen by the ResourceList's functionConfig.
+This is what kustomize runs for the exec KRM function wiring:
+
+  metadata:
+    annotations:
+      config.kubernetes.io/function: |
+        exec:
+          path: konnectivity-bundle
+          args: [fn]
+
+kustomize runs exec functions only with BOTH --enable-alpha-plugins and
+--enable-exec; with the first flag alone it silently skips the function and
+the bundle is missing from the output.
+
+Exit status: 0 success; 1 any error result (each printed to stderr with its
+field path); 2 usage error.`,
+		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
+			return func(io IO, args []string) error {
+				if len(args) > 0 {
+					return Usagef("fn takes no arguments; it reads a ResourceList on stdin")
+				}
+				return dispatch.Run(io.Stdin, io.Stdout, io.Getenv)
+			}
+		},
+	})
+	LegacyPluginHook = legacyPlugin
+}
+
+// legacyPlugin answers when kustomize runs the binary as a legacy exec plugin:
+// kustomize finds it at $KUSTOMIZE_PLUGIN_HOME/<group>/<version>/<kind>/<Kind>
+// (a link to this binary) and passes the config file path as the only argument.
+func legacyPlugin(argv0 string, args []string, io IO) (bool, int) {
+	if _, ok := dispatch.Lookup(argv0); !ok {
+		return false, 0
+	}
+	if len(args) < 1 {
+		fmt.Fprintf(io.Stderr, "%s: run as the kustomize legacy exec plugin %s, expected the plugin config file as the first argument\n", ProgramName, argv0)
+		return true, 2
+	}
+	if err := dispatch.RunLegacy(argv0, args[0], io.Stdin, io.Stdout, io.Getenv); err != nil {
+		fmt.Fprintf(io.Stderr, "%s (%s plugin): %v\n", ProgramName, argv0, err)
+		return true, 1
+	}
+	return true, 0
+}
