@@ -1,0 +1,96 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Probe addresses (documentation ranges) used only to learn which family an
+// overlay accepts; the generator rejects an address of the wrong family.
+const (
+	probeIPv4 = "192.0.2.1"
+	probeIPv6 = "2001:db8::1"
+)
+
+// buildBundle resolves the bootstrap IP (detecting it for "auto") and builds
+// the overlay with it.
+func buildBundle(d *deps, opts Options) (string, []byte, error) {
+	ip, err := resolveIP(d, opts)
+	if err != nil {
+		return "", nil, err
+	}
+	stream, err := d.build(opts.Overlay, ip, opts.Image, opts.Getenv)
+	if err == nil {
+		return ip, stream, nil
+	}
+	// Say it in terms of the flag when the overlay wants the other family.
+	if fam, ferr := overlayFamily(d, opts); ferr == nil {
+		if _, ierr := checkIP(ip, fam); ierr != nil {
+			return "", nil, ierr
+		}
+	}
+	return "", nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+}
+
+func resolveIP(d *deps, opts Options) (string, error) {
+	switch opts.BootstrapIP {
+	case "":
+		return "", inputErrorf("--bootstrap-ip", "pass the bootstrap node's IP, or auto", "is required")
+	case AutoIP:
+		fam, err := overlayFamily(d, opts)
+		if err != nil {
+			return "", err
+		}
+		raw, err := d.detectIP(fam, opts.Getenv)
+		if err != nil {
+			return "", inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
+		}
+		ip, err := checkIP(raw, fam)
+		if err != nil {
+			return "", fmt.Errorf("auto-detected address: %w", err)
+		}
+		return ip.String(), nil
+	default:
+		ip, err := checkIP(opts.BootstrapIP, "")
+		if err != nil {
+			return "", err
+		}
+		return ip.String(), nil
+	}
+}
+
+// overlayFamily asks the overlay itself which family it accepts, so the
+// answer follows the generator's rule (dual-stack uses IPv4) exactly.
+func overlayFamily(d *deps, opts Options) (string, error) {
+	_, err4 := d.build(opts.Overlay, probeIPv4, opts.Image, opts.Getenv)
+	if err4 == nil {
+		return familyIPv4, nil
+	}
+	if _, err6 := d.build(opts.Overlay, probeIPv6, opts.Image, opts.Getenv); err6 == nil {
+		return familyIPv6, nil
+	}
+	return "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err4)
+}
+
+func overlayName(o string) string {
+	if o == "" {
+		return "(default)"
+	}
+	return o
+}
+
+// encodeObjects writes objects back to a stream with their annotations.
+func encodeObjects(objs []object) ([]byte, error) {
+	nodes := make([]*yaml.RNode, len(objs))
+	for i, o := range objs {
+		nodes[i] = o.node
+	}
+	var buf bytes.Buffer
+	if err := (kio.ByteWriter{Writer: &buf}).Write(nodes); err != nil {
+		return nil, fmt.Errorf("encode the bundle: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,74 @@
+package render
+
+import (
+	"crypto/x509"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// certFileNames are the certificate directory's files (contract 2).
+var certFileNames = []string{"ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key"}
+
+// checkCertFiles refuses damaged files in the certificate directory: a
+// truncated key usually means an interrupted copy or a full disk, and
+// silently replacing it would hide that from whoever is debugging the host.
+func checkCertFiles(dir string) error {
+	for _, name := range certFileNames {
+		p := filepath.Join(dir, name)
+		data, err := os.ReadFile(p)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		field := "certificate file " + p
+		fix := "delete the damaged file (render generates a new set), or pass --force to regenerate"
+		if err != nil {
+			return inputErrorf(field, fix, "cannot read: %v", err)
+		}
+		if strings.HasSuffix(name, ".crt") {
+			err = parseCertPEM(data)
+		} else {
+			err = parseKeyPEM(data)
+		}
+		if err != nil {
+			return inputErrorf(field, fix, "%v", err)
+		}
+	}
+	return nil
+}
+
+func parseCertPEM(data []byte) error {
+	block, _ := pem.Decode(data)
+	if block == nil || block.Type != "CERTIFICATE" {
+		return fmt.Errorf("truncated or not a PEM certificate (%d bytes)", len(data))
+	}
+	if _, err := x509.ParseCertificate(block.Bytes); err != nil {
+		return fmt.Errorf("truncated or damaged certificate: %w", err)
+	}
+	return nil
+}
+
+func parseKeyPEM(data []byte) error {
+	block, _ := pem.Decode(data)
+	if block == nil {
+		return fmt.Errorf("truncated or not a PEM private key (%d bytes)", len(data))
+	}
+	var err error
+	switch block.Type {
+	case "EC PRIVATE KEY":
+		_, err = x509.ParseECPrivateKey(block.Bytes)
+	case "RSA PRIVATE KEY":
+		_, err = x509.ParsePKCS1PrivateKey(block.Bytes)
+	case "PRIVATE KEY":
+		_, err = x509.ParsePKCS8PrivateKey(block.Bytes)
+	default:
+		return fmt.Errorf("PEM block %q is not a private key", block.Type)
+	}
+	if err != nil {
+		return fmt.Errorf("truncated or damaged private key: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,51 @@
+package render
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// dirSpec is a directory render must create.
+type dirSpec struct {
+	path string // absolute
+	rel  string // relative to the root
+	mode fs.FileMode
+}
+
+// missingDirs lists the directories that do not exist yet under root for
+// the files being created, parents first. privateDir (the certificate
+// directory, root-relative) is created 0700 because it holds private keys.
+func missingDirs(root string, changes []change, privateDir string) ([]dirSpec, error) {
+	seen := map[string]bool{}
+	var out []dirSpec
+	for _, c := range changes {
+		if c.action != ActionCreate {
+			continue
+		}
+		var chain []string
+		for rel := filepath.Dir(filepath.FromSlash(c.rel)); rel != "." && !seen[rel]; rel = filepath.Dir(rel) {
+			_, err := os.Lstat(filepath.Join(root, rel))
+			if err == nil {
+				break
+			}
+			if !errors.Is(err, os.ErrNotExist) {
+				return nil, err
+			}
+			seen[rel] = true
+			chain = append(chain, rel)
+		}
+		for i := len(chain) - 1; i >= 0; i-- {
+			rel := filepath.ToSlash(chain[i])
+			mode := fs.FileMode(0o755)
+			if rel == privateDir {
+				mode = 0o700
+			}
+			out = append(out, dirSpec{path: filepath.Join(root, chain[i]), rel: rel, mode: mode})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].rel < out[j].rel })
+	return out, nil
+}

@@ -1,0 +1,127 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// Annotation keys of docs/bundle-shape.md; everything under the prefix is
+// internal and never reaches a written file.
+const (
+	annotationPrefix    = "bundle.konnectivity.io/"
+	annotationPlacement = annotationPrefix + "placement"
+	annotationHostPath  = annotationPrefix + "host-path"
+)
+
+// Placements render knows how to write.
+const (
+	PlacementStaticPod   = "static-pod"
+	PlacementCluster     = "cluster-manifest"
+	PlacementEgress      = "kas-egress-config"
+	PlacementOverride    = "kas-config-override"
+	PlacementCertificate = "certificate" // files of the certificate directory
+	PlacementState       = "state"       // render's own record
+)
+
+// object is one document of the bundle with where it goes on the host.
+type object struct {
+	node                              *yaml.RNode
+	apiVersion, kind, namespace, name string
+	placement, hostPath               string
+}
+
+func (o object) id() string {
+	if o.namespace != "" {
+		return fmt.Sprintf("%s/%s %s/%s", o.apiVersion, o.kind, o.namespace, o.name)
+	}
+	return fmt.Sprintf("%s/%s %s", o.apiVersion, o.kind, o.name)
+}
+
+// parseObjects reads a YAML stream and resolves every object's placement.
+func parseObjects(stream []byte) ([]object, error) {
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(stream), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil, fmt.Errorf("parse the built bundle: %w", err)
+	}
+	objs := make([]object, 0, len(nodes))
+	seen := map[string]string{}
+	for _, n := range nodes {
+		o, err := newObject(n)
+		if err != nil {
+			return nil, err
+		}
+		if prev, dup := seen[o.hostPath]; dup {
+			return nil, fmt.Errorf("%s and %s both have %s %s", prev, o.id(), annotationHostPath, o.hostPath)
+		}
+		seen[o.hostPath] = o.id()
+		objs = append(objs, o)
+	}
+	return objs, nil
+}
+
+func newObject(n *yaml.RNode) (object, error) {
+	meta, err := n.GetMeta()
+	if err != nil {
+		return object{}, fmt.Errorf("read metadata of a bundle object: %w", err)
+	}
+	o := object{node: n, apiVersion: meta.APIVersion, kind: meta.Kind, namespace: meta.Namespace, name: meta.Name}
+	ann := n.GetAnnotations()
+	o.placement, o.hostPath = ann[annotationPlacement], ann[annotationHostPath]
+	switch o.placement {
+	case PlacementStaticPod, PlacementCluster, PlacementEgress, PlacementOverride:
+	case "":
+		return o, fmt.Errorf("%s has no %s annotation, so render does not know where it goes", o.id(), annotationPlacement)
+	default:
+		return o, fmt.Errorf("%s: unknown %s %q", o.id(), annotationPlacement, o.placement)
+	}
+	if err := checkHostPath(o.hostPath); err != nil {
+		return o, fmt.Errorf("%s: %s: %w", o.id(), annotationHostPath, err)
+	}
+	return o, nil
+}
+
+// checkHostPath keeps every write inside the root.
+func checkHostPath(p string) error {
+	switch {
+	case p == "":
+		return fmt.Errorf("missing")
+	case !path.IsAbs(p):
+		return fmt.Errorf("%q is not absolute", p)
+	case path.Clean(p) != p || p == "/":
+		return fmt.Errorf("%q is not a clean file path", p)
+	}
+	return nil
+}
+
+// fileBytes is the object as written: internal annotations removed, and for
+// KAS configuration files the whole metadata, which the KAS and the
+// config-override render read as plain configuration.
+func (o object) fileBytes() ([]byte, error) {
+	n := o.node.Copy()
+	if o.placement == PlacementEgress || o.placement == PlacementOverride {
+		if err := n.PipeE(yaml.Clear(yaml.MetadataField)); err != nil {
+			return nil, fmt.Errorf("%s: strip metadata: %w", o.id(), err)
+		}
+	} else {
+		for k := range n.GetAnnotations() {
+			if strings.HasPrefix(k, annotationPrefix) {
+				if err := n.PipeE(yaml.ClearAnnotation(k)); err != nil {
+					return nil, fmt.Errorf("%s: strip %s: %w", o.id(), k, err)
+				}
+			}
+		}
+		if err := yaml.ClearEmptyAnnotations(n); err != nil {
+			return nil, fmt.Errorf("%s: %w", o.id(), err)
+		}
+	}
+	s, err := n.String()
+	if err != nil {
+		return nil, fmt.Errorf("%s: serialise: %w", o.id(), err)
+	}
+	return []byte(s), nil
+}

@@ -1,0 +1,79 @@
+// Package render puts the Konnectivity bundle onto a bootstrap host: it
+// builds the overlay in-process, plans the certificates, checks the whole
+// stream, and writes every object to its host path under a root directory
+// as one all-or-nothing, idempotent transaction.
+package render
+
+// AutoIP as Options.BootstrapIP asks render to detect the bootstrap node's IP.
+const AutoIP = "auto"
+
+// Options is everything one render needs.
+type Options struct {
+	// Overlay is "" (the default overlay), an overlay name such as "ipv6",
+	// or a kustomization directory.
+	Overlay string
+	// Root is the host's root directory; "/" on a real bootstrap node.
+	Root string
+	// BootstrapIP is the address agents dial, or AutoIP.
+	BootstrapIP string
+	// Image is the apiserver-network-proxy image reference.
+	Image string
+	// DryRun plans and reports but touches nothing.
+	DryRun bool
+	// Force overwrites destinations that render did not write.
+	Force bool
+	// Getenv is passed to the build and IP detection; nil means no environment.
+	Getenv func(string) string
+
+	// deps replaces the collaborators in tests; nil uses the real ones.
+	deps *deps
+}
+
+// Action says what render does (or would do) to one file.
+type Action string
+
+// Actions in a plan.
+const (
+	ActionCreate    Action = "create"
+	ActionUpdate    Action = "update"
+	ActionUnchanged Action = "unchanged"
+	ActionRemove    Action = "remove" // recorded by an earlier render, no longer in the bundle
+)
+
+// FileReport is one file of the plan.
+type FileReport struct {
+	Path      string // absolute path including the root
+	RelPath   string // path relative to the root, as in the state file
+	Placement string
+	Action    Action
+	Size      int
+}
+
+// Report says what render did, or with DryRun would do.
+type Report struct {
+	Root        string
+	DryRun      bool
+	Disabled    bool // the overlay produces nothing (bootstrap-in-place)
+	BootstrapIP string
+	// CertsGenerated is false when the existing certificates are reused.
+	CertsGenerated bool
+	CertsReason    string
+	Files          []FileReport
+	Warnings       []Finding
+}
+
+// Count returns how many files have the given action.
+func (r *Report) Count(a Action) int {
+	n := 0
+	for _, f := range r.Files {
+		if f.Action == a {
+			n++
+		}
+	}
+	return n
+}
+
+// Changed reports whether render wrote (or would write) anything.
+func (r *Report) Changed() bool {
+	return len(r.Files) != r.Count(ActionUnchanged)
+}

@@ -1,0 +1,178 @@
+package render
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+)
+
+// Run renders the bundle onto the host under opts.Root. Every error before
+// the end leaves the host as it was; a second run with the same inputs
+// writes nothing.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	return runWith(ctx, opts, osOps)
+}
+
+func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
+	d := opts.collaborators()
+	root, err := checkRoot(opts.Root, opts.DryRun)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkImage(opts.Image); err != nil {
+		return nil, err
+	}
+	ip, stream, err := buildBundle(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{Root: root, DryRun: opts.DryRun, BootstrapIP: ip}
+	objs, err := parseObjects(stream)
+	if err != nil {
+		return nil, err
+	}
+	if len(objs) == 0 {
+		rep.Disabled = true
+		return rep, checkStream(d, stream, nil, true, rep)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	changes, dirs, err := planHost(d, opts, root, ip, &bundle{objects: objs}, stream, rep)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range changes {
+		rep.Files = append(rep.Files, FileReport{Path: c.abs, RelPath: c.rel, Placement: c.placement, Action: c.action, Size: len(c.data)})
+	}
+	if opts.DryRun || !rep.Changed() {
+		return rep, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := newTxn(ops).apply(changes, dirs); err != nil {
+		return nil, fmt.Errorf("write the bundle (the host is unchanged): %w", err)
+	}
+	return rep, nil
+}
+
+// planHost plans certificates, adds the agent Secret, checks the complete
+// stream and compares every resulting file with the disk.
+func planHost(d *deps, opts Options, root, ip string, b *bundle, stream []byte, rep *Report) ([]change, []dirSpec, error) {
+	certDir, err := b.certDir()
+	if err != nil {
+		return nil, nil, err
+	}
+	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
+	if !opts.Force {
+		if err := checkCertFiles(certAbs); err != nil {
+			return nil, nil, err
+		}
+	}
+	cp, err := d.planCerts(certAbs, ip)
+	if err != nil {
+		return nil, nil, fmt.Errorf("plan certificates in %s: %w", certAbs, err)
+	}
+	rep.CertsGenerated, rep.CertsReason = cp.Generated, cp.Reason
+	full, err := withAgentSecret(d, b, stream, cp)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := checkStream(d, full, cp.Files, false, rep); err != nil {
+		return nil, nil, err
+	}
+	objs, err := parseObjects(full)
+	if err != nil {
+		return nil, nil, err
+	}
+	want, err := desiredFiles(objs, certDir, cp)
+	if err != nil {
+		return nil, nil, err
+	}
+	prev, err := ReadState(root)
+	if err != nil {
+		return nil, nil, err
+	}
+	changes, err := planChanges(root, want, prev, opts.Force)
+	if err != nil {
+		return nil, nil, err
+	}
+	return withState(root, changes, prev, objs, strings.TrimPrefix(certDir, "/"))
+}
+
+// withAgentSecret appends the Secret built from the planned certificates,
+// replacing any the overlay made itself.
+func withAgentSecret(d *deps, b *bundle, stream []byte, cp *certPlan) ([]byte, error) {
+	ns, hostPath, err := b.agentPlacement()
+	if err != nil {
+		return nil, err
+	}
+	secret, err := d.agentSecret(cp, ns, hostPath)
+	if err != nil {
+		return nil, fmt.Errorf("make the agent Secret: %w", err)
+	}
+	kept := b.withoutAgentSecret()
+	if len(kept) != len(b.objects) {
+		if stream, err = encodeObjects(kept); err != nil {
+			return nil, err
+		}
+	}
+	full := append([]byte{}, stream...)
+	if len(full) > 0 && full[len(full)-1] != '\n' {
+		full = append(full, '\n')
+	}
+	full = append(full, "---\n"...)
+	return append(full, secret...), nil
+}
+
+// checkStream runs the bundle checks; any error finding stops render.
+func checkStream(d *deps, stream []byte, certFiles map[string][]byte, allowEmpty bool, rep *Report) error {
+	findings, err := d.check(stream, certFiles, allowEmpty)
+	if err != nil {
+		return fmt.Errorf("check the bundle: %w", err)
+	}
+	var errs []Finding
+	for _, f := range findings {
+		if f.Severity == "error" {
+			errs = append(errs, f)
+		} else {
+			rep.Warnings = append(rep.Warnings, f)
+		}
+	}
+	if len(errs) > 0 {
+		return &CheckError{Findings: errs}
+	}
+	return nil
+}
+
+// desiredFiles is every bundle object and certificate file as written.
+func desiredFiles(objs []object, certDir string, cp *certPlan) ([]desiredFile, error) {
+	var want []desiredFile
+	for _, o := range objs {
+		data, err := o.fileBytes()
+		if err != nil {
+			return nil, err
+		}
+		mode := fs.FileMode(0o644)
+		if o.kind == "Secret" {
+			mode = 0o600 // it holds the agent's private key
+		}
+		want = append(want, desiredFile{rel: strings.TrimPrefix(o.hostPath, "/"), data: data, mode: mode, placement: o.placement})
+	}
+	for _, name := range certFileNames {
+		data, ok := cp.Files[name]
+		if !ok {
+			return nil, fmt.Errorf("the certificate library returned no %s", name)
+		}
+		mode := fs.FileMode(0o644)
+		if strings.HasSuffix(name, ".key") {
+			mode = 0o600
+		}
+		rel := strings.TrimPrefix(certDir, "/") + "/" + name
+		want = append(want, desiredFile{rel: rel, data: data, mode: mode, placement: PlacementCertificate})
+	}
+	return want, nil
+}

@@ -1,0 +1,85 @@
+package render
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// StatePath is where render records what it wrote, relative to the root.
+const StatePath = "var/lib/konnectivity-bundle/state.json"
+
+// stateVersion changes only when the format does.
+const stateVersion = 1
+
+// State is render's record of the host (contract 4). It holds no timestamps
+// so an unchanged render produces the same bytes and is not rewritten.
+type State struct {
+	Version int         `json:"version"`
+	Files   []StateFile `json:"files"`
+	// Dirs render created, deepest last; teardown removes them when empty.
+	Dirs           []string    `json:"dirs,omitempty"`
+	Namespace      string      `json:"namespace,omitempty"`
+	ClusterObjects []ObjectRef `json:"clusterObjects,omitempty"`
+}
+
+// StateFile is one written file, relative to the root.
+type StateFile struct {
+	Path      string `json:"path"`
+	SHA256    string `json:"sha256"`
+	Placement string `json:"placement"`
+}
+
+// ObjectRef names a cluster object the bundle creates through cluster-bootstrap.
+type ObjectRef struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// ReadState loads the state file under root; a missing file is an empty state.
+func ReadState(root string) (*State, error) {
+	p := filepath.Join(root, StatePath)
+	data, err := os.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return &State{Version: stateVersion}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read state file: %w", err)
+	}
+	var s State
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return nil, fmt.Errorf("state file %s is damaged (%v); fix: remove the files it listed by hand and delete it", p, err)
+	}
+	if s.Version != stateVersion {
+		return nil, fmt.Errorf("state file %s has version %d, this binary understands %d", p, s.Version, stateVersion)
+	}
+	return &s, nil
+}
+
+// file returns the record for a root-relative path.
+func (s *State) file(rel string) (StateFile, bool) {
+	for _, f := range s.Files {
+		if f.Path == rel {
+			return f, true
+		}
+	}
+	return StateFile{}, false
+}
+
+// encode is deterministic: files sorted by path.
+func (s *State) encode() ([]byte, error) {
+	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return nil, fmt.Errorf("encode state: %w", err)
+	}
+	return append(data, '\n'), nil
+}

@@ -1,0 +1,66 @@
+package render
+
+import (
+	"os"
+	"path/filepath"
+	"sort"
+)
+
+// withState adds the state file to the plan and returns the directories to
+// create. The state lists the directories too, so its own directory must be
+// known before its bytes are.
+func withState(root string, changes []change, prev *State, objs []object, certDir string) ([]change, []dirSpec, error) {
+	stateAbs := filepath.Join(root, filepath.FromSlash(StatePath))
+	placeholder := change{desiredFile: desiredFile{rel: StatePath, placement: PlacementState}, abs: stateAbs, action: ActionCreate}
+	if _, err := os.Lstat(stateAbs); err == nil {
+		placeholder.action = ActionUpdate
+	}
+	dirs, err := missingDirs(root, append([]change{placeholder}, changes...), certDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	data, err := newState(root, changes, prev, dirs, objs).encode()
+	if err != nil {
+		return nil, nil, err
+	}
+	sc := change{desiredFile: desiredFile{rel: StatePath, data: data, mode: 0o644, placement: PlacementState}, abs: stateAbs}
+	if sc.action, err = compareDisk(stateAbs, sc.desiredFile); err != nil {
+		return nil, nil, err
+	}
+	return append([]change{sc}, changes...), dirs, nil
+}
+
+// newState records every file kept or written, every directory render ever
+// created that still exists, and the cluster objects.
+func newState(root string, changes []change, prev *State, dirs []dirSpec, objs []object) *State {
+	s := &State{Version: stateVersion}
+	for _, c := range changes {
+		if c.action != ActionRemove {
+			s.Files = append(s.Files, StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement})
+		}
+	}
+	seen := map[string]bool{}
+	for _, d := range prev.Dirs {
+		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d))); err == nil && !seen[d] {
+			seen[d] = true
+			s.Dirs = append(s.Dirs, d)
+		}
+	}
+	for _, d := range dirs {
+		if !seen[d.rel] {
+			seen[d.rel] = true
+			s.Dirs = append(s.Dirs, d.rel)
+		}
+	}
+	sort.Strings(s.Dirs)
+	for _, o := range objs {
+		if o.placement != PlacementCluster {
+			continue
+		}
+		s.ClusterObjects = append(s.ClusterObjects, ObjectRef{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name})
+		if o.kind == "Namespace" && o.apiVersion == "v1" {
+			s.Namespace = o.name
+		}
+	}
+	return s
+}
