@@ -1,0 +1,92 @@
+// Package certs makes and keeps the bootstrap Konnectivity certificates: a
+// short-lived self-signed CA, the proxy-server's serving certificate for the
+// bootstrap IP and one client certificate shared by every proxy-agent. It
+// uses cfssl (initca's CA policy and signer/local) and reuses what is on
+// disk whenever it is still good, so re-running it changes nothing.
+package certs
+
+import (
+	"fmt"
+	"net/netip"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+)
+
+// File names inside the certificate directory.
+const (
+	CACert     = "ca.crt"
+	CAKey      = "ca.key"
+	ServerCert = "server.crt"
+	ServerKey  = "server.key"
+	AgentCert  = "agent.crt"
+	AgentKey   = "agent.key"
+)
+
+// FileNames lists the six files in the order they are reported.
+var FileNames = []string{CACert, CAKey, ServerCert, ServerKey, AgentCert, AgentKey}
+
+// Certificate shape (REFERENCE.md section 6, as the installer makes them).
+const (
+	CACommonName     = "konnectivity-signer"
+	ServerCommonName = "konnectivity-server"
+	AgentCommonName  = "konnectivity-agent"
+	Organization     = "openshift"
+)
+
+// Policy constants.
+const (
+	// DefaultValidity matches the installer: bootstrap lasts well under a day.
+	DefaultValidity = 24 * time.Hour
+	// Backdate moves notBefore into the past so nodes whose clocks lag the
+	// bootstrap node's accept the certificates at once.
+	Backdate = 5 * time.Minute
+	// RenewBefore is the least remaining lifetime at which files are reused;
+	// a bootstrap that is still running then must not lose its tunnel.
+	RenewBefore = time.Hour
+)
+
+// Options says where the certificates live and what they must look like.
+type Options struct {
+	Dir          string           // certificate directory on disk (0700), files ca.crt ca.key server.crt server.key agent.crt agent.key
+	BootstrapIP  string           // the server certificate's IP SAN
+	Validity     time.Duration    // 0 = 24h
+	KeyAlgorithm string           // "" or "ecdsa" (P-256, default) | "rsa"
+	KeySize      int              // rsa: 2048 (default) | 3072 | 4096; ecdsa: 0 or 256
+	Now          func() time.Time // nil = time.Now
+}
+
+// settings are validated Options with defaults applied.
+type settings struct {
+	dir      string
+	ip       netip.Addr
+	validity time.Duration
+	key      keySpec
+	now      time.Time
+}
+
+func (o Options) settings() (settings, error) {
+	if o.Dir == "" {
+		return settings{}, fmt.Errorf("certificate directory: empty; give the directory that holds (or will hold) %s and the other files", CACert)
+	}
+	ip, err := bootstrapip.Validate(o.BootstrapIP, "")
+	if err != nil {
+		return settings{}, fmt.Errorf("bootstrap IP: %w", err)
+	}
+	validity := o.Validity
+	if validity == 0 {
+		validity = DefaultValidity
+	}
+	if validity <= RenewBefore {
+		return settings{}, fmt.Errorf("validity %v: must be more than %v, or every run would regenerate the certificates", validity, RenewBefore)
+	}
+	key, err := parseKeySpec(o.KeyAlgorithm, o.KeySize)
+	if err != nil {
+		return settings{}, err
+	}
+	now := time.Now
+	if o.Now != nil {
+		now = o.Now
+	}
+	return settings{dir: o.Dir, ip: ip, validity: validity, key: key, now: now().UTC()}, nil
+}
