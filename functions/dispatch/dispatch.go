@@ -34,6 +34,9 @@ type Function struct {
 	Factory Factory
 }
 
+// APIVersion is the apiVersion of every kind served here.
+const APIVersion = bundle.APIVersion
+
 var functions = map[string]Function{}
 
 // Register adds a function kind; packages of the module call it from init
@@ -103,6 +106,9 @@ func failOnErrorResults(p framework.ResourceListProcessor) framework.ResourceLis
 		return nil
 	})
 }
+
+// HasErrors reports whether any result is an error.
+func HasErrors(rs framework.Results) bool { return hasErrors(rs) }
 
 func hasErrors(rs framework.Results) bool {
 	for _, r := range rs {

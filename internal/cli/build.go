@@ -1,0 +1,49 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&Command{
+		Name:  "build",
+		Args:  "[OVERLAY|DIR]",
+		Short: "Build an overlay or kustomization in-process and print the bundle",
+		Long: `Builds a kustomization with the bundle.konnectivity.io functions run
+in-process: no kustomize binary and no konnectivity-bundle on PATH needed.
+The output is byte-identical to
+
+  kustomize build --enable-alpha-plugins --enable-exec DIR
+
+With no argument it builds the default overlay (` + kustbuild.DefaultOverlay + `) embedded in the
+binary. An argument that is an existing directory is built from disk;
+otherwise it names an embedded overlay: ` + strings.Join(kustbuild.Overlays(), ", ") + `.
+
+Exit status: 0 success; 1 build or config error; 2 usage error.`,
+		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
+			var opts kustbuild.Options
+			fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "bootstrap node IP agents dial (default $KONNECTIVITY_BOOTSTRAP_IP)")
+			fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image (default $KONNECTIVITY_IMAGE, else a placeholder for kustomize images:)")
+			return func(io IO, args []string) error {
+				if len(args) > 1 {
+					return Usagef("build takes at most one OVERLAY or DIR, got %d", len(args))
+				}
+				target := ""
+				if len(args) == 1 {
+					target = args[0]
+				}
+				opts.Getenv = io.Getenv
+				out, err := kustbuild.Build(target, opts)
+				if err != nil {
+					return err
+				}
+				_, err = fmt.Fprint(io.Stdout, string(out))
+				return err
+			}
+		},
+	})
+}

@@ -1,0 +1,148 @@
+// Package kustbuild builds kustomizations in-process with the
+// bundle.konnectivity.io functions available, and without a kustomize binary
+// or a konnectivity-bundle binary on PATH.
+package kustbuild
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+)
+
+// DefaultOverlay is what a build with no target builds.
+const DefaultOverlay = "ipv4"
+
+// Options are the runtime values of a build.
+type Options struct {
+	BootstrapIP string              // KONNECTIVITY_BOOTSTRAP_IP for the generator
+	Image       string              // KONNECTIVITY_IMAGE for the generator
+	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
+}
+
+// Build builds target ("" = the default overlay, an embedded overlay name, or
+// a kustomization directory) and returns the YAML stream. The output is
+// byte-identical to `kustomize build --enable-alpha-plugins --enable-exec`.
+func Build(target string, opts Options) ([]byte, error) {
+	fsys, dir, err := resolve(target)
+	if err != nil {
+		return nil, err
+	}
+	getenv := opts.env()
+	wrapped := newFnFS(fsys, getenv)
+	k := krusty.MakeKustomizer(kustomizerOptions())
+	m, err := k.Run(wrapped, dir)
+	if wrapped.err != nil {
+		return nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := wrapped.validate(m); err != nil {
+		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	return m.AsYaml()
+}
+
+// kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
+// default does not sort) and exec functions enabled for wirings the
+// in-process path does not recognise.
+func kustomizerOptions() *krusty.Options {
+	o := krusty.MakeDefaultOptions()
+	o.Reorder = krusty.ReorderOptionLegacy
+	o.PluginConfig = types.EnabledPluginConfig(types.BploUseStaticallyLinked)
+	o.PluginConfig.FnpLoadingOptions.EnableExec = true
+	return o
+}
+
+func (o Options) env() func(string) string {
+	base := o.Getenv
+	if base == nil {
+		base = os.Getenv
+	}
+	return func(key string) string {
+		switch {
+		case key == "KONNECTIVITY_BOOTSTRAP_IP" && o.BootstrapIP != "":
+			return o.BootstrapIP
+		case key == "KONNECTIVITY_IMAGE" && o.Image != "":
+			return o.Image
+		}
+		return base(key)
+	}
+}
+
+// Overlays lists the embedded overlay names.
+func Overlays() []string {
+	entries, err := fs.ReadDir(konnectivitybundle.Kustomizations, "overlays")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the directory
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// resolve picks the filesystem: an existing directory wins over an embedded
+// overlay of the same name, so a user's ./ipv6 is never shadowed.
+func resolve(target string) (filesys.FileSystem, string, error) {
+	if target == "" {
+		target = DefaultOverlay
+	}
+	if st, err := os.Stat(target); err == nil {
+		if !st.IsDir() {
+			return nil, "", fmt.Errorf("%s is a file; give a kustomization directory or an overlay name (%s)", target, strings.Join(Overlays(), ", "))
+		}
+		abs, err := filepath.Abs(target)
+		if err != nil {
+			return nil, "", err
+		}
+		return filesys.MakeFsOnDisk(), abs, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
+	if !strings.ContainsRune(target, filepath.Separator) {
+		for _, name := range Overlays() {
+			if name == target {
+				mem, err := embeddedFS()
+				return mem, "/overlays/" + name, err
+			}
+		}
+	}
+	return nil, "", fmt.Errorf("%q is neither a directory nor an overlay; overlays: %s", target, strings.Join(Overlays(), ", "))
+}
+
+func describe(target, dir string) string {
+	if strings.HasPrefix(dir, "/overlays/") && !strings.ContainsRune(target, filepath.Separator) {
+		return "overlay " + strings.TrimPrefix(dir, "/overlays/")
+	}
+	return dir
+}
+
+// embeddedFS copies the embedded tree into an in-memory filesystem rooted at /.
+func embeddedFS() (filesys.FileSystem, error) {
+	mem := filesys.MakeFsInMemory()
+	err := fs.WalkDir(konnectivitybundle.Kustomizations, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(konnectivitybundle.Kustomizations, path)
+		if err != nil {
+			return err
+		}
+		return mem.WriteFile("/"+path, data)
+	})
+	return mem, err
+}

@@ -1,0 +1,86 @@
+package kustbuild
+
+import (
+	"bytes"
+	"fmt"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const localConfig = "config.kubernetes.io/local-config"
+
+// generate runs generator configs the way kustomize's function runner does:
+// the config is both the functionConfig and, marked local-config, the only
+// input item; local-config items are dropped from the output.
+func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
+	var out []*yaml.RNode
+	for _, c := range configs {
+		fn, _ := dispatch.Lookup(c.GetKind())
+		if fn.Role != dispatch.Generator {
+			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
+		}
+		input := c.Copy()
+		if err := input.PipeE(yaml.SetAnnotation(localConfig, "true")); err != nil {
+			return nil, err
+		}
+		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
+		if err := fn.Factory(f.getenv).Process(rl); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), resultsError(err))
+		}
+		for _, item := range rl.Items {
+			if item.GetAnnotations()[localConfig] != "true" {
+				out = append(out, item)
+			}
+		}
+	}
+	var buf bytes.Buffer
+	err := (&kio.ByteWriter{Writer: &buf}).Write(out)
+	return buf.Bytes(), err
+}
+
+// validate runs the validator configs taken out of kustomizations on the
+// final resources.
+func (f *fnFS) validate(m resmap.ResMap) error {
+	if len(f.checks) == 0 {
+		return nil
+	}
+	items, err := resourceNodes(m)
+	if err != nil {
+		return err
+	}
+	for _, c := range f.checks {
+		fn, _ := dispatch.Lookup(c.GetKind())
+		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
+		err := fn.Factory(f.getenv).Process(rl)
+		if err == nil && dispatch.HasErrors(rl.Results) {
+			err = dispatch.ResultsError(rl.Results)
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), resultsError(err))
+		}
+	}
+	return nil
+}
+
+func resourceNodes(m resmap.ResMap) ([]*yaml.RNode, error) {
+	out := make([]*yaml.RNode, 0, m.Size())
+	for _, r := range m.Resources() {
+		n, err := yaml.Parse(r.MustYaml())
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
+
+func resultsError(err error) error {
+	if rs, ok := err.(framework.Results); ok {
+		return dispatch.ResultsError(rs)
+	}
+	return err
+}
