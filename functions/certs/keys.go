@@ -32,7 +32,7 @@ func parseKeySpec(algo string, size int) (keySpec, error) {
 	switch strings.ToLower(algo) {
 	case "", "ecdsa":
 		if size != 0 && size != 256 {
-			return keySpec{}, fmt.Errorf("key size %d: ECDSA keys are P-256 only; leave the size unset or give 256", size)
+			return keySpec{}, fieldErr("KeySize", "%d: ECDSA keys are P-256 only; leave the size unset or give 256", size)
 		}
 		return keySpec{algo: "ecdsa", size: 256}, nil
 	case "rsa":
@@ -42,9 +42,9 @@ func parseKeySpec(algo string, size int) (keySpec, error) {
 		case 2048, 3072, 4096:
 			return keySpec{algo: "rsa", size: size}, nil
 		}
-		return keySpec{}, fmt.Errorf("key size %d: RSA keys must be 2048, 3072 or 4096 bits", size)
+		return keySpec{}, fieldErr("KeySize", "%d: RSA keys must be 2048, 3072 or 4096 bits", size)
 	}
-	return keySpec{}, fmt.Errorf("key algorithm %q: use ecdsa or rsa", algo)
+	return keySpec{}, fieldErr("KeyAlgorithm", "%q: use ecdsa or rsa", algo)
 }
 
 // specOf describes a public key in keySpec terms; ok is false for keys this

@@ -56,6 +56,27 @@ type Options struct {
 	Now          func() time.Time // nil = time.Now
 }
 
+// FieldError is an invalid option; Field is the Options field name, so
+// the CLI and the KRM function can name their own flag or config field.
+type FieldError struct {
+	Field string // "Dir", "BootstrapIP", "Validity", "KeyAlgorithm" or "KeySize"
+	Err   error
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+func (e *FieldError) Unwrap() error { return e.Err }
+
+func fieldErr(field, format string, args ...any) error {
+	return &FieldError{Field: field, Err: fmt.Errorf(format, args...)}
+}
+
+// Validate reports the first invalid option as a *FieldError.
+func (o Options) Validate() error {
+	_, err := o.settings()
+	return err
+}
+
 // settings are validated Options with defaults applied.
 type settings struct {
 	dir      string
@@ -67,18 +88,18 @@ type settings struct {
 
 func (o Options) settings() (settings, error) {
 	if o.Dir == "" {
-		return settings{}, fmt.Errorf("certificate directory: empty; give the directory that holds (or will hold) %s and the other files", CACert)
+		return settings{}, fieldErr("Dir", "empty; give the directory that holds (or will hold) %s and the other files", CACert)
 	}
 	ip, err := bootstrapip.Validate(o.BootstrapIP, "")
 	if err != nil {
-		return settings{}, fmt.Errorf("bootstrap IP: %w", err)
+		return settings{}, &FieldError{Field: "BootstrapIP", Err: err}
 	}
 	validity := o.Validity
 	if validity == 0 {
 		validity = DefaultValidity
 	}
 	if validity <= RenewBefore {
-		return settings{}, fmt.Errorf("validity %v: must be more than %v, or every run would regenerate the certificates", validity, RenewBefore)
+		return settings{}, fieldErr("Validity", "%v: must be more than %v, or every run would regenerate the certificates", validity, RenewBefore)
 	}
 	key, err := parseKeySpec(o.KeyAlgorithm, o.KeySize)
 	if err != nil {

@@ -1,0 +1,138 @@
+package v1alpha1
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+)
+
+// specFields maps certs.Options fields to config paths.
+var specFields = map[string]string{
+	"Dir": "spec.certDir", "BootstrapIP": "spec.bootstrapIP", "Validity": "spec.validity",
+	"KeyAlgorithm": "spec.keyAlgorithm", "KeySize": "spec.keySize",
+}
+
+// Function is the KonnectivityCerts function with its outside world made
+// explicit so tests can fix the environment and the clock.
+type Function struct {
+	Getenv func(string) string // nil: no environment
+	Now    func() time.Time    // nil: time.Now
+}
+
+// Process runs the function with the real environment and clock.
+func Process(rl *framework.ResourceList) error {
+	return Function{Getenv: os.Getenv}.Process(rl)
+}
+
+// Process appends the agent Secret to rl.Items.
+func (f Function) Process(rl *framework.ResourceList) error {
+	config, err := rl.FunctionConfig.MarshalJSON()
+	if err != nil {
+		return fmt.Errorf("read %s function config: %w", Kind, err)
+	}
+	secret, err := f.secret(config)
+	if err != nil {
+		return asResults(err)
+	}
+	rl.Items = append(rl.Items, secret)
+	return nil
+}
+
+func (f Function) secret(config []byte) (*kyaml.RNode, error) {
+	cfg, err := Decode(config)
+	if err != nil {
+		return nil, err
+	}
+	s := cfg.Spec
+	s.Default(f.Getenv)
+	opts, err := f.options(s)
+	if err != nil {
+		return nil, err
+	}
+	r, err := f.certificates(s, opts)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := certs.AgentSecret(r, s.Namespace, s.SecretHostPath)
+	if err != nil {
+		return nil, err
+	}
+	return kyaml.Parse(string(doc))
+}
+
+// options validates the spec as certs.Options, naming spec fields.
+func (f Function) options(s Spec) (certs.Options, error) {
+	if s.BootstrapIP == "" {
+		return certs.Options{}, &FieldError{Field: "spec.bootstrapIP", Message: "not set",
+			Fix: "set spec.bootstrapIP or the environment variable " + EnvBootstrapIP}
+	}
+	if !path.IsAbs(s.SecretHostPath) {
+		return certs.Options{}, &FieldError{Field: "spec.secretHostPath", Message: fmt.Sprintf("%q is not absolute", s.SecretHostPath),
+			Fix: "give a host path such as " + DefaultSecretHostPath}
+	}
+	opts := certs.Options{Dir: s.CertDir, BootstrapIP: s.BootstrapIP, KeyAlgorithm: s.KeyAlgorithm, KeySize: s.KeySize, Now: f.Now}
+	if s.Validity != "" {
+		d, err := time.ParseDuration(s.Validity)
+		if err != nil {
+			return certs.Options{}, &FieldError{Field: "spec.validity", Message: fmt.Sprintf("%q is not a duration", s.Validity), Fix: `use a Go duration such as "24h"`}
+		}
+		opts.Validity = d
+	}
+	if err := opts.Validate(); err != nil {
+		var fe *certs.FieldError
+		if errors.As(err, &fe) {
+			return certs.Options{}, &FieldError{Field: specFields[fe.Field], Message: fe.Err.Error()}
+		}
+		return certs.Options{}, err
+	}
+	return opts, nil
+}
+
+// certificates generates into the directory when asked, else insists that
+// what is there can be used as is.
+func (f Function) certificates(s Spec, opts certs.Options) (*certs.Result, error) {
+	if s.Generate {
+		return certs.Ensure(opts)
+	}
+	r, err := certs.Plan(opts)
+	if err != nil {
+		return nil, err
+	}
+	if r.Generated {
+		return nil, &FieldError{Field: "spec.certDir", Message: "certificates cannot be used: " + r.Reason,
+			Fix: "set spec.generate: true, or run konnectivity-bundle certs --dir " + s.CertDir + " --bootstrap-ip " + s.BootstrapIP}
+	}
+	return r, nil
+}
+
+// asResults turns field errors into framework results, so kustomize and
+// kpt show each with its field path.
+func asResults(err error) error {
+	var errs []error
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = joined.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	results := make(framework.Results, 0, len(errs))
+	for _, e := range errs {
+		r := &framework.Result{Severity: framework.Error, Message: e.Error()}
+		var fe *FieldError
+		if errors.As(e, &fe) {
+			r.Field = &framework.Field{Path: fe.Field}
+			r.Message = fe.Message
+			if fe.Fix != "" {
+				r.Message += " (fix: " + fe.Fix + ")"
+			}
+		}
+		results = append(results, r)
+	}
+	return results
+}

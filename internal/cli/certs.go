@@ -1,0 +1,91 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+)
+
+// certsFlagNames maps certs.Options fields to this command's flags.
+var certsFlagNames = map[string]string{
+	"Dir": "--dir", "BootstrapIP": "--bootstrap-ip", "Validity": "--validity",
+	"KeyAlgorithm": "--key-algorithm", "KeySize": "--key-size",
+}
+
+func init() {
+	register(&Command{
+		Name:  "certs",
+		Short: "Create or refresh the Konnectivity CA, server and agent certificates",
+		Long: `Makes a self-signed CA (CN=konnectivity-signer), a server certificate for the
+bootstrap IP (serverAuth) and one agent client certificate (clientAuth) in DIR:
+ca.crt ca.key server.crt server.key agent.crt agent.key (keys 0600, DIR 0700).
+
+Existing files are reused byte for byte while they are valid for the same IP
+and CA with more than an hour left; otherwise what is bad is regenerated and
+the reason printed.
+
+Exit codes: 0 done (written or reused), 1 failure, 2 bad flags.`,
+		Setup: setupCerts,
+	})
+}
+
+func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts certs.Options
+	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node IP agents dial (required; the server certificate's only SAN)")
+	fs.StringVar(&opts.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
+	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
+	fs.StringVar(&opts.KeyAlgorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
+	fs.IntVar(&opts.KeySize, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
+	return func(io IO, args []string) error {
+		if len(args) > 0 {
+			return Usagef("certs takes no arguments, got %q", args)
+		}
+		for _, req := range []struct{ flag, val string }{{"--bootstrap-ip", opts.BootstrapIP}, {"--dir", opts.Dir}} {
+			if req.val == "" {
+				return Usagef("%s is required", req.flag)
+			}
+		}
+		if err := opts.Validate(); err != nil {
+			return certsFlagError(err)
+		}
+		return runCerts(io, opts)
+	}
+}
+
+// certsFlagError names the flag behind an invalid option.
+func certsFlagError(err error) error {
+	var fe *certs.FieldError
+	if errors.As(err, &fe) {
+		if flag, ok := certsFlagNames[fe.Field]; ok {
+			return Usagef("%s: %v", flag, fe.Err)
+		}
+	}
+	return err
+}
+
+func runCerts(io IO, opts certs.Options) error {
+	r, err := certs.Plan(opts)
+	if err != nil {
+		return err
+	}
+	written, err := certs.Write(opts.Dir, r)
+	if err != nil {
+		return err
+	}
+	if len(written) == 0 {
+		fmt.Fprintf(io.Stdout, "reused %s: %s\n", opts.Dir, r.Reason)
+		return nil
+	}
+	paths := make([]string, len(written))
+	for i, name := range written {
+		paths[i] = filepath.Join(opts.Dir, name)
+	}
+	fmt.Fprintf(io.Stdout, "wrote %s\n", strings.Join(paths, " "))
+	fmt.Fprintf(io.Stdout, "generated because %s\n", r.Reason)
+	return nil
+}

@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+)
+
+// routeSource is the kernel's route lookup; tests replace it.
+var routeSource bootstrapip.RouteSource = bootstrapip.KernelRouteSource
+
+func init() {
+	register(&Command{
+		Name:  "detect-ip",
+		Short: "Print the bootstrap node's IP address",
+		Long: `Prints ` + bootstrapip.EnvOverride + ` when it is set (it must be a usable
+address of the requested family), otherwise the source address the kernel
+picks for a route to ` + bootstrapip.ProbeIPv4 + ` (ipv4) or ` + bootstrapip.ProbeIPv6 + ` (ipv6).
+No packet is sent. Loopback, link-local, unspecified and multicast results
+are errors.
+
+Exit codes: 0 printed, 1 no usable address, 2 bad flags.`,
+		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
+			family := fs.String("family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
+			verbose := fs.BoolP("verbose", "v", false, "also print where the address came from (stderr)")
+			return func(io IO, args []string) error {
+				if len(args) > 0 {
+					return Usagef("detect-ip takes no arguments, got %q", args)
+				}
+				fam, err := bootstrapip.ParseFamily(*family)
+				if err != nil {
+					return Usagef("--family: %v", err)
+				}
+				d, err := bootstrapip.Detect(fam, io.Getenv, routeSource)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintln(io.Stdout, d.Addr)
+				if *verbose {
+					fmt.Fprintf(io.Stderr, "%s from %s\n", d.Addr, d.Source)
+				}
+				return nil
+			}
+		},
+	})
+}
