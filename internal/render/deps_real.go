@@ -1,0 +1,35 @@
+package render
+
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+)
+
+// realDeps wires the packages of contracts 1-3 and internal/bootstrapip
+// (functions/check through checkBundle until it lands).
+func realDeps() *deps {
+	return &deps{
+		build: func(target, ip, image string, getenv func(string) string) ([]byte, error) {
+			return kustbuild.Build(target, kustbuild.Options{BootstrapIP: ip, Image: image, Getenv: getenv})
+		},
+		planCerts: func(dir, ip string) (*certPlan, error) {
+			r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip})
+			if err != nil {
+				return nil, err
+			}
+			return &certPlan{Generated: r.Generated, Reason: r.Reason, Files: r.Files, lib: r}, nil
+		},
+		agentSecret: func(p *certPlan, namespace, hostPath string) ([]byte, error) {
+			return certs.AgentSecret(p.lib.(*certs.Result), namespace, hostPath)
+		},
+		check: checkBundle,
+		detectIP: func(family string, getenv func(string) string) (string, error) {
+			det, err := bootstrapip.Detect(bootstrapip.Family(family), getenv, nil)
+			if err != nil {
+				return "", err
+			}
+			return det.Addr.String(), nil
+		},
+	}
+}
