@@ -1,0 +1,200 @@
+package check
+
+import (
+	"net"
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// proxy-agent v0.36.0 defaults that the rules depend on.
+const (
+	agentDefaultServerHost      = "127.0.0.1"
+	agentDefaultServerPort      = 8091
+	agentDefaultHealthPort      = 8093
+	agentDefaultAdminPort       = 8094
+	agentDefaultKeepalive       = time.Hour
+	agentDefaultSyncInterval    = time.Second
+	agentDefaultSyncIntervalCap = 10 * time.Second
+	// minAgentKeepalive is the server's gRPC keepalive enforcement MinTime:
+	// pinging more often gets the agent disconnected (too_many_pings).
+	minAgentKeepalive = 30 * time.Second
+)
+
+// checkAgentFlags applies the flag rules proxy-agent enforces.
+func checkAgentFlags(b *bundle, _ Options, r *report) {
+	w := b.agent
+	if w == nil {
+		return
+	}
+	checkFlagSyntax(w, agentBinary, r)
+	checkAgentTLS(w, r)
+	checkAgentTiming(w, r)
+	checkIdentifiers(w, r)
+	checkServerHost(w, r)
+}
+
+func checkAgentTLS(w *workload, r *report) {
+	f, ref, args := w.flags, w.obj.ref(), w.field+".args"
+	if f.value("ca-cert") == "" {
+		r.errorf("agent-ca-cert-required", ref, f.fieldOr("ca-cert", args),
+			"set --ca-cert=/etc/konnectivity/ca.crt (the ca.crt key of the agent Secret)",
+			"--ca-cert is missing or empty; proxy-agent fails at once (`failed to read CA cert : read .: is a directory`)")
+	}
+	cert, key := f.value("agent-cert"), f.value("agent-key")
+	switch {
+	case cert != "" && key != "":
+		return
+	case cert == "" && key == "" && f.value("service-account-token-path") != "":
+		return // token authentication instead of a client certificate
+	}
+	for _, name := range []string{"agent-cert", "agent-key"} {
+		if f.value(name) == "" {
+			r.errorf("agent-cert-required", ref, f.fieldOr(name, args),
+				"set --agent-cert=/etc/konnectivity/tls.crt and --agent-key=/etc/konnectivity/tls.key",
+				"--%s is missing or empty; the agent cannot authenticate to the server with a client certificate", name)
+		}
+	}
+}
+
+func checkAgentTiming(w *workload, r *report) {
+	f, ref := w.flags, w.obj.ref()
+	if d, ok := durationFlag(f, "keepalive-time", agentDefaultKeepalive); ok && d < minAgentKeepalive {
+		r.errorf("agent-keepalive-too-short", ref, f.fieldOr("keepalive-time", w.field+".args"),
+			"set --keepalive-time=30s or more",
+			"--keepalive-time=%s is below the server's 30s keepalive minimum; the server drops the agent with too_many_pings", d)
+	}
+	sync, ok1 := durationFlag(f, "sync-interval", agentDefaultSyncInterval)
+	capd, ok2 := durationFlag(f, "sync-interval-cap", agentDefaultSyncIntervalCap)
+	if ok1 && ok2 && sync > capd {
+		r.errorf("sync-interval-above-cap", ref, f.fieldOr("sync-interval", w.field+".args"),
+			"make --sync-interval at most --sync-interval-cap (e.g. 5s and 30s)",
+			"--sync-interval=%s is above --sync-interval-cap=%s (proxy-agent: sync interval must be less than sync interval cap)", sync, capd)
+	}
+}
+
+// identifierKeys are the address types proxy-agent accepts (pkg/server/header).
+var identifierKeys = map[string]bool{"ipv4": true, "ipv6": true, "cidr": true, "host": true, "default-route": true}
+
+// checkIdentifiers: --agent-identifiers is URL-query syntax with known keys.
+func checkIdentifiers(w *workload, r *report) {
+	u, ok := w.flags.get("agent-identifiers")
+	if !ok || u.Value == "" {
+		return
+	}
+	const fix = "write --agent-identifiers in URL-query form with keys ipv4, ipv6, cidr, host, default-route joined by '&', e.g. ipv4=10.0.0.5&default-route=true"
+	q, err := url.ParseQuery(u.Value)
+	if err != nil {
+		r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix, "--agent-identifiers=%q is not URL-query syntax: %v", u.Value, err)
+		return
+	}
+	keys := make([]string, 0, len(q))
+	for k := range q {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if !identifierKeys[k] {
+			r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix,
+				"--agent-identifiers has unknown key %q (proxy-agent: unknown address type: %s)", k, k)
+			continue
+		}
+		for _, v := range q[k] {
+			if msg := identifierValueError(k, v); msg != "" {
+				r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix, "--agent-identifiers %s=%q %s", k, v, msg)
+			}
+		}
+	}
+}
+
+// identifierValueError catches values the server can never match, most often
+// a comma used where '&' separates identifiers.
+func identifierValueError(key, v string) string {
+	if strings.Contains(v, ",") {
+		return "contains a comma; identifiers are separated by '&'"
+	}
+	switch key {
+	case "ipv4":
+		if ip := net.ParseIP(v); ip == nil || ip.To4() == nil {
+			return "is not an IPv4 address"
+		}
+	case "ipv6":
+		if ip := net.ParseIP(v); ip == nil || ip.To4() != nil {
+			return "is not an IPv6 address"
+		}
+	case "cidr":
+		if _, _, err := net.ParseCIDR(v); err != nil {
+			return "is not a CIDR"
+		}
+	case "default-route":
+		if _, err := strconv.ParseBool(v); err != nil {
+			return "is not true or false"
+		}
+	}
+	return ""
+}
+
+// hasAddressIdentifier reports whether agents advertise an address that the
+// destHost strategy can match.
+func hasAddressIdentifier(w *workload) bool {
+	q, err := url.ParseQuery(w.flags.value("agent-identifiers"))
+	if err != nil {
+		return false
+	}
+	return len(q["ipv4"])+len(q["ipv6"])+len(q["cidr"])+len(q["host"]) > 0
+}
+
+// advertisesDefaultRoute reports whether agents serve the defaultRoute strategy.
+func advertisesDefaultRoute(w *workload) bool {
+	q, err := url.ParseQuery(w.flags.value("agent-identifiers"))
+	if err != nil {
+		return false
+	}
+	for _, v := range q["default-route"] {
+		if b, err := strconv.ParseBool(v); err == nil && b {
+			return true
+		}
+	}
+	return false
+}
+
+// checkServerHost: agents on cluster nodes must dial the bootstrap node.
+func checkServerHost(w *workload, r *report) {
+	u, ok := w.flags.get("proxy-server-host")
+	const fix = "set --proxy-server-host to the bootstrap node's IP"
+	if !ok || u.Value == "" {
+		r.errorf("proxy-server-host-invalid", w.obj.ref(), w.flags.fieldOr("proxy-server-host", w.field+".args"), fix,
+			"--proxy-server-host is missing; agents would dial %s, their own node", agentDefaultServerHost)
+		return
+	}
+	if ip := net.ParseIP(u.Value); ip != nil {
+		if ip.IsLoopback() || ip.IsUnspecified() {
+			r.errorf("proxy-server-host-invalid", w.obj.ref(), u.Field, fix,
+				"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", u.Value)
+		}
+		return
+	}
+	if !validDNSName(u.Value) {
+		r.errorf("proxy-server-host-invalid", w.obj.ref(), u.Field, fix,
+			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", u.Value)
+	}
+}
+
+func validDNSName(s string) bool {
+	if len(s) == 0 || len(s) > 253 {
+		return false
+	}
+	for _, label := range strings.Split(strings.TrimSuffix(s, "."), ".") {
+		if len(label) == 0 || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
+			return false
+		}
+		for _, c := range label {
+			if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-') {
+				return false
+			}
+		}
+	}
+	return true
+}

@@ -1,0 +1,132 @@
+package check
+
+import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/apiserver/pkg/apis/apiserver"
+	"k8s.io/apiserver/pkg/apis/apiserver/install"
+	"k8s.io/apiserver/pkg/server/egressselector"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// egressDecoder decodes exactly as egressselector.ReadEgressSelectorConfiguration
+// does (same scheme, strict), so the checker and the KAS agree on the file.
+var egressDecoder = func() runtime.Decoder {
+	s := runtime.NewScheme()
+	install.Install(s)
+	return serializer.NewCodecFactory(s, serializer.EnableStrict).UniversalDecoder()
+}()
+
+// egressVersions are the only versions the KAS loads an EgressSelectorConfiguration from.
+var egressVersions = []string{"apiserver.k8s.io/v1beta1", "apiserver.k8s.io/v1alpha1"}
+
+// checkEgress: the egress file loads and validates in the KAS (egress-api-version,
+// egress-invalid), and tunnels the cluster selection (egress-cluster-missing,
+// egress-cluster-direct).
+func checkEgress(b *bundle, _ Options, r *report) {
+	o := b.egress
+	if o == nil || o.malformed != nil {
+		return
+	}
+	if o.apiVersion != egressVersions[0] && o.apiVersion != egressVersions[1] {
+		r.errorf("egress-api-version", o.ref(), "apiVersion", "use apiVersion: apiserver.k8s.io/v1beta1",
+			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.apiVersion)
+		return
+	}
+	cfg, err := decodeEgress(o)
+	if err != nil {
+		r.errorf("egress-invalid", o.ref(), "", "fix the file so kube-apiserver can load it",
+			"kube-apiserver cannot load this EgressSelectorConfiguration: %v", err)
+		return
+	}
+	validateEgress(o, cfg, r)
+	checkClusterSelection(o, cfg, r)
+}
+
+// decodeEgress loads the object as the host file render writes: without metadata.
+func decodeEgress(o *object) (*apiserver.EgressSelectorConfiguration, error) {
+	n := o.node.Copy()
+	if _, err := n.Pipe(yaml.Clear("metadata")); err != nil {
+		return nil, fmt.Errorf("strip metadata: %w", err)
+	}
+	data, err := n.MarshalJSON()
+	if err != nil {
+		return nil, fmt.Errorf("encode: %w", err)
+	}
+	obj, gvk, err := egressDecoder.Decode(data, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	cfg, ok := obj.(*apiserver.EgressSelectorConfiguration)
+	if !ok {
+		return nil, fmt.Errorf("unexpected config type %v", gvk)
+	}
+	return cfg, nil
+}
+
+// validateEgress runs the KAS validator per selection, so each error names its
+// selection's index (the validator's own paths do not).
+func validateEgress(o *object, cfg *apiserver.EgressSelectorConfiguration, r *report) {
+	const fix = "selections are cluster, controlplane, etcd; protocols Direct, HTTPConnect (exactly one of tcp or uds), GRPC (uds)"
+	for i, sel := range cfg.EgressSelections {
+		one := &apiserver.EgressSelectorConfiguration{EgressSelections: []apiserver.EgressSelection{sel}}
+		for _, e := range egressselector.ValidateEgressSelectorConfiguration(one) {
+			r.errorf("egress-invalid", o.ref(), selectionField(e, i), fix, "kube-apiserver rejects selection %q: %s", sel.Name, e.ErrorBody())
+		}
+	}
+	for _, e := range egressselector.ValidateEgressSelectorConfiguration(cfg) {
+		if e.Type == field.ErrorTypeDuplicate {
+			r.errorf("egress-invalid", o.ref(), "egressSelections", "list each selection once",
+				"kube-apiserver rejects the file: %s", e.ErrorBody())
+		}
+	}
+}
+
+func selectionField(e *field.Error, i int) string {
+	rest := strings.TrimPrefix(e.Field, "service.connection")
+	if e.Type == field.ErrorTypeNotSupported && rest == "" {
+		return fmt.Sprintf("egressSelections[%d].name", i)
+	}
+	return fmt.Sprintf("egressSelections[%d].connection%s", i, rest)
+}
+
+// clusterSelection returns the cluster selection and its index, or -1.
+func clusterSelection(cfg *apiserver.EgressSelectorConfiguration) (*apiserver.EgressSelection, int) {
+	for i := range cfg.EgressSelections {
+		if strings.EqualFold(cfg.EgressSelections[i].Name, "cluster") {
+			return &cfg.EgressSelections[i], i
+		}
+	}
+	return nil, -1
+}
+
+func checkClusterSelection(o *object, cfg *apiserver.EgressSelectorConfiguration, r *report) {
+	sel, i := clusterSelection(cfg)
+	if sel == nil {
+		r.errorf("egress-cluster-missing", o.ref(), "egressSelections",
+			"add a selection named cluster with proxyProtocol HTTPConnect and transport.uds.udsName the server's socket",
+			"there is no cluster selection, so the KAS dials webhooks, aggregated APIs and pods directly and the tunnel is never used")
+		return
+	}
+	if sel.Connection.ProxyProtocol == apiserver.ProtocolDirect {
+		r.errorf("egress-cluster-direct", o.ref(), fmt.Sprintf("egressSelections[%d].connection.proxyProtocol", i),
+			"set proxyProtocol to HTTPConnect (server --mode=http-connect) or GRPC (--mode=grpc) with transport.uds",
+			"the cluster selection is Direct, so traffic to the cluster network does not go through the tunnel")
+	}
+}
+
+// loadEgress decodes the bundle's egress object, or returns nil when it is absent or broken.
+func loadEgress(b *bundle) *apiserver.EgressSelectorConfiguration {
+	if b.egress == nil || b.egress.malformed != nil {
+		return nil
+	}
+	cfg, err := decodeEgress(b.egress)
+	if err != nil {
+		return nil
+	}
+	return cfg
+}

@@ -1,0 +1,47 @@
+package check
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+const egressFlag = "egress-selector-config-file"
+
+// checkOverride: the KubeAPIServerConfig override passes the egress file as a
+// flag (override-inline-egress, override-egress-flag-missing).
+func checkOverride(b *bundle, _ Options, r *report) {
+	o := b.override
+	if o == nil || o.malformed != nil {
+		return
+	}
+	if o.node.Field("egressSelectorConfiguration") != nil {
+		r.errorf("override-inline-egress", o.ref(), "egressSelectorConfiguration",
+			"remove it and pass the file through apiServerArguments: {egress-selector-config-file: [/etc/kubernetes/config/egress-selector-config.yaml]}",
+			"KubeAPIServerConfig (kubecontrolplane.config.openshift.io/v1) has no egressSelectorConfiguration field: the KAS render drops it and the bootstrap KAS runs without the tunnel")
+	}
+	if _, msg := overrideEgressFile(o); msg != "" {
+		r.errorf("override-egress-flag-missing", o.ref(), "apiServerArguments."+egressFlag,
+			"set apiServerArguments: {egress-selector-config-file: [/etc/kubernetes/config/egress-selector-config.yaml]} (a list with one path as the KAS container sees it)",
+			"%s", msg)
+	}
+}
+
+// overrideEgressFile returns the egress file path the override passes to the
+// KAS, or a message saying why there is none.
+func overrideEgressFile(o *object) (string, string) {
+	args := o.node.Field("apiServerArguments")
+	if args == nil || args.Value.YNode().Kind != yaml.MappingNode {
+		return "", "apiServerArguments is missing, so the KAS never gets --" + egressFlag + " and does not use the tunnel"
+	}
+	f := args.Value.Field(egressFlag)
+	if f == nil {
+		return "", "apiServerArguments has no " + egressFlag + ", so the KAS does not use the tunnel"
+	}
+	n := f.Value.YNode()
+	if n.Kind != yaml.SequenceNode {
+		return "", "apiServerArguments values are lists of strings; " + egressFlag + " is not a list"
+	}
+	if len(n.Content) != 1 || n.Content[0].Kind != yaml.ScalarNode || n.Content[0].Value == "" {
+		return "", egressFlag + " must list exactly one non-empty path"
+	}
+	return n.Content[0].Value, ""
+}
