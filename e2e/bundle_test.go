@@ -1,0 +1,148 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+)
+
+// statePath is render's record of what it wrote (contract 4), relative to the root.
+const statePath = "var/lib/konnectivity-bundle/state.json"
+
+// stateFile is the part of render's state the e2e reads.
+type stateFile struct {
+	Version int `json:"version"`
+	Files   []struct {
+		Path      string `json:"path"`
+		Placement string `json:"placement"`
+	} `json:"files"`
+	Namespace string `json:"namespace"`
+}
+
+// renderedBundle is what render put under a root, found through its state file.
+type renderedBundle struct {
+	root        string
+	serverPod   *corev1.Pod
+	daemonSet   *appsv1.DaemonSet
+	secrets     map[string]*corev1.Secret
+	clusterDocs [][]byte // every cluster manifest document, in file order
+	override    map[string]any
+	namespace   string
+}
+
+// loadBundle reads the files the state file lists by their placement.
+func loadBundle(t *testing.T, root string) *renderedBundle {
+	t.Helper()
+	raw, err := os.ReadFile(filepath.Join(root, statePath))
+	if err != nil {
+		t.Fatalf("render left no state file: %v", err)
+	}
+	var st stateFile
+	if err := json.Unmarshal(raw, &st); err != nil {
+		t.Fatalf("state file: %v", err)
+	}
+	b := &renderedBundle{root: root, secrets: map[string]*corev1.Secret{}, namespace: st.Namespace}
+	for _, f := range st.Files {
+		data, err := os.ReadFile(filepath.Join(root, f.Path))
+		if err != nil {
+			t.Fatalf("state lists %s: %v", f.Path, err)
+		}
+		switch f.Placement {
+		case "static-pod":
+			b.serverPod = &corev1.Pod{}
+			mustUnmarshal(t, f.Path, data, b.serverPod)
+		case "cluster-manifest":
+			b.addClusterFile(t, f.Path, data)
+		case "kas-config-override":
+			mustUnmarshal(t, f.Path, data, &b.override)
+		}
+	}
+	if b.serverPod == nil || b.daemonSet == nil || b.override == nil {
+		t.Fatalf("rendered bundle under %s lacks the server pod, the agent DaemonSet or the KAS override (state: %s)", root, raw)
+	}
+	return b
+}
+
+func (b *renderedBundle) addClusterFile(t *testing.T, path string, data []byte) {
+	for _, doc := range splitYAML(data) {
+		var meta struct{ Kind string }
+		mustUnmarshal(t, path, doc, &meta)
+		switch meta.Kind {
+		case "DaemonSet":
+			b.daemonSet = &appsv1.DaemonSet{}
+			mustUnmarshal(t, path, doc, b.daemonSet)
+		case "Secret":
+			s := &corev1.Secret{}
+			mustUnmarshal(t, path, doc, s)
+			b.secrets[s.Name] = s
+		}
+		b.clusterDocs = append(b.clusterDocs, doc)
+	}
+}
+
+// kasEgressFile is the egress selector file named by the override's
+// apiServerArguments, as a path inside the KAS container.
+func (b *renderedBundle) kasEgressFile(t *testing.T) string {
+	t.Helper()
+	args, _ := b.override["apiServerArguments"].(map[string]any)
+	v, _ := args["egress-selector-config-file"].([]any)
+	if len(v) != 1 {
+		t.Fatalf("override apiServerArguments.egress-selector-config-file = %v, want one path", args["egress-selector-config-file"])
+	}
+	return fmt.Sprint(v[0])
+}
+
+// secretDirs writes every rendered Secret's data into a directory, as the
+// kubelet would project it into a Secret volume.
+func (b *renderedBundle) secretDirs(t *testing.T, base string) map[string]string {
+	t.Helper()
+	dirs := map[string]string{}
+	for name, s := range b.secrets {
+		files := map[string][]byte{}
+		for k, v := range s.Data {
+			files[k] = v
+		}
+		for k, v := range s.StringData {
+			files[k] = []byte(v)
+		}
+		dir := filepath.Join(base, "secret-"+name)
+		writeFiles(t, dir, files)
+		dirs[name] = dir
+	}
+	return dirs
+}
+
+func splitYAML(data []byte) [][]byte {
+	var docs [][]byte
+	for _, d := range bytes.Split(data, []byte("\n---")) {
+		d = bytes.TrimPrefix(bytes.TrimSpace(d), []byte("---"))
+		if len(bytes.TrimSpace(d)) > 0 && strings.TrimSpace(string(d)) != "" {
+			docs = append(docs, d)
+		}
+	}
+	return docs
+}
+
+func mustUnmarshal(t *testing.T, what string, data []byte, into any) {
+	t.Helper()
+	if err := yaml.UnmarshalStrict(data, into); err != nil {
+		// Strict first so a rendered field the real type lacks is noticed; the
+		// override's kind has no Go type here, so fall back for maps.
+		if err2 := yaml.Unmarshal(data, into); err2 != nil {
+			t.Fatalf("%s: %v", what, err2)
+		}
+		if _, isMap := into.(*map[string]any); !isMap {
+			t.Fatalf("%s: %v", what, err)
+		}
+	}
+}

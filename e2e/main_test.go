@@ -1,0 +1,93 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// TestMain refuses to run without root: the suite needs network namespaces,
+// and passing silently without them would prove nothing.
+func TestMain(m *testing.M) {
+	if os.Geteuid() != 0 {
+		fmt.Fprintln(os.Stderr, "e2e: must run as root (it creates network namespaces and veth pairs): sudo go test -tags e2e ./e2e/...")
+		os.Exit(1)
+	}
+	code := m.Run()
+	fmt.Print(figures.String())
+	if cliDir != "" {
+		os.RemoveAll(cliDir)
+	}
+	os.Exit(code)
+}
+
+// repoRoot is the main module's directory (the e2e package's parent).
+func repoRoot() string {
+	wd, _ := os.Getwd()
+	return filepath.Dir(wd)
+}
+
+// tool returns the path of a built real component. Missing binaries skip the
+// test with the command that builds them, unless KB_REQUIRE_TOOLS=1 (CI).
+func tool(t testing.TB, name string) string {
+	t.Helper()
+	dir := os.Getenv("KB_TOOLS_BIN")
+	if dir == "" {
+		dir = filepath.Join(repoRoot(), "_output", "bin")
+	}
+	p := filepath.Join(dir, name)
+	if _, err := os.Stat(p); err != nil {
+		msg := fmt.Sprintf("%s not built (%v): run tools/build.sh %s", name, err, name)
+		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	return p
+}
+
+var (
+	cliOnce sync.Once
+	cliDir  string
+	cliPath string
+	cliErr  error
+)
+
+// cli builds ./cmd/konnectivity-bundle once per run, so the suite always tests
+// the current source.
+func cli(t testing.TB) string {
+	t.Helper()
+	cliOnce.Do(func() {
+		cliDir, cliErr = os.MkdirTemp("", "kb-e2e-cli")
+		if cliErr != nil {
+			return
+		}
+		cliPath = filepath.Join(cliDir, "konnectivity-bundle")
+		out, err := exec.Command("go", "build", "-C", repoRoot(), "-o", cliPath, "./cmd/konnectivity-bundle").CombinedOutput()
+		if err != nil {
+			cliErr = fmt.Errorf("go build ./cmd/konnectivity-bundle: %v\n%s", err, out)
+		}
+	})
+	if cliErr != nil {
+		t.Fatal(cliErr)
+	}
+	return cliPath
+}
+
+var testDirs sync.Map
+
+// testDir is one scratch directory per test for logs and data; short, so the
+// paths stay readable in logs.
+func testDir(t *testing.T) string {
+	if d, ok := testDirs.Load(t); ok {
+		return d.(string)
+	}
+	d := t.TempDir()
+	testDirs.Store(t, d)
+	return d
+}

@@ -1,0 +1,169 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+)
+
+// latencyCalls is how many admission round trips each latency figure uses.
+const latencyCalls = 300
+
+// TestTunnel runs the flow for each mode and IP family: render, start
+// the real server and agent from the rendered manifests, a bootstrap KAS with
+// the rendered egress selector, a webhook reachable only through the tunnel.
+func TestTunnel(t *testing.T) {
+	for _, fam := range []family{ipv4, ipv6} {
+		for _, mode := range []string{bundle.ModeHTTPConnect, bundle.ModeGRPC} {
+			t.Run(mode+"-"+fam.name, func(t *testing.T) { runTunnel(t, mode, fam) })
+		}
+	}
+}
+
+func runTunnel(t *testing.T, mode string, fam family) {
+	name := mode + "/" + fam.name
+	tp := newTopology(t, fam)
+	root := shortRoot(t)
+	renderInto(t, root, mode, fam)
+	h := mapBundle(t, tp, root)
+	wh := startWebhook(t, tp.pod, fam.webhookIP)
+	whAddr := net.JoinHostPort(fam.webhookIP, fmt.Sprint(webhookPort))
+
+	t.Run("bootstrap host has no route to the pod network", func(t *testing.T) {
+		if err := dialFrom(tp.boot, whAddr); err == nil {
+			t.Fatalf("dial %s from the bootstrap namespace succeeded; the test would prove nothing", whAddr)
+		}
+		if err := dialFrom(tp.node, whAddr); err != nil {
+			t.Fatalf("dial %s from the node namespace: %v", whAddr, err)
+		}
+	})
+
+	// The KAS starts before the server, as on a real bootstrap node.
+	kas := startAPIServer(t, tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+h.kasEgress)
+	applyDocs(t, kas, h.b.clusterDocs)
+	dryRunStaticPod(t, kas, h.b.serverPod)
+	registerWebhook(t, kas.client, wh)
+
+	t.Run("webhook fails with a dial error before the server runs", func(t *testing.T) {
+		_, err := eventually(15*time.Second, 50*time.Millisecond, func() error {
+			err := admit(kas.client, false)
+			if err == nil {
+				return errors.New("admitted: webhook configuration not active yet")
+			}
+			if !strings.Contains(err.Error(), h.socket) && !strings.Contains(err.Error(), "no such file or directory") {
+				return fmt.Errorf("unexpected error: %w", err)
+			}
+			t.Logf("before the server: %v", err)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	})
+
+	h.startServer(t)
+	h.startAgent(t, h.agent.argv)
+	first, err := eventually(30*time.Second, 10*time.Millisecond, func() error { return admit(kas.client, false) })
+	if err != nil {
+		t.Fatalf("no webhook call through the tunnel after agent start: %v", err)
+	}
+	figures.add(name, "first webhook call after agent start", first.Round(time.Millisecond))
+
+	t.Run("allowed and denied through the tunnel", func(t *testing.T) {
+		checkAdmission(t, kas.client)
+		if src := wh.sources(); len(src) != 1 || src[fam.nodePodIP] == 0 {
+			t.Errorf("webhook saw calls from %v, want only the node's pod-network address %s (the agent)", src, fam.nodePodIP)
+		}
+	})
+
+	tunnel := measure(t, kas.client)
+	figures.add(name, "webhook latency through the tunnel", tunnel)
+
+	t.Run("server killed and restarted", func(t *testing.T) {
+		h.serverProc.kill()
+		h.startServer(t)
+		took := waitAdmitted(t, kas.client, 60*time.Second)
+		figures.add(name, "reconnect after server restart", took.Round(time.Millisecond))
+	})
+	t.Run("agent killed and restarted", func(t *testing.T) {
+		h.agentProc.kill()
+		h.startAgent(t, h.agent.argv)
+		took := waitAdmitted(t, kas.client, 60*time.Second)
+		figures.add(name, "reconnect after agent restart", took.Round(time.Millisecond))
+	})
+
+	t.Run("production KAS reaches the webhook directly", func(t *testing.T) {
+		prod := startAPIServer(t, tp.node, "production-kas", fam, fam.nodeIP)
+		registerWebhook(t, prod.client, wh)
+		waitAdmitted(t, prod.client, 15*time.Second)
+		checkAdmission(t, prod.client)
+		direct := measure(t, prod.client)
+		figures.add(name, "webhook latency direct (production KAS)", direct)
+		figures.add(name, "tunnel overhead (median difference)", (tunnel.median - direct.median).Round(10*time.Microsecond))
+
+		h.agentProc.stop()
+		h.serverProc.stop()
+		checkAdmission(t, prod.client) // unaffected by the tunnel's absence
+		if err := admit(kas.client, false); err == nil {
+			t.Errorf("bootstrap KAS admitted with the tunnel down; failurePolicy Fail should refuse")
+		}
+	})
+
+	t.Run("teardown", func(t *testing.T) { runTeardown(t, tp, kas, root, h.b) })
+}
+
+// renderInto renders the bundle for mode and family into root.
+func renderInto(t *testing.T, root, mode string, fam family) {
+	t.Helper()
+	fixtureRender(t, root, bundle.Spec{Mode: mode, IPFamily: fam.name, BootstrapIP: fam.bootIP, Image: testImage})
+}
+
+// checkAdmission asserts the webhook allows an unlabelled ConfigMap (really
+// created) and denies a labelled one with its own message.
+func checkAdmission(t *testing.T, c kubernetes.Interface) {
+	t.Helper()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "allowed-"}}
+	if _, err := c.CoreV1().ConfigMaps(targetNS).Create(context.Background(), cm, metav1.CreateOptions{}); err != nil {
+		t.Errorf("allowed ConfigMap refused: %v", err)
+	}
+	err := admit(c, true)
+	if err == nil || !strings.Contains(err.Error(), denyMessage) {
+		t.Errorf("labelled ConfigMap: error %v, want the webhook's denial %q", err, denyMessage)
+	}
+}
+
+// waitAdmitted waits until an admission succeeds and returns how long it took.
+func waitAdmitted(t *testing.T, c kubernetes.Interface, timeout time.Duration) time.Duration {
+	t.Helper()
+	took, err := eventually(timeout, 10*time.Millisecond, func() error { return admit(c, false) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return took
+}
+
+// measure times latencyCalls admissions (each one webhook round trip).
+func measure(t *testing.T, c kubernetes.Interface) latency {
+	t.Helper()
+	ds := make([]time.Duration, 0, latencyCalls)
+	for range latencyCalls {
+		start := time.Now()
+		if err := admit(c, false); err != nil {
+			t.Fatalf("admission %d: %v", len(ds), err)
+		}
+		ds = append(ds, time.Since(start))
+	}
+	return summarise(ds)
+}

@@ -1,0 +1,171 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"sync"
+	"testing"
+	"time"
+
+	admissionv1 "k8s.io/api/admission/v1"
+	admregv1 "k8s.io/api/admissionregistration/v1"
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
+	"k8s.io/client-go/kubernetes"
+)
+
+// Names of the webhook's objects; the Service DNS name is what the apiserver
+// verifies the webhook's certificate against.
+const (
+	webhookNS      = "e2e-webhook"
+	webhookSvc     = "e2e-webhook"
+	webhookPort    = 8443
+	targetNS       = "e2e-target"
+	denyLabel      = "e2e.konnectivity.io/deny"
+	denyMessage    = "e2e webhook denies objects labelled " + denyLabel
+	webhookCfgName = "e2e-deny-labelled"
+)
+
+// webhook is a TLS admission webhook serving in the pod network.
+type webhook struct {
+	ip     string
+	caPEM  []byte
+	srv    *http.Server
+	mu     sync.Mutex
+	calls  int
+	remote map[string]int // source addresses seen, without port
+}
+
+// startWebhook serves in namespace ns on ip:8443 until the test ends.
+func startWebhook(t *testing.T, ns, ip string) *webhook {
+	t.Helper()
+	ca := newTestCA(t, "e2e-webhook-ca")
+	crt, key := ca.leaf(t, "e2e-webhook", x509.ExtKeyUsageServerAuth, webhookSvc+"."+webhookNS+".svc", ip)
+	pair, err := tls.X509KeyPair(crt, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := nsListen(ns, net.JoinHostPort(ip, fmt.Sprint(webhookPort)))
+	if err != nil {
+		t.Fatalf("webhook listen: %v", err)
+	}
+	w := &webhook{ip: ip, caPEM: ca.certPEM, remote: map[string]int{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("/validate", w.validate)
+	w.srv = &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{pair}}, ReadHeaderTimeout: 5 * time.Second}
+	go func() { _ = w.srv.ServeTLS(l, "", "") }()
+	t.Cleanup(func() { _ = w.srv.Close() })
+	return w
+}
+
+// validate denies any object carrying denyLabel=true and allows the rest.
+func (w *webhook) validate(rw http.ResponseWriter, r *http.Request) {
+	host, _, _ := net.SplitHostPort(r.RemoteAddr)
+	w.mu.Lock()
+	w.calls++
+	w.remote[host]++
+	w.mu.Unlock()
+	var review admissionv1.AdmissionReview
+	if err := json.NewDecoder(r.Body).Decode(&review); err != nil || review.Request == nil {
+		http.Error(rw, "bad admission review", http.StatusBadRequest)
+		return
+	}
+	var obj metav1.PartialObjectMetadata
+	_ = json.Unmarshal(review.Request.Object.Raw, &obj)
+	resp := &admissionv1.AdmissionResponse{UID: review.Request.UID, Allowed: true}
+	if obj.Labels[denyLabel] == "true" {
+		resp.Allowed = false
+		resp.Result = &metav1.Status{Code: http.StatusForbidden, Message: denyMessage}
+	}
+	review.Response, review.Request = resp, nil
+	rw.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(rw).Encode(review)
+}
+
+// sources returns the source addresses the webhook saw.
+func (w *webhook) sources() map[string]int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	out := map[string]int{}
+	for k, v := range w.remote {
+		out[k] = v
+	}
+	return out
+}
+
+// registerWebhook creates the webhook's Service, EndpointSlice (the pod IP),
+// target namespace and a Service-referenced ValidatingWebhookConfiguration
+// with failurePolicy Fail.
+func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
+	t.Helper()
+	ctx := context.Background()
+	create := func(what string, err error) {
+		if err != nil {
+			t.Fatalf("create %s: %v", what, err)
+		}
+	}
+	_, err := c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: webhookNS}}, metav1.CreateOptions{})
+	create("webhook namespace", err)
+	_, err = c.CoreV1().Namespaces().Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: targetNS,
+		Labels: map[string]string{"e2e.konnectivity.io/webhook": "on"}}}, metav1.CreateOptions{})
+	create("target namespace", err)
+	_, err = c.CoreV1().Services(webhookNS).Create(ctx, &corev1.Service{
+		ObjectMeta: metav1.ObjectMeta{Name: webhookSvc},
+		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(webhookPort)}}},
+	}, metav1.CreateOptions{})
+	create("webhook service", err)
+	addrType := discoveryv1.AddressTypeIPv4
+	if net.ParseIP(w.ip).To4() == nil {
+		addrType = discoveryv1.AddressTypeIPv6
+	}
+	ready, name, port, proto := true, "https", int32(webhookPort), corev1.ProtocolTCP
+	_, err = c.DiscoveryV1().EndpointSlices(webhookNS).Create(ctx, &discoveryv1.EndpointSlice{
+		ObjectMeta:  metav1.ObjectMeta{Name: webhookSvc + "-pod", Labels: map[string]string{discoveryv1.LabelServiceName: webhookSvc}},
+		AddressType: addrType,
+		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{w.ip}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}}},
+		Ports:       []discoveryv1.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}},
+	}, metav1.CreateOptions{})
+	create("webhook endpointslice", err)
+	fail, none, timeout, path := admregv1.Fail, admregv1.SideEffectClassNone, int32(5), "/validate"
+	svcPort := int32(443)
+	_, err = c.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(ctx, &admregv1.ValidatingWebhookConfiguration{
+		ObjectMeta: metav1.ObjectMeta{Name: webhookCfgName},
+		Webhooks: []admregv1.ValidatingWebhook{{
+			Name: "deny.e2e.konnectivity.io",
+			ClientConfig: admregv1.WebhookClientConfig{
+				Service:  &admregv1.ServiceReference{Namespace: webhookNS, Name: webhookSvc, Path: &path, Port: &svcPort},
+				CABundle: w.caPEM,
+			},
+			Rules: []admregv1.RuleWithOperations{{Operations: []admregv1.OperationType{admregv1.Create},
+				Rule: admregv1.Rule{APIGroups: []string{""}, APIVersions: []string{"v1"}, Resources: []string{"configmaps"}}}},
+			NamespaceSelector:       &metav1.LabelSelector{MatchLabels: map[string]string{"e2e.konnectivity.io/webhook": "on"}},
+			FailurePolicy:           &fail,
+			SideEffects:             &none,
+			TimeoutSeconds:          &timeout,
+			AdmissionReviewVersions: []string{"v1"},
+		}},
+	}, metav1.CreateOptions{})
+	create("validating webhook configuration", err)
+}
+
+// admit asks the apiserver to create a ConfigMap (dry run, so loops leave no
+// objects behind); the webhook is called either way. deny sets the label.
+func admit(c kubernetes.Interface, deny bool) error {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{GenerateName: "e2e-"}}
+	if deny {
+		cm.Labels = map[string]string{denyLabel: "true"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, err := c.CoreV1().ConfigMaps(targetNS).Create(ctx, cm, metav1.CreateOptions{DryRun: []string{metav1.DryRunAll}})
+	return err
+}
