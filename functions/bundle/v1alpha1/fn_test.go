@@ -1,0 +1,149 @@
+package v1alpha1_test
+
+import (
+	"flag"
+	"os"
+	"reflect"
+	"regexp"
+	"strings"
+	"testing"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
+	"sigs.k8s.io/yaml"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/success/*/expected.yaml from the generator's actual output")
+
+// envFile optionally sits next to a case's config.yaml and lists the
+// environment the function sees, so env-driven cases never read the real
+// environment of the machine running the tests.
+const envFile = "env.yaml"
+
+// TestFunctionSuccess runs every testdata/success/<case>/config.yaml through the
+// Processor and compares the emitted stream with expected.yaml.
+func TestFunctionSuccess(t *testing.T) {
+	checker := frameworktestutil.ProcessorResultsChecker{
+		TestDataDirectory:        "testdata/success",
+		InputFilename:            "config.yaml",
+		UpdateExpectedFromActual: *update,
+		OutputAssertionFunc:      equalIgnoringComments,
+		Processor:                processorForCase(t),
+	}
+	checker.Assert(t)
+}
+
+// TestFunctionErrors runs every testdata/error/<case>/config.yaml and requires
+// each line of errors.txt, a regex, to match the error. errors.txt files are
+// written by hand (never by -update) so they pin the field, message and fix.
+func TestFunctionErrors(t *testing.T) {
+	checker := frameworktestutil.ProcessorResultsChecker{
+		TestDataDirectory: "testdata/error",
+		InputFilename:     "config.yaml",
+		Processor:         processorForCase(t),
+	}
+	checker.Assert(t)
+}
+
+// processorForCase is called by the checker with the case directory as the
+// working directory. It feeds config.yaml to the function the way kustomize
+// runs a generator: as the functionConfig, with no input items.
+func processorForCase(t *testing.T) func() framework.ResourceListProcessor {
+	return func() framework.ResourceListProcessor {
+		getenv := caseEnv(t)
+		return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+			if len(rl.Items) != 1 {
+				t.Fatalf("config.yaml must hold exactly one document, got %d", len(rl.Items))
+			}
+			rl.FunctionConfig, rl.Items = rl.Items[0], nil
+			return bundle.Processor(getenv).Process(rl)
+		})
+	}
+}
+
+// caseEnv reads env.yaml from the current (case) directory into a fake getenv.
+func caseEnv(t *testing.T) func(string) string {
+	env := map[string]string{}
+	data, err := os.ReadFile(envFile)
+	switch {
+	case os.IsNotExist(err):
+	case err != nil:
+		t.Fatalf("reading %s: %v", envFile, err)
+	default:
+		if err := yaml.UnmarshalStrict(data, &env); err != nil {
+			t.Fatalf("parsing %s: %v", envFile, err)
+		}
+	}
+	return func(key string) string { return env[key] }
+}
+
+var commentLine = regexp.MustCompile(`(?m)^#.*\n?`)
+
+// equalIgnoringComments lets an expected.yaml say why it is what it is (the
+// disabled case expects nothing at all, and an empty file would read as a
+// missing fixture to the checker).
+func equalIgnoringComments(t *testing.T, expected, actual string) {
+	t.Helper()
+	frameworktestutil.RequireStrippedStringsEqual(t, commentLine.ReplaceAllString(expected, ""), actual)
+}
+
+// TestEveryFieldHasASuccessCase keeps "one case per config field" true as
+// fields are added: every JSON path of Spec (down to the bundle's own types)
+// must be set by some testdata/success config.
+func TestEveryFieldHasASuccessCase(t *testing.T) {
+	set := map[string]bool{}
+	dirs, err := os.ReadDir("testdata/success")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		data, err := os.ReadFile("testdata/success/" + d.Name() + "/config.yaml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var tree map[string]any
+		if err := yaml.Unmarshal(data, &tree); err != nil {
+			t.Fatalf("%s: %v", d.Name(), err)
+		}
+		collectPaths(tree, "", set)
+	}
+	for _, field := range specFieldPaths() {
+		if !set[field] {
+			t.Errorf("no testdata/success case sets %s; add one", field)
+		}
+	}
+}
+
+func collectPaths(node any, prefix string, into map[string]bool) {
+	m, ok := node.(map[string]any)
+	if !ok {
+		return
+	}
+	for k, v := range m {
+		p := strings.TrimPrefix(prefix+"."+k, ".")
+		into[p] = true
+		collectPaths(v, p, into)
+	}
+}
+
+// specFieldPaths lists spec.* JSON paths from the Go type, recursing only
+// into the bundle's own structs (Kubernetes types are leaves).
+func specFieldPaths() []string {
+	var out []string
+	var walk func(t reflect.Type, prefix string)
+	walk = func(t reflect.Type, prefix string) {
+		for i := range t.NumField() {
+			f := t.Field(i)
+			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			p := prefix + "." + name
+			if f.Type.Kind() == reflect.Struct && f.Type.PkgPath() == t.PkgPath() {
+				walk(f.Type, p)
+				continue
+			}
+			out = append(out, p)
+		}
+	}
+	walk(reflect.TypeFor[bundle.Spec](), "spec")
+	return out
+}
