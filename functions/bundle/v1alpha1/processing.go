@@ -1,12 +1,14 @@
 package v1alpha1
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
+	"sort"
+	"strconv"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
-	"sigs.k8s.io/yaml"
 )
 
 // Generate returns the bundle for a defaulted, valid spec, in a fixed order:
@@ -84,14 +86,18 @@ func asResults(err error) error {
 }
 
 // toNode renders a typed object the way it would be written by hand: no
-// status, no null creationTimestamp, keys sorted for byte-stable output.
+// status, no null creationTimestamp, keys sorted for byte-stable output. It
+// builds the YAML node tree directly; a text round trip cost a fifth of a
+// whole overlay build.
 func toNode(obj any) (*kyaml.RNode, error) {
 	raw, err := json.Marshal(obj)
 	if err != nil {
 		return nil, fmt.Errorf("encoding %T: %w", obj, err)
 	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.UseNumber()
 	var tree map[string]any
-	if err := json.Unmarshal(raw, &tree); err != nil {
+	if err := dec.Decode(&tree); err != nil {
 		return nil, err
 	}
 	delete(tree, "status")
@@ -99,11 +105,47 @@ func toNode(obj any) (*kyaml.RNode, error) {
 		delete(tree, "spec") // a Namespace's empty spec is noise
 	}
 	dropNullTimestamps(tree)
-	out, err := yaml.Marshal(tree)
-	if err != nil {
-		return nil, err
+	return kyaml.NewRNode(yamlNode(tree)), nil
+}
+
+// yamlNode converts a JSON value (numbers as json.Number) to a YAML node.
+func yamlNode(v any) *kyaml.Node {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		n := &kyaml.Node{Kind: kyaml.MappingNode, Tag: kyaml.NodeTagMap}
+		for _, k := range keys {
+			n.Content = append(n.Content, scalar(kyaml.NodeTagString, k), yamlNode(t[k]))
+		}
+		return n
+	case []any:
+		n := &kyaml.Node{Kind: kyaml.SequenceNode, Tag: kyaml.NodeTagSeq}
+		for _, item := range t {
+			n.Content = append(n.Content, yamlNode(item))
+		}
+		return n
+	case string:
+		return scalar(kyaml.NodeTagString, t)
+	case json.Number:
+		if _, err := t.Int64(); err == nil {
+			return scalar(kyaml.NodeTagInt, t.String())
+		}
+		return scalar(kyaml.NodeTagFloat, t.String())
+	case bool:
+		return scalar(kyaml.NodeTagBool, strconv.FormatBool(t))
+	default:
+		return scalar(kyaml.NodeTagNull, "null")
 	}
-	return kyaml.Parse(string(out))
+}
+
+// scalar makes a plain scalar; the YAML encoder quotes a !!str value that
+// would read back as another type ("true", "10"), so strings stay strings.
+func scalar(tag, value string) *kyaml.Node {
+	return &kyaml.Node{Kind: kyaml.ScalarNode, Tag: tag, Value: value}
 }
 
 func dropNullTimestamps(v any) {

@@ -1,0 +1,113 @@
+package kustbuild
+
+import (
+	"bytes"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
+
+// goldenImage is a fixed image so golden files do not depend on the environment.
+const goldenImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+
+// goldenInputs are the runtime values each overlay's golden file is built
+// with: documentation addresses (RFC 5737, RFC 3849). upi pins its own
+// bootstrap IP and mirrored image in the overlay, so it gets neither.
+var goldenInputs = map[string]Options{
+	"ipv4":      {BootstrapIP: "192.0.2.10", Image: goldenImage},
+	"ipv6":      {BootstrapIP: "2001:db8::10", Image: goldenImage},
+	"dualstack": {BootstrapIP: "192.0.2.10", Image: goldenImage},
+	"sno":       {BootstrapIP: "192.0.2.10", Image: goldenImage},
+	"upi":       {},
+}
+
+func noEnv(string) string { return "" }
+
+func inputs(t testing.TB, overlay string) Options {
+	opts, ok := goldenInputs[overlay]
+	if !ok {
+		t.Fatalf("overlay %s has no golden inputs: add it to goldenInputs", overlay)
+	}
+	opts.Getenv = noEnv
+	return opts
+}
+
+func TestEveryOverlayHasGoldenInputs(t *testing.T) {
+	for _, o := range Overlays() {
+		inputs(t, o)
+	}
+	if len(goldenInputs) != len(Overlays()) {
+		t.Errorf("goldenInputs has %d entries, overlays/ has %d: remove stale entries", len(goldenInputs), len(Overlays()))
+	}
+}
+
+// TestGolden is `make verify`: every overlay's output must match its
+// reviewed golden file; `make golden` (-update) rewrites them.
+func TestGolden(t *testing.T) {
+	for _, overlay := range Overlays() {
+		t.Run(overlay, func(t *testing.T) {
+			got, err := Build(overlay, inputs(t, overlay))
+			if err != nil {
+				t.Fatal(err)
+			}
+			path := filepath.Join(tooltest.RepoRoot(), "testdata", "golden", overlay+".yaml")
+			if *update {
+				if err := os.WriteFile(path, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatalf("%v (run `make golden` to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("overlay %s drifted from %s (review, then `make golden`):\n%s", overlay, path, unifiedDiff(t, want, got))
+			}
+		})
+	}
+}
+
+// TestDeterministic builds each overlay twice, from memory and from disk,
+// and expects the same bytes every time.
+func TestDeterministic(t *testing.T) {
+	for _, overlay := range Overlays() {
+		opts := inputs(t, overlay)
+		first, err := Build(overlay, opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 3 {
+			again, err := Build(overlay, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !bytes.Equal(first, again) {
+				t.Fatalf("overlay %s: two builds differ:\n%s", overlay, unifiedDiff(t, first, again))
+			}
+		}
+		fromDisk, err := Build(filepath.Join(tooltest.RepoRoot(), "overlays", overlay), opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(first, fromDisk) {
+			t.Errorf("overlay %s: embedded and on-disk builds differ (is the binary stale?):\n%s", overlay, unifiedDiff(t, first, fromDisk))
+		}
+	}
+}
+
+func unifiedDiff(t testing.TB, want, got []byte) string {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "want.yaml"), filepath.Join(dir, "got.yaml")
+	if os.WriteFile(a, want, 0o644) != nil || os.WriteFile(b, got, 0o644) != nil {
+		return "(could not write diff inputs)"
+	}
+	out, _ := exec.Command("diff", "-u", a, b).CombinedOutput()
+	return string(out)
+}

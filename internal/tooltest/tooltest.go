@@ -1,0 +1,50 @@
+// Package tooltest finds the real binaries the tests compare against (built by
+// tools/build.sh) and the repository root.
+package tooltest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// RepoRoot is the repository's top directory.
+func RepoRoot() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+}
+
+// Bin returns the path of a tool built by tools/build.sh. A missing tool
+// skips the test with the command that builds it, or fails it when
+// KB_REQUIRE_TOOLS=1 (CI), so CI never passes by skipping.
+func Bin(tb testing.TB, name string) string {
+	tb.Helper()
+	dir := os.Getenv("KB_TOOLS_BIN")
+	if dir == "" {
+		dir = filepath.Join(RepoRoot(), "_output", "bin")
+	}
+	path := filepath.Join(dir, name)
+	if _, err := os.Stat(path); err != nil {
+		msg := name + " is not built (" + path + "): run `make tools` or `tools/build.sh " + name + "`"
+		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+			tb.Fatal(msg)
+		}
+		tb.Skip("skipping: " + msg)
+	}
+	return path
+}
+
+// BuildSelf compiles cmd/konnectivity-bundle into dir and returns its path,
+// for tests that must run the binary the way kustomize does.
+func BuildSelf(tb testing.TB, dir string) string {
+	tb.Helper()
+	out := filepath.Join(dir, "konnectivity-bundle")
+	cmd := exec.Command("go", "build", "-o", out, "./cmd/konnectivity-bundle")
+	cmd.Dir = RepoRoot()
+	if b, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("building konnectivity-bundle: %v\n%s", err, b)
+	}
+	return out
+}
