@@ -1,0 +1,70 @@
+# konnectivity-bundle: run `make help` for the targets.
+
+SHELL       := bash
+.SHELLFLAGS := -eo pipefail -c
+GO          ?= go
+BIN         := bin/konnectivity-bundle
+TOOLS_BIN   ?= $(CURDIR)/_output/bin
+GOBIN       ?= $(shell $(GO) env GOPATH)/bin
+PLUGIN_HOME ?= $(or $(KUSTOMIZE_PLUGIN_HOME),$(or $(XDG_CONFIG_HOME),$(HOME)/.config)/kustomize/plugin)
+# The kinds the binary serves; each gets a legacy plugin link.
+KINDS       := KonnectivityBundle KonnectivityCerts KonnectivityCheck
+export KB_TOOLS_BIN := $(TOOLS_BIN)
+
+.PHONY: help build test unit e2e tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
+
+build: ## build bin/konnectivity-bundle
+	$(GO) build -o $(BIN) ./cmd/konnectivity-bundle
+
+test: deps tools ## everything CI runs: unit tests with real tools required, then e2e (root)
+	KB_REQUIRE_TOOLS=1 $(GO) test ./...
+	$(MAKE) e2e
+
+unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
+	$(GO) test ./...
+
+e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
+	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
+	@mkdir -p _output
+	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 20m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/e2e.log; exit 1; }
+
+tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
+	tools/build.sh
+
+deps: ## install the Debian packages the tests use (root; no-op when present)
+	tools/deps.sh
+
+golden: ## rewrite testdata/golden from the current output (review the diff!)
+	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -update -count=1
+
+verify: ## fail with a diff when any overlay drifted from its golden file
+	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
+
+plugins: ## install the binary on PATH (exec wiring) and link it as a legacy plugin for every kind
+	GOBIN=$(GOBIN) $(GO) install ./cmd/konnectivity-bundle
+	@for k in $(KINDS); do \
+	  d="$(PLUGIN_HOME)/bundle.konnectivity.io/v1alpha1/$$(echo $$k | tr A-Z a-z)"; \
+	  mkdir -p "$$d" && ln -sf "$(GOBIN)/konnectivity-bundle" "$$d/$$k" && echo "linked $$d/$$k"; \
+	done
+	@echo "exec wiring: make sure $(GOBIN) is on PATH"
+
+bench: bench-build bench-render ## all benchmarks, each compared side by side in one run
+
+bench-build: tools ## in-process build of every overlay vs the kustomize CLI (benchstat -col /impl)
+	$(GO) test ./internal/kustbuild -run '^$$' -bench Overlays -count 6 | tee _output/bench-build.txt
+	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da -col /impl _output/bench-build.txt
+
+bench-render: ## fresh render and re-run vs the installer's shell baseline
+	bench/compare.sh
+
+fuzz: ## fuzz the check entry point for a minute
+	$(GO) test ./functions/check -run '^$$' -fuzz FuzzCheck -fuzztime 60s
+
+vuln: ## govulncheck on the module
+	$(GO) run golang.org/x/vuln/cmd/govulncheck@v1.9.0 ./...
+
+clean: ## remove build outputs (keeps the built tools)
+	rm -rf bin
