@@ -11,6 +11,7 @@ import (
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
+	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 )
 
@@ -146,4 +147,40 @@ func specFieldPaths() []string {
 	}
 	walk(reflect.TypeFor[bundle.Spec](), "spec")
 	return out
+}
+
+// TestErrorCasesEmitNothing: a rejected config adds no objects, and every
+// result is an error that names a field and says how to fix it.
+func TestErrorCasesEmitNothing(t *testing.T) {
+	dirs, err := os.ReadDir("testdata/error")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range dirs {
+		t.Run(d.Name(), func(t *testing.T) {
+			t.Chdir("testdata/error/" + d.Name())
+			data, err := os.ReadFile("config.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			config, err := kyaml.Parse(string(data))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rl := &framework.ResourceList{FunctionConfig: config}
+			err = bundle.Processor(caseEnv(t)).Process(rl)
+			results, ok := err.(framework.Results)
+			if !ok || len(results) == 0 {
+				t.Fatalf("want framework.Results, got %T %v", err, err)
+			}
+			if len(rl.Items) != 0 {
+				t.Errorf("a rejected config emitted %d objects", len(rl.Items))
+			}
+			for _, r := range results {
+				if r.Severity != framework.Error || r.Field == nil || r.Field.Path == "" || !strings.Contains(r.Message, "(fix: ") {
+					t.Errorf("result without severity error, field path and fix: %s", r)
+				}
+			}
+		})
+	}
 }
