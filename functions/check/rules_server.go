@@ -50,7 +50,7 @@ func checkServerUDS(w *workload, r *report) {
 	}
 	if port, ok := intFlag(f, "server-port", serverDefaultServerPort); ok && port != 0 {
 		r.errorf("server-port-with-uds", ref, f.fieldOr("server-port", args),
-			"set --server-port=0; agents connect to --agent-port (8091), not --server-port",
+			"set --server-port=0; agents connect to --agent-port, not --server-port",
 			"--server-port is %d but must be 0 with --uds-name (proxy-server: server port should be set to 0 not %d for UDS)", port, port)
 	}
 	for _, name := range []string{"server-cert", "server-key", "server-ca-cert"} {
