@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	certs "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -45,6 +46,9 @@ func Register(f Function) { functions[f.Kind] = f }
 
 func init() {
 	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundle.Processor})
+	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(getenv func(string) string) framework.ResourceListProcessor {
+		return certs.Function{Getenv: getenv}
+	}})
 }
 
 // Lookup returns the function for a kind.
