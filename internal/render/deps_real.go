@@ -2,12 +2,12 @@ package render
 
 import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
-// realDeps wires the packages of contracts 1-3 and internal/bootstrapip
-// (functions/check through checkBundle until it lands).
+// realDeps wires the packages of contracts 1-3 and internal/bootstrapip.
 func realDeps() *deps {
 	return &deps{
 		build: func(target, ip, image string, getenv func(string) string) ([]byte, error) {
@@ -23,7 +23,17 @@ func realDeps() *deps {
 		agentSecret: func(p *certPlan, namespace, hostPath string) ([]byte, error) {
 			return certs.AgentSecret(p.lib.(*certs.Result), namespace, hostPath)
 		},
-		check: checkBundle,
+		check: func(stream []byte, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error) {
+			fs, err := check.Check(stream, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty})
+			if err != nil {
+				return nil, err
+			}
+			out := make([]Finding, len(fs))
+			for i, f := range fs {
+				out[i] = Finding{Severity: string(f.Severity), Rule: f.Rule, Object: f.Object, Field: f.Field, Message: f.Message, Fix: f.Fix}
+			}
+			return out, nil
+		},
 		detectIP: func(family string, getenv func(string) string) (string, error) {
 			det, err := bootstrapip.Detect(bootstrapip.Family(family), getenv, nil)
 			if err != nil {

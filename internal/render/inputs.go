@@ -9,6 +9,8 @@ import (
 	"syscall"
 
 	"github.com/distribution/reference"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // IP families as the generator's spec.ipFamily names them.
@@ -67,32 +69,14 @@ func checkImage(image string) error {
 	return nil
 }
 
-// checkIP rejects addresses cluster nodes cannot dial. family is "" when
-// the overlay's family is not known yet.
+// checkIP rejects addresses cluster nodes cannot dial (the rules of
+// internal/bootstrapip) and, when the overlay's family is known (family is
+// not ""), addresses of the other family.
 func checkIP(raw, family string) (netip.Addr, error) {
 	const field = "--bootstrap-ip"
-	fixRoutable := "give the bootstrap node's routable address, or auto to detect it"
-	ip, err := netip.ParseAddr(raw)
+	ip, err := bootstrapip.Validate(raw, "")
 	if err != nil {
-		return ip, inputErrorf(field, "give a plain IPv4 or IPv6 address without port or prefix, or auto", "%q is not an IP address", raw)
-	}
-	var why string
-	switch {
-	case ip.Zone() != "":
-		why = "has a zone; cluster nodes cannot dial a zoned address"
-	case ip.Is4In6():
-		why = "is an IPv4-mapped IPv6 address; write it as plain IPv4"
-	case ip.IsUnspecified():
-		why = "is the unspecified address"
-	case ip.IsLoopback():
-		why = "is a loopback address, unreachable from cluster nodes"
-	case ip.IsMulticast():
-		why = "is a multicast address"
-	case ip.IsLinkLocalUnicast():
-		why = "is link-local, unreachable from other networks"
-	}
-	if why != "" {
-		return ip, inputErrorf(field, fixRoutable, "%s %s", raw, why)
+		return ip, inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", err)
 	}
 	if got := familyOf(ip); family != "" && got != family {
 		return ip, inputErrorf(field, fmt.Sprintf("give an %s address, or use an overlay for %s", familyName(family), familyName(got)),

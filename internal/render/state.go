@@ -76,10 +76,32 @@ func (s *State) file(rel string) (StateFile, bool) {
 
 // encode is deterministic: files sorted by path.
 func (s *State) encode() ([]byte, error) {
+	if s.Files == nil {
+		s.Files = []StateFile{}
+	}
 	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	return append(data, '\n'), nil
+}
+
+// WriteState replaces the state file under root atomically (teardown keeps
+// a smaller one while cluster objects remain to be deleted).
+func WriteState(root string, s *State) error {
+	data, err := s.encode()
+	if err != nil {
+		return err
+	}
+	p := filepath.Join(root, filepath.FromSlash(StatePath))
+	tmp, err := writeTemp(filepath.Dir(p), ".state.json.kb-tmp-*", data, 0o644)
+	if err != nil {
+		return fmt.Errorf("write state file: %w", err)
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		_ = os.Remove(tmp)
+		return fmt.Errorf("write state file: %w", err)
+	}
+	return nil
 }

@@ -1,0 +1,132 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+)
+
+// Exit codes of render (also listed in its --help and docs/render.md).
+const (
+	renderExitInput   = 3 // a flag value or a file in the certificate directory is bad
+	renderExitCheck   = 4 // the built bundle failed its checks
+	renderExitRefused = 5 // a destination exists that render did not write
+)
+
+const renderLong = `Builds the overlay in-process with the bootstrap IP and image, plans the
+certificates (reusing valid ones), adds the agent Secret, checks the complete
+bundle and writes every object to its host path under --root. All or nothing:
+an error leaves the host as it was. A second run with the same inputs writes
+nothing. Teardown removes what render recorded in
+<root>/var/lib/konnectivity-bundle/state.json.
+
+--bootstrap-ip auto uses OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP when set, else
+the source address of the route to a public address of the overlay's family.
+
+Exit codes:
+  0  written, already up to date, dry run, or Konnectivity disabled (sno)
+  1  building, reading or writing failed (the host is unchanged)
+  2  usage error
+  3  bad input: --bootstrap-ip, --image, --root or a damaged certificate file
+  4  the bundle failed its checks (nothing written)
+  5  refused: a destination exists that render did not write (use --force)`
+
+func init() {
+	register(&Command{
+		Name:  "render",
+		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
+		Long:  renderLong,
+		Setup: setupRender,
+	})
+}
+
+func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts render.Options
+	var quiet bool
+	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name (ipv4, ipv6, dualstack, sno, upi) or kustomization directory; default ipv4")
+	fs.StringVar(&opts.Root, "root", "", "host root directory to write under (/ on the bootstrap node)")
+	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto")
+	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference")
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
+	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	return func(io IO, args []string) error {
+		if len(args) > 0 {
+			return Usagef("render takes no arguments, got %q", args)
+		}
+		for _, req := range []struct{ flag, val string }{{"--root", opts.Root}, {"--bootstrap-ip", opts.BootstrapIP}, {"--image", opts.Image}} {
+			if req.val == "" {
+				return Usagef("%s is required", req.flag)
+			}
+		}
+		opts.Getenv = io.Getenv
+		rep, err := render.Run(context.Background(), opts)
+		if err != nil {
+			return renderExit(err)
+		}
+		printWarnings(io.Stderr, rep)
+		if !quiet {
+			printRenderReport(io.Stdout, rep, opts.Overlay)
+		}
+		return nil
+	}
+}
+
+func renderExit(err error) error {
+	var input *render.InputError
+	var check *render.CheckError
+	var refused *render.RefusedError
+	switch {
+	case errors.As(err, &input):
+		return &ExitError{Code: renderExitInput, Err: err}
+	case errors.As(err, &check):
+		return &ExitError{Code: renderExitCheck, Err: err}
+	case errors.As(err, &refused):
+		return &ExitError{Code: renderExitRefused, Err: err}
+	}
+	return err
+}
+
+func printWarnings(w io.Writer, rep *render.Report) {
+	for _, f := range rep.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", f)
+	}
+}
+
+func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
+	if rep.Disabled {
+		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): nothing written\n", overlayLabel(overlay))
+		return
+	}
+	for _, f := range rep.Files {
+		fmt.Fprintf(w, "%-9s %s (%d bytes)\n", f.Action, f.Path, f.Size)
+	}
+	if !rep.Changed() {
+		fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(rep.Files), rep.Root, rep.BootstrapIP)
+		return
+	}
+	certs := "reused"
+	if rep.CertsGenerated {
+		certs = "generated"
+	}
+	verb := "rendered"
+	if rep.DryRun {
+		verb = "dry run, nothing written; would render"
+	}
+	fmt.Fprintf(w, "%s %d files for bootstrap IP %s under %s: %d created, %d updated, %d unchanged, %d removed; certificates %s (%s)\n",
+		verb, len(rep.Files), rep.BootstrapIP, rep.Root,
+		rep.Count(render.ActionCreate), rep.Count(render.ActionUpdate), rep.Count(render.ActionUnchanged), rep.Count(render.ActionRemove),
+		certs, rep.CertsReason)
+}
+
+func overlayLabel(o string) string {
+	if o == "" {
+		return "ipv4"
+	}
+	return o
+}

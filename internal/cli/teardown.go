@@ -1,0 +1,89 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
+)
+
+// teardownExitUnreachable is the exit code for an unreachable API server with --strict.
+const teardownExitUnreachable = 3
+
+const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
+the static pod manifest first (so the kubelet stops the server), then every
+other file, then the directories render created if they are empty. With
+--kubeconfig it also deletes the recorded cluster objects, the namespace
+last, with background propagation and without waiting for finalization.
+Idempotent: files and objects already gone count as removed.
+
+Without --kubeconfig, or when the API server is unreachable, the cluster
+objects stay recorded in the state file, so a later teardown can delete them.
+
+Exit codes:
+  0  done (warnings, such as an unreachable API server, go to stderr)
+  1  a file could not be removed, the kubeconfig is unusable, or the API
+     server refused a delete
+  2  usage error
+  3  --strict and the API server was unreachable`
+
+func init() {
+	register(&Command{
+		Name:  "teardown",
+		Short: "Remove the bundle from the bootstrap host and the cluster",
+		Long:  teardownLong,
+		Setup: setupTeardown,
+	})
+}
+
+func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts teardown.Options
+	var quiet bool
+	fs.StringVar(&opts.Root, "root", "", "host root directory render wrote under (/ on the bootstrap node)")
+	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
+	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
+	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	return func(io IO, args []string) error {
+		if len(args) > 0 {
+			return Usagef("teardown takes no arguments, got %q", args)
+		}
+		if opts.Root == "" {
+			return Usagef("--root is required")
+		}
+		rep, err := teardown.Run(context.Background(), opts)
+		if rep != nil {
+			for _, w := range rep.Warnings {
+				fmt.Fprintf(io.Stderr, "warning: %s\n", w)
+			}
+			if !quiet {
+				printTeardownReport(io.Stdout, rep)
+			}
+		}
+		var ue *teardown.UnreachableError
+		if errors.As(err, &ue) {
+			return &ExitError{Code: teardownExitUnreachable, Err: err}
+		}
+		return err
+	}
+}
+
+func printTeardownReport(w io.Writer, rep *teardown.Report) {
+	for _, p := range rep.Removed {
+		fmt.Fprintf(w, "removed   %s\n", p)
+	}
+	for _, p := range rep.AlreadyGone {
+		fmt.Fprintf(w, "gone      %s\n", p)
+	}
+	for _, o := range rep.Deleted {
+		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", o)
+	}
+	for _, o := range rep.NotFound {
+		fmt.Fprintf(w, "gone      %s\n", o)
+	}
+	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d still recorded\n",
+		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Pending))
+}

@@ -1,0 +1,164 @@
+package render
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	testIP    = "192.0.2.10"
+	testIP6   = "2001:db8::10"
+	testImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+)
+
+// Host paths of docs/bundle-shape.md, relative to the root.
+var bundlePaths = []string{
+	"etc/kubernetes/manifests/konnectivity-server-pod.yaml",
+	"opt/openshift/manifests/konnectivity-00-namespace.yaml",
+	"opt/openshift/manifests/konnectivity-agent-daemonset.yaml",
+	"opt/openshift/manifests/konnectivity-agent-certs-secret.yaml",
+	"etc/kubernetes/bootstrap-configs/egress-selector-config.yaml",
+	"opt/openshift/konnectivity-config-override.yaml",
+}
+
+const certDirRel = "opt/openshift/tls/konnectivity"
+
+func baseOpts(root string) Options {
+	return Options{Overlay: "ipv4", Root: root, BootstrapIP: testIP, Image: testImage, Getenv: noEnv}
+}
+
+func noEnv(string) string { return "" }
+
+func mustRun(t *testing.T, opts Options) *Report {
+	t.Helper()
+	rep, err := Run(context.Background(), opts)
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return rep
+}
+
+// fileSnap is what "the host is unchanged" compares: for files the bytes,
+// mode and mtime; for directories existence and mode.
+type fileSnap struct {
+	mode  fs.FileMode
+	mtime int64
+	sha   string
+}
+
+func snapshot(t *testing.T, root string) map[string]fileSnap {
+	t.Helper()
+	out := map[string]fileSnap{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		s := fileSnap{mode: fi.Mode()}
+		if !d.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			sum := sha256.Sum256(data)
+			s.sha, s.mtime = hex.EncodeToString(sum[:]), fi.ModTime().UnixNano()
+		}
+		out[rel] = s
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("snapshot %s: %v", root, err)
+	}
+	return out
+}
+
+func assertSameHost(t *testing.T, before, after map[string]fileSnap) {
+	t.Helper()
+	for p, b := range before {
+		a, ok := after[p]
+		switch {
+		case !ok:
+			t.Errorf("%s disappeared", p)
+		case a != b:
+			t.Errorf("%s changed: before %+v, after %+v", p, b, a)
+		}
+	}
+	for p := range after {
+		if _, ok := before[p]; !ok {
+			t.Errorf("%s appeared", p)
+		}
+	}
+}
+
+func readFile(t *testing.T, root, rel string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
+}
+
+// expectInputError asserts err is an InputError for field whose message
+// contains every fragment.
+func expectInputError(t *testing.T, err error, field string, fragments ...string) {
+	t.Helper()
+	var ie *InputError
+	if !errors.As(err, &ie) {
+		t.Fatalf("want an InputError for %s, got %T: %v", field, err, err)
+	}
+	if !strings.HasPrefix(ie.Field, field) {
+		t.Errorf("error names field %q, want %q: %v", ie.Field, field, err)
+	}
+	for _, f := range fragments {
+		if !strings.Contains(err.Error(), f) {
+			t.Errorf("error %q does not mention %q", err, f)
+		}
+	}
+}
+
+// writeOverlay makes a kustomization directory that patches the repository's
+// base config with a JSON patch, so a test can change a config field.
+func writeOverlay(t *testing.T, patch string) string {
+	t.Helper()
+	repoBase, err := filepath.Abs("../../base/function")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	if err := os.Mkdir(cfg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(cfg, repoBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	write := func(p, s string) {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write(filepath.Join(dir, "kustomization.yaml"), "generators:\n- config\n")
+	write(filepath.Join(cfg, "kustomization.yaml"), "resources:\n- "+rel+"\npatches:\n- target:\n    kind: KonnectivityBundle\n  patch: |-\n"+indent(patch, "    "))
+	return dir
+}
+
+func indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = pre + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

@@ -1,0 +1,317 @@
+package render
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apiserver/pkg/server/egressselector"
+	"sigs.k8s.io/yaml"
+)
+
+func TestRenderWritesEveryFileInItsPlace(t *testing.T) {
+	root := t.TempDir()
+	rep := mustRun(t, baseOpts(root))
+
+	if !rep.CertsGenerated {
+		t.Errorf("certificates not generated on an empty root: %q", rep.CertsReason)
+	}
+	want := append([]string{StatePath}, bundlePaths...)
+	for _, n := range certFileNames {
+		want = append(want, certDirRel+"/"+n)
+	}
+	got := map[string]FileReport{}
+	for _, f := range rep.Files {
+		got[f.RelPath] = f
+	}
+	if len(got) != len(want) {
+		t.Errorf("report lists %d files, want %d: %+v", len(got), len(want), rep.Files)
+	}
+	for _, rel := range want {
+		f, ok := got[rel]
+		if !ok {
+			t.Errorf("report misses %s", rel)
+			continue
+		}
+		if f.Action != ActionCreate {
+			t.Errorf("%s: action %s, want create", rel, f.Action)
+		}
+		fi, err := os.Stat(filepath.Join(root, rel))
+		if err != nil {
+			t.Errorf("%s not written: %v", rel, err)
+			continue
+		}
+		if int(fi.Size()) != f.Size {
+			t.Errorf("%s: report says %d bytes, disk has %d", rel, f.Size, fi.Size())
+		}
+		if strings.Contains(readFile(t, root, rel), "bundle.konnectivity.io/") {
+			t.Errorf("%s still carries an internal annotation", rel)
+		}
+	}
+}
+
+func TestRenderModesProtectPrivateKeys(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	cases := map[string]os.FileMode{
+		certDirRel:                 0o700 | os.ModeDir,
+		certDirRel + "/ca.key":     0o600,
+		certDirRel + "/server.key": 0o600,
+		certDirRel + "/agent.key":  0o600,
+		certDirRel + "/ca.crt":     0o644,
+		bundlePaths[3]:             0o600, // the Secret holds the agent key
+		bundlePaths[0]:             0o644,
+	}
+	for rel, want := range cases {
+		fi, err := os.Stat(filepath.Join(root, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := fi.Mode() & (os.ModePerm | os.ModeDir); got != want {
+			t.Errorf("%s: mode %v, want %v", rel, got, want)
+		}
+	}
+}
+
+func TestRenderKASFilesArePlainConfig(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	for _, rel := range []string{bundlePaths[4], bundlePaths[5]} {
+		var doc map[string]any
+		if err := yaml.Unmarshal([]byte(readFile(t, root, rel)), &doc); err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		if _, ok := doc["metadata"]; ok {
+			t.Errorf("%s still has metadata: %v", rel, doc["metadata"])
+		}
+	}
+	// The file the KAS reads must load with the KAS's own reader.
+	cfg, err := egressselector.ReadEgressSelectorConfiguration(filepath.Join(root, bundlePaths[4]))
+	if err != nil {
+		t.Fatalf("kube-apiserver cannot read the egress file: %v", err)
+	}
+	if len(cfg.EgressSelections) != 3 || cfg.EgressSelections[0].Name != "cluster" {
+		t.Errorf("egress selections: %+v", cfg.EgressSelections)
+	}
+	if !strings.Contains(readFile(t, root, bundlePaths[5]), "/etc/kubernetes/config/egress-selector-config.yaml") {
+		t.Errorf("override does not point at the egress file as the KAS sees it:\n%s", readFile(t, root, bundlePaths[5]))
+	}
+}
+
+func TestRenderManifestsKeepLabelsAndCarryTheIP(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	ds := readFile(t, root, bundlePaths[2])
+	for _, want := range []string{"--proxy-server-host=" + testIP, "openshift.io/bootstrap-only", testImage} {
+		if !strings.Contains(ds, want) {
+			t.Errorf("DaemonSet lacks %q", want)
+		}
+	}
+	secret := readFile(t, root, bundlePaths[3])
+	for _, want := range []string{"kind: Secret", "name: konnectivity-agent-certs", "tls.key", "openshift.io/bootstrap-only"} {
+		if !strings.Contains(secret, want) {
+			t.Errorf("Secret lacks %q:\n%s", want, secret)
+		}
+	}
+}
+
+func TestRenderIsIdempotent(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	before := snapshot(t, root)
+	rep := mustRun(t, baseOpts(root))
+	if rep.Changed() || rep.CertsGenerated {
+		t.Errorf("second run changed something: certs generated %v (%s), files %+v", rep.CertsGenerated, rep.CertsReason, rep.Files)
+	}
+	if n := rep.Count(ActionUnchanged); n != len(rep.Files) || n == 0 {
+		t.Errorf("%d of %d files unchanged", n, len(rep.Files))
+	}
+	assertSameHost(t, before, snapshot(t, root))
+}
+
+func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
+	cases := []struct {
+		name    string
+		change  func(*Options)
+		updated []string
+	}{
+		{"image", func(o *Options) { o.Image = "quay.io/openshift/origin-apiserver-network-proxy:4.21" },
+			[]string{StatePath, bundlePaths[0], bundlePaths[2]}},
+		{"bootstrap IP", func(o *Options) { o.BootstrapIP = "192.0.2.11" },
+			// the CA and the agent certificate (and so the Secret) stay, so
+			// running agents keep working; only the server leaf names the IP
+			[]string{StatePath, bundlePaths[2], certDirRel + "/server.crt", certDirRel + "/server.key"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := t.TempDir()
+			mustRun(t, baseOpts(root))
+			opts := baseOpts(root)
+			tc.change(&opts)
+			rep := mustRun(t, opts)
+			var got []string
+			for _, f := range rep.Files {
+				if f.Action != ActionUnchanged {
+					got = append(got, f.RelPath)
+				}
+			}
+			if !sameSet(got, tc.updated) {
+				t.Errorf("updated %v, want %v", got, tc.updated)
+			}
+		})
+	}
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]int{}
+	for _, s := range a {
+		m[s]++
+	}
+	for _, s := range b {
+		if m[s]--; m[s] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func TestDryRunTouchesNothing(t *testing.T) {
+	t.Run("fresh root", func(t *testing.T) {
+		root := t.TempDir()
+		before := snapshot(t, root)
+		opts := baseOpts(root)
+		opts.DryRun = true
+		rep := mustRun(t, opts)
+		if n := rep.Count(ActionCreate); n != len(rep.Files) || n < len(bundlePaths) {
+			t.Errorf("dry run on an empty root plans %d creates of %d files", n, len(rep.Files))
+		}
+		assertSameHost(t, before, snapshot(t, root))
+	})
+	t.Run("changed image", func(t *testing.T) {
+		root := t.TempDir()
+		mustRun(t, baseOpts(root))
+		before := snapshot(t, root)
+		opts := baseOpts(root)
+		opts.DryRun, opts.Image = true, "quay.io/other/image:1"
+		rep := mustRun(t, opts)
+		if rep.Count(ActionUpdate) != 3 {
+			t.Errorf("dry run plans %d updates, want 3: %+v", rep.Count(ActionUpdate), rep.Files)
+		}
+		assertSameHost(t, before, snapshot(t, root))
+	})
+}
+
+func TestStateFileRecordsWhatRenderWrote(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	st, err := ReadState(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Namespace != "openshift-bootstrap-konnectivity" {
+		t.Errorf("namespace %q", st.Namespace)
+	}
+	if len(st.Files) != len(bundlePaths)+len(certFileNames) {
+		t.Errorf("state lists %d files", len(st.Files))
+	}
+	for _, f := range st.Files {
+		data, err := os.ReadFile(filepath.Join(root, f.Path))
+		if err != nil {
+			t.Errorf("state lists %s: %v", f.Path, err)
+			continue
+		}
+		if sha256Hex(data) != f.SHA256 {
+			t.Errorf("%s: recorded sha256 does not match the disk", f.Path)
+		}
+		if f.Placement == "" {
+			t.Errorf("%s: no placement", f.Path)
+		}
+	}
+	kinds := map[string]bool{}
+	for _, o := range st.ClusterObjects {
+		kinds[o.Kind] = true
+	}
+	for _, k := range []string{"Namespace", "DaemonSet", "Secret"} {
+		if !kinds[k] {
+			t.Errorf("state does not record the %s: %+v", k, st.ClusterObjects)
+		}
+	}
+	for _, d := range []string{certDirRel, "var/lib/konnectivity-bundle", "etc/kubernetes/manifests"} {
+		if !contains(st.Dirs, d) {
+			t.Errorf("state does not record created dir %s: %v", d, st.Dirs)
+		}
+	}
+	raw := readFile(t, root, StatePath)
+	var generic map[string]any
+	if err := json.Unmarshal([]byte(raw), &generic); err != nil {
+		t.Fatalf("state is not JSON: %v", err)
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDisabledOverlayWritesNothing(t *testing.T) {
+	root := t.TempDir()
+	before := snapshot(t, root)
+	opts := baseOpts(root)
+	opts.Overlay = "sno"
+	rep := mustRun(t, opts)
+	if !rep.Disabled || len(rep.Files) != 0 {
+		t.Errorf("sno: disabled %v, files %+v", rep.Disabled, rep.Files)
+	}
+	assertSameHost(t, before, snapshot(t, root))
+}
+
+func TestAutoUsesTheInstallerOverride(t *testing.T) {
+	cases := []struct{ overlay, ip string }{{"ipv4", "192.0.2.77"}, {"ipv6", "2001:db8::77"}}
+	for _, tc := range cases {
+		t.Run(tc.overlay, func(t *testing.T) {
+			root := t.TempDir()
+			opts := baseOpts(root)
+			opts.Overlay, opts.BootstrapIP = tc.overlay, AutoIP
+			opts.Getenv = func(k string) string {
+				if k == "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP" {
+					return tc.ip
+				}
+				return ""
+			}
+			rep := mustRun(t, opts)
+			if rep.BootstrapIP != tc.ip {
+				t.Errorf("detected %q, want %q", rep.BootstrapIP, tc.ip)
+			}
+			if ds := readFile(t, root, bundlePaths[2]); !strings.Contains(ds, "--proxy-server-host="+tc.ip) {
+				t.Errorf("DaemonSet does not dial %s", tc.ip)
+			}
+		})
+	}
+}
+
+func TestFileDroppedFromBundleIsRemoved(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	opts := baseOpts(root)
+	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	rep := mustRun(t, opts)
+	actions := map[string]Action{}
+	for _, f := range rep.Files {
+		actions[f.RelPath] = f.Action
+	}
+	if actions[bundlePaths[5]] != ActionRemove || actions["opt/openshift/other-override.yaml"] != ActionCreate {
+		t.Errorf("moving the override: %v", actions)
+	}
+	if _, err := os.Stat(filepath.Join(root, bundlePaths[5])); !os.IsNotExist(err) {
+		t.Errorf("old override still on disk: %v", err)
+	}
+}

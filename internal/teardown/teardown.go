@@ -1,0 +1,106 @@
+// Package teardown removes what render put on the bootstrap host, and with
+// a kubeconfig the cluster objects the bundle created, without waiting for
+// namespace finalization (REFERENCE.md section 8).
+package teardown
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+)
+
+// Options is one teardown.
+type Options struct {
+	Root string
+	// Kubeconfig, when set, also deletes the recorded cluster objects.
+	Kubeconfig string
+	// Strict makes an unreachable API server an error instead of a warning.
+	Strict bool
+	// Cluster replaces the clients built from Kubeconfig (tests).
+	Cluster *Cluster
+}
+
+// Report says what teardown did.
+type Report struct {
+	Removed     []string // files and directories removed, in order
+	AlreadyGone []string // recorded files that did not exist
+	Deleted     []string // cluster objects whose deletion was issued
+	NotFound    []string // cluster objects that were already gone
+	Warnings    []string
+	// Unreachable is set when the API server could not be reached; the
+	// cluster objects stay recorded so a later teardown can delete them.
+	Unreachable    bool
+	UnreachableErr error
+	// Pending lists cluster objects still recorded in the state file.
+	Pending []render.ObjectRef
+}
+
+// UnreachableError is returned with Strict when the API server is unreachable.
+type UnreachableError struct{ Err error }
+
+func (e *UnreachableError) Error() string {
+	return fmt.Sprintf("--strict: API server unreachable; the cluster objects stay recorded, rerun teardown when it is reachable: %v", e.Err)
+}
+
+func (e *UnreachableError) Unwrap() error { return e.Err }
+
+// Run tears down. It is idempotent: what is already gone counts as removed.
+func Run(ctx context.Context, opts Options) (*Report, error) {
+	root, err := checkRoot(opts.Root)
+	if err != nil {
+		return nil, err
+	}
+	cluster := opts.Cluster
+	if cluster == nil && opts.Kubeconfig != "" {
+		// Load it before touching anything, so a typo fails cleanly.
+		if cluster, err = ClusterFromKubeconfig(opts.Kubeconfig); err != nil {
+			return nil, err
+		}
+	}
+	st, err := render.ReadState(root)
+	if err != nil {
+		return nil, err
+	}
+	rep := &Report{}
+	if err := removeFiles(root, st, rep); err != nil {
+		return rep, err
+	}
+	pending := st.ClusterObjects
+	if cluster != nil && len(pending) > 0 {
+		if pending, err = cluster.deleteAll(ctx, st, rep); err != nil {
+			return rep, err
+		}
+	} else if len(pending) > 0 {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no --kubeconfig: %d cluster object(s) in namespace %s not deleted; they stay recorded", len(pending), st.Namespace))
+	}
+	rep.Pending = pending
+	if err := finishState(root, st, pending, rep); err != nil {
+		return rep, err
+	}
+	if rep.Unreachable && opts.Strict {
+		rep.Warnings = rep.Warnings[:len(rep.Warnings)-1] // the error says it
+		return rep, &UnreachableError{Err: rep.UnreachableErr}
+	}
+	return rep, nil
+}
+
+func checkRoot(root string) (string, error) {
+	if root == "" {
+		return "", fmt.Errorf("--root is required")
+	}
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", fmt.Errorf("--root: %w", err)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fmt.Errorf("--root: %w", err)
+	}
+	if !fi.IsDir() {
+		return "", fmt.Errorf("--root: %s is not a directory", abs)
+	}
+	return abs, nil
+}

@@ -1,0 +1,293 @@
+package teardown
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/dynamic"
+	dynamicfake "k8s.io/client-go/dynamic/fake"
+	"k8s.io/client-go/rest"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+)
+
+const staticPod = "etc/kubernetes/manifests/konnectivity-server-pod.yaml"
+
+// rendered returns a root with the default bundle rendered into it.
+func rendered(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	_, err := render.Run(context.Background(), render.Options{
+		Overlay: "ipv4", Root: root, BootstrapIP: "192.0.2.10",
+		Image: "quay.io/openshift/origin-apiserver-network-proxy:4.20", Getenv: func(string) string { return "" },
+	})
+	if err != nil {
+		t.Fatalf("render: %v", err)
+	}
+	return root
+}
+
+func entries(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if p != root {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, rel)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func TestTeardownRemovesEverythingRenderWrote(t *testing.T) {
+	root := rendered(t)
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: fakeCluster(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left := entries(t, root); len(left) != 0 {
+		t.Errorf("left on the host: %v", left)
+	}
+	if len(rep.Warnings) != 0 {
+		t.Errorf("warnings: %v", rep.Warnings)
+	}
+}
+
+func TestTeardownRemovesStaticPodFirstAndStateLast(t *testing.T) {
+	root := rendered(t)
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: fakeCluster(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Removed) == 0 || rep.Removed[0] != filepath.Join(root, staticPod) {
+		t.Fatalf("first removal %v, want the static pod manifest", rep.Removed)
+	}
+	var lastFile string
+	for _, p := range rep.Removed {
+		if !strings.HasSuffix(p, "/") {
+			lastFile = p
+		}
+	}
+	if lastFile != filepath.Join(root, render.StatePath) {
+		t.Errorf("last file removed %s, want the state file", lastFile)
+	}
+}
+
+func TestTeardownIsIdempotent(t *testing.T) {
+	root := rendered(t)
+	cluster := fakeCluster(t)
+	if _, err := Run(context.Background(), Options{Root: root, Cluster: cluster}); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: cluster})
+	if err != nil {
+		t.Fatalf("second teardown: %v", err)
+	}
+	if len(rep.Removed)+len(rep.Deleted)+len(rep.Warnings) != 0 {
+		t.Errorf("second teardown did something: %+v", rep)
+	}
+}
+
+func TestTeardownKeepsForeignFiles(t *testing.T) {
+	root := rendered(t)
+	foreign := filepath.Join(root, "opt/openshift/tls/konnectivity/notes.txt")
+	if err := os.WriteFile(foreign, []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(foreign); err != nil {
+		t.Errorf("foreign file removed: %v", err)
+	}
+	if !strings.Contains(strings.Join(rep.Warnings, "\n"), "kept "+filepath.Dir(foreign)) {
+		t.Errorf("no warning about the kept directory: %v", rep.Warnings)
+	}
+}
+
+func TestTeardownFileRemovalIsIdempotentWhenPartlyGone(t *testing.T) {
+	root := rendered(t)
+	if err := os.Remove(filepath.Join(root, staticPod)); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: fakeCluster(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.AlreadyGone) != 1 || rep.AlreadyGone[0] != filepath.Join(root, staticPod) {
+		t.Errorf("already gone: %v", rep.AlreadyGone)
+	}
+	if left := entries(t, root); len(left) != 0 {
+		t.Errorf("left on the host: %v", left)
+	}
+}
+
+func TestTeardownBadKubeconfigTouchesNothing(t *testing.T) {
+	root := rendered(t)
+	before := entries(t, root)
+	_, err := Run(context.Background(), Options{Root: root, Kubeconfig: filepath.Join(root, "missing.kubeconfig")})
+	if err == nil || !strings.Contains(err.Error(), "--kubeconfig") {
+		t.Fatalf("want an error naming --kubeconfig, got %v", err)
+	}
+	if after := entries(t, root); len(after) != len(before) {
+		t.Errorf("files removed despite the bad kubeconfig: before %d, after %d", len(before), len(after))
+	}
+}
+
+func TestTeardownWithoutKubeconfigKeepsClusterObjectsRecorded(t *testing.T) {
+	root := rendered(t)
+	rep, err := Run(context.Background(), Options{Root: root})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := render.ReadState(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Files) != 0 || len(st.ClusterObjects) != 3 || len(rep.Pending) != 3 {
+		t.Errorf("state after teardown without kubeconfig: %+v", st)
+	}
+	// A later teardown with a kubeconfig finishes the job.
+	if _, err := Run(context.Background(), Options{Root: root, Cluster: fakeCluster(t)}); err != nil {
+		t.Fatal(err)
+	}
+	if left := entries(t, root); len(left) != 0 {
+		t.Errorf("left on the host: %v", left)
+	}
+}
+
+// --- the API part, against client-go's fake dynamic client ---
+
+var (
+	gvrNamespace = schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	gvrSecret    = schema.GroupVersionResource{Version: "v1", Resource: "secrets"}
+	gvrDaemonSet = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "daemonsets"}
+)
+
+func testMapper() meta.RESTMapper {
+	m := meta.NewDefaultRESTMapper(nil)
+	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, meta.RESTScopeRoot)
+	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, meta.RESTScopeNamespace)
+	m.Add(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, meta.RESTScopeNamespace)
+	return m
+}
+
+type fakeAPI struct {
+	*Cluster
+	client *dynamicfake.FakeDynamicClient
+}
+
+func fakeCluster(t *testing.T, objs ...runtime.Object) *Cluster {
+	return newFakeAPI(t, objs...).Cluster
+}
+
+func newFakeAPI(t *testing.T, objs ...runtime.Object) *fakeAPI {
+	t.Helper()
+	lists := map[schema.GroupVersionResource]string{gvrNamespace: "NamespaceList", gvrSecret: "SecretList", gvrDaemonSet: "DaemonSetList"}
+	c := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, objs...)
+	return &fakeAPI{Cluster: &Cluster{Dynamic: c, Mapper: testMapper()}, client: c}
+}
+
+func obj(apiVersion, kind, ns, name string) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{}
+	u.SetAPIVersion(apiVersion)
+	u.SetKind(kind)
+	u.SetNamespace(ns)
+	u.SetName(name)
+	return u
+}
+
+func TestTeardownDeletesClusterObjectsInBackgroundNamespaceLast(t *testing.T) {
+	const ns = "openshift-bootstrap-konnectivity"
+	api := newFakeAPI(t,
+		obj("v1", "Namespace", "", ns),
+		obj("v1", "Secret", ns, "konnectivity-agent-certs"),
+		obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"),
+	)
+	root := rendered(t)
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: api.Cluster})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Deleted) != 3 {
+		t.Errorf("deleted %v", rep.Deleted)
+	}
+	var deletes []k8stesting.DeleteActionImpl
+	for _, a := range api.client.Actions() {
+		if d, ok := a.(k8stesting.DeleteActionImpl); ok {
+			deletes = append(deletes, d)
+		} else {
+			t.Errorf("unexpected %s %s: teardown must only issue deletes, never wait or poll", a.GetVerb(), a.GetResource())
+		}
+	}
+	if len(deletes) != 3 || deletes[2].GetResource() != gvrNamespace {
+		t.Fatalf("deletes %+v, want three with the namespace last", deletes)
+	}
+	for _, d := range deletes {
+		if p := d.DeleteOptions.PropagationPolicy; p == nil || *p != metav1.DeletePropagationBackground {
+			t.Errorf("%s %s: propagation %v, want Background", d.GetResource().Resource, d.Name, p)
+		}
+	}
+	// Run again: everything is NotFound now, which is success.
+	root2 := rendered(t)
+	rep, err = Run(context.Background(), Options{Root: root2, Cluster: api.Cluster})
+	if err != nil {
+		t.Fatalf("NotFound must be success: %v", err)
+	}
+	if len(rep.NotFound) != 3 || len(rep.Deleted) != 0 {
+		t.Errorf("second run: deleted %v, not found %v", rep.Deleted, rep.NotFound)
+	}
+}
+
+// unreachableCluster points a real client-go client at a closed port.
+func unreachableCluster(t *testing.T) *Cluster {
+	t.Helper()
+	cfg := &rest.Config{Host: "https://127.0.0.1:1", Timeout: requestTimeout}
+	dyn, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &Cluster{Dynamic: dyn, Mapper: testMapper()}
+}
+
+func TestTeardownUnreachableAPIServerIsAWarning(t *testing.T) {
+	root := rendered(t)
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: unreachableCluster(t)})
+	if err != nil {
+		t.Fatalf("without --strict an unreachable API server is a warning, got %v", err)
+	}
+	if !rep.Unreachable || len(rep.Warnings) == 0 || !strings.Contains(rep.Warnings[0], "unreachable") {
+		t.Errorf("report: %+v", rep)
+	}
+	if _, err := os.Stat(filepath.Join(root, staticPod)); !os.IsNotExist(err) {
+		t.Errorf("files must be removed even when the API server is down: %v", err)
+	}
+	st, err := render.ReadState(root)
+	if err != nil || len(st.ClusterObjects) != 3 {
+		t.Errorf("cluster objects must stay recorded: %+v, %v", st, err)
+	}
+}
+
+func TestTeardownUnreachableAPIServerFailsWithStrict(t *testing.T) {
+	root := rendered(t)
+	_, err := Run(context.Background(), Options{Root: root, Cluster: unreachableCluster(t), Strict: true})
+	var ue *UnreachableError
+	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "unreachable") {
+		t.Fatalf("want UnreachableError, got %v", err)
+	}
+}
