@@ -76,7 +76,9 @@ func loadBundle(t *testing.T, root string) *renderedBundle {
 func (b *renderedBundle) addClusterFile(t *testing.T, path string, data []byte) {
 	for _, doc := range splitYAML(data) {
 		var meta struct{ Kind string }
-		mustUnmarshal(t, path, doc, &meta)
+		if err := yaml.Unmarshal(doc, &meta); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
 		switch meta.Kind {
 		case "DaemonSet":
 			b.daemonSet = &appsv1.DaemonSet{}

@@ -63,7 +63,7 @@ func fixtureRender(t *testing.T, root string, spec bundle.Spec) {
 	serverCrt, serverKey := ca.leaf(t, "konnectivity-server", x509.ExtKeyUsageServerAuth, spec.BootstrapIP)
 	agentCrt, agentKey := ca.leaf(t, "konnectivity-agent", x509.ExtKeyUsageClientAuth)
 	writeFiles(t, filepath.Join(root, spec.Paths.CertDir), map[string][]byte{
-		"ca.crt": ca.certPEM, "server.crt": serverCrt, "server.key": serverKey, "agent.crt": agentCrt, "agent.key": agentKey,
+		"ca.crt": ca.certPEM, "ca.key": ca.keyPEM, "server.crt": serverCrt, "server.key": serverKey, "agent.crt": agentCrt, "agent.key": agentKey,
 	})
 	secret := corev1.Secret{
 		TypeMeta:   metav1.TypeMeta{APIVersion: "v1", Kind: "Secret"},

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
@@ -44,7 +45,7 @@ type bootstrapHost struct {
 // socket paths are limited to 108 bytes.
 func shortRoot(t *testing.T) string {
 	t.Helper()
-	root, err := os.MkdirTemp("/tmp", "kb")
+	root, err := os.MkdirTemp("/tmp", "kbe2e")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -166,6 +167,9 @@ func (h *bootstrapHost) startAgent(t *testing.T, argv []string) {
 	h.agentStarted = time.Now()
 	h.agentProc = startProc(t, h.tp.node, "proxy-agent", h.dir, argv)
 }
+
+// serverPod is the rendered static pod.
+func (h *bootstrapHost) serverPod() *corev1.Pod { return h.b.serverPod }
 
 // dialFrom reports whether a TCP connection from ns to addr succeeds.
 func dialFrom(ns, addr string) error {

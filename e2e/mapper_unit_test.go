@@ -40,7 +40,7 @@ func TestMapContainer(t *testing.T) {
 		{
 			name: "flags mapped through hostPath and secret mounts, longest mount wins",
 			c: corev1.Container{Name: "c", Command: []string{"/usr/bin/tool"},
-				Args: []string{"--a=/etc/cfg/sock", "--b=/etc/cfg/sub/x", "--c=/etc/k/tls.crt", "--mode=grpc", "--flag"},
+				Args:         []string{"--a=/etc/cfg/sock", "--b=/etc/cfg/sub/x", "--c=/etc/k/tls.crt", "--mode=grpc", "--flag"},
 				VolumeMounts: []corev1.VolumeMount{{Name: "cfg", MountPath: "/etc/cfg"}, {Name: "certs", MountPath: "/etc/cfg/sub"}, {Name: "sec", MountPath: "/etc/k"}}},
 			want: []string{"/bin/tool", "--a=" + root + "/etc/cfg/sock", "--b=" + root + "/opt/certs/x", "--c=" + secret + "/tls.crt", "--mode=grpc", "--flag"},
 		},

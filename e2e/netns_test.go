@@ -39,7 +39,7 @@ var (
 // topology is one bootstrap host, one node and one pod network, each a
 // network namespace. The pod network is reachable from the node only.
 type topology struct {
-	fam                   family
+	fam             family
 	boot, node, pod string // namespace names
 }
 

@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"crypto"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -21,8 +22,9 @@ import (
 // and the fault tests (a foreign CA, a server certificate with the wrong SAN).
 type testCA struct {
 	cert    *x509.Certificate
-	key     *ecdsa.PrivateKey
+	signer  crypto.Signer
 	certPEM []byte
+	keyPEM  []byte
 }
 
 func newTestCA(t *testing.T, cn string) *testCA {
@@ -42,7 +44,13 @@ func newTestCA(t *testing.T, cn string) *testCA {
 		t.Fatalf("create CA %s: %v", cn, err)
 	}
 	cert, _ := x509.ParseCertificate(der)
-	return &testCA{cert: cert, key: key, certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
+	kder, err := x509.MarshalECPrivateKey(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &testCA{cert: cert, signer: key,
+		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
+		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})}
 }
 
 // leaf issues a certificate; hosts are IP or DNS SANs.
@@ -64,7 +72,7 @@ func (ca *testCA) leaf(t *testing.T, cn string, usage x509.ExtKeyUsage, hosts ..
 			tmpl.DNSNames = append(tmpl.DNSNames, h)
 		}
 	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.key)
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca.cert, &key.PublicKey, ca.signer)
 	if err != nil {
 		t.Fatalf("issue %s: %v", cn, err)
 	}
@@ -96,4 +104,33 @@ func writeFiles(t *testing.T, dir string, files map[string][]byte) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// loadCA reads the CA render wrote (ca.crt, ca.key) to issue certificates
+// that differ from the rendered ones in exactly one property.
+func loadCA(t *testing.T, dir string) *testCA {
+	t.Helper()
+	files := readFiles(t, dir, "ca.crt", "ca.key")
+	cb, _ := pem.Decode(files["ca.crt"])
+	kb, _ := pem.Decode(files["ca.key"])
+	if cb == nil || kb == nil {
+		t.Fatalf("ca.crt or ca.key in %s is not PEM", dir)
+	}
+	cert, err := x509.ParseCertificate(cb.Bytes)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var key any
+	switch kb.Type {
+	case "EC PRIVATE KEY":
+		key, err = x509.ParseECPrivateKey(kb.Bytes)
+	case "RSA PRIVATE KEY":
+		key, err = x509.ParsePKCS1PrivateKey(kb.Bytes)
+	default:
+		key, err = x509.ParsePKCS8PrivateKey(kb.Bytes)
+	}
+	if err != nil {
+		t.Fatalf("ca.key: %v", err)
+	}
+	return &testCA{cert: cert, signer: key.(crypto.Signer), certPEM: files["ca.crt"]}
 }

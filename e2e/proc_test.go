@@ -89,14 +89,19 @@ func (p *proc) kill() {
 	<-p.done
 }
 
-// stop asks the process group to terminate and kills it after a grace period.
+// stop asks the process group to terminate and kills it after a grace
+// period. proxy-agent treats the first SIGTERM as "drain" and the second as
+// "stop", so a second one follows shortly.
 func (p *proc) stop() {
-	p.signal(syscall.SIGTERM)
-	select {
-	case <-p.done:
-	case <-time.After(3 * time.Second):
-		p.kill()
+	for _, grace := range []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond} {
+		p.signal(syscall.SIGTERM)
+		select {
+		case <-p.done:
+			return
+		case <-time.After(grace):
+		}
 	}
+	p.kill()
 }
 
 // wait waits at most d for the process to exit; ok is false if it still runs.

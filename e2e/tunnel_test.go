@@ -32,13 +32,36 @@ func TestTunnel(t *testing.T) {
 	}
 }
 
+// env is a bootstrap host with the rendered bundle mapped, the bootstrap KAS
+// running with the rendered egress selector, the rendered cluster objects
+// applied and the webhook registered; server and agent are not started.
+type env struct {
+	name string
+	fam  family
+	tp   *topology
+	root string
+	h    *bootstrapHost
+	wh   *webhook
+	kas  *apiserver
+}
+
+func newEnv(t *testing.T, mode string, fam family) *env {
+	t.Helper()
+	e := &env{name: mode + "/" + fam.name, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
+	renderInto(t, e.root, mode, fam)
+	e.h = mapBundle(t, e.tp, e.root)
+	e.wh = startWebhook(t, e.tp.pod, fam.webhookIP)
+	// The KAS starts before the server, as on a real bootstrap node.
+	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+e.h.kasEgress)
+	applyDocs(t, e.kas, e.h.b.clusterDocs)
+	dryRunStaticPod(t, e.kas, e.h.serverPod())
+	registerWebhook(t, e.kas.client, e.wh)
+	return e
+}
+
 func runTunnel(t *testing.T, mode string, fam family) {
-	name := mode + "/" + fam.name
-	tp := newTopology(t, fam)
-	root := shortRoot(t)
-	renderInto(t, root, mode, fam)
-	h := mapBundle(t, tp, root)
-	wh := startWebhook(t, tp.pod, fam.webhookIP)
+	e := newEnv(t, mode, fam)
+	name, tp, h, wh, kas := e.name, e.tp, e.h, e.wh, e.kas
 	whAddr := net.JoinHostPort(fam.webhookIP, fmt.Sprint(webhookPort))
 
 	t.Run("bootstrap host has no route to the pod network", func(t *testing.T) {
@@ -49,12 +72,6 @@ func runTunnel(t *testing.T, mode string, fam family) {
 			t.Fatalf("dial %s from the node namespace: %v", whAddr, err)
 		}
 	})
-
-	// The KAS starts before the server, as on a real bootstrap node.
-	kas := startAPIServer(t, tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+h.kasEgress)
-	applyDocs(t, kas, h.b.clusterDocs)
-	dryRunStaticPod(t, kas, h.b.serverPod)
-	registerWebhook(t, kas.client, wh)
 
 	t.Run("webhook fails with a dial error before the server runs", func(t *testing.T) {
 		_, err := eventually(15*time.Second, 50*time.Millisecond, func() error {
@@ -121,7 +138,7 @@ func runTunnel(t *testing.T, mode string, fam family) {
 		}
 	})
 
-	t.Run("teardown", func(t *testing.T) { runTeardown(t, tp, kas, root, h.b) })
+	t.Run("teardown", func(t *testing.T) { runTeardown(t, tp, kas, e.root, h.b) })
 }
 
 // renderInto renders the bundle for mode and family into root.

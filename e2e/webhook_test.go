@@ -120,7 +120,7 @@ func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
 	create("target namespace", err)
 	_, err = c.CoreV1().Services(webhookNS).Create(ctx, &corev1.Service{
 		ObjectMeta: metav1.ObjectMeta{Name: webhookSvc},
-		Spec: corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(webhookPort)}}},
+		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(webhookPort)}}},
 	}, metav1.CreateOptions{})
 	create("webhook service", err)
 	addrType := discoveryv1.AddressTypeIPv4
