@@ -141,12 +141,6 @@ func runTunnel(t *testing.T, mode string, fam family) {
 	t.Run("teardown", func(t *testing.T) { runTeardown(t, tp, kas, e.root, h.b) })
 }
 
-// renderInto renders the bundle for mode and family into root.
-func renderInto(t *testing.T, root, mode string, fam family) {
-	t.Helper()
-	fixtureRender(t, root, bundle.Spec{Mode: mode, IPFamily: fam.name, BootstrapIP: fam.bootIP, Image: testImage})
-}
-
 // checkAdmission asserts the webhook allows an unlabelled ConfigMap (really
 // created) and denies a labelled one with its own message.
 func checkAdmission(t *testing.T, c kubernetes.Interface) {
