@@ -1,0 +1,98 @@
+package bundlediff
+
+// Status says what happened to an object.
+type Status string
+
+// Object statuses.
+const (
+	Added   Status = "added"
+	Removed Status = "removed"
+	Changed Status = "changed"
+)
+
+// Op says what happened to a field.
+type Op string
+
+// Field operations.
+const (
+	OpAdd    Op = "add"
+	OpRemove Op = "remove"
+	OpChange Op = "change"
+)
+
+// Change is one field that differs. Old is absent for OpAdd, New for OpRemove.
+type Change struct {
+	Op   Op     `json:"op"`
+	Path string `json:"path"`
+	Old  any    `json:"old,omitempty"`
+	New  any    `json:"new,omitempty"`
+}
+
+// ObjectDiff is one object that was added, removed or changed.
+type ObjectDiff struct {
+	ID
+	Status  Status   `json:"status"`
+	Changes []Change `json:"changes,omitempty"`
+}
+
+// Result is the whole comparison of bundle A (old) with bundle B (new).
+type Result struct {
+	A       string       `json:"a"`
+	B       string       `json:"b"`
+	Objects []ObjectDiff `json:"objects"`
+}
+
+// Equal reports whether the bundles mean the same to the cluster.
+func (r *Result) Equal() bool { return len(r.Objects) == 0 }
+
+// Count returns how many objects have status s.
+func (r *Result) Count(s Status) int {
+	n := 0
+	for _, o := range r.Objects {
+		if o.Status == s {
+			n++
+		}
+	}
+	return n
+}
+
+// Compare diffs two parsed bundles; labelA and labelB name them in output.
+// Secret material in either is summarised before comparing.
+func Compare(labelA string, a []Object, labelB string, b []Object) *Result {
+	r := &Result{A: labelA, B: labelB, Objects: []ObjectDiff{}}
+	inB := map[ID]Object{}
+	for _, o := range b {
+		redact(o)
+		inB[o.ID] = o
+	}
+	inA := map[ID]bool{}
+	for _, o := range a {
+		redact(o)
+		inA[o.ID] = true
+		nb, ok := inB[o.ID]
+		if !ok {
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Removed})
+			continue
+		}
+		var cs []Change
+		diffValue(nil, o.Body, nb.Body, &cs)
+		if len(cs) > 0 {
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Changed, Changes: cs})
+		}
+	}
+	for _, o := range b {
+		if !inA[o.ID] {
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Added})
+		}
+	}
+	sortObjects(r.Objects)
+	return r
+}
+
+func sortObjects(objs []ObjectDiff) {
+	for i := 1; i < len(objs); i++ {
+		for j := i; j > 0 && objs[j].ID.less(objs[j-1].ID); j-- {
+			objs[j], objs[j-1] = objs[j-1], objs[j]
+		}
+	}
+}

@@ -1,0 +1,22 @@
+package bundlediff
+
+import (
+	"encoding/json"
+	"io"
+)
+
+type jsonReport struct {
+	*Result
+	Equal   bool           `json:"equal"`
+	Summary map[Status]int `json:"summary"`
+}
+
+func writeJSON(w io.Writer, r *Result) error {
+	rep := jsonReport{Result: r, Equal: r.Equal(), Summary: map[Status]int{
+		Changed: r.Count(Changed), Added: r.Count(Added), Removed: r.Count(Removed),
+	}}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(rep)
+}

@@ -1,0 +1,136 @@
+// Package bundlediff compares two bundles (YAML streams) object by object and
+// field by field, the way a reviewer reads them: objects matched by identity,
+// container args flag by flag, named list items by name, and secret material
+// summarised instead of printed.
+package bundlediff
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sort"
+
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// ID identifies an object across two bundles.
+type ID struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Namespace  string `json:"namespace,omitempty"`
+	Name       string `json:"name"`
+}
+
+// String is `apiVersion Kind namespace/name` (no namespace part when cluster-scoped).
+func (id ID) String() string {
+	s := id.APIVersion + " " + id.Kind + " "
+	if id.Namespace != "" {
+		s += id.Namespace + "/"
+	}
+	return s + id.Name
+}
+
+func (id ID) less(o ID) bool {
+	a := [4]string{id.Kind, id.Namespace, id.Name, id.APIVersion}
+	b := [4]string{o.Kind, o.Namespace, o.Name, o.APIVersion}
+	for i := range a {
+		if a[i] != b[i] {
+			return a[i] < b[i]
+		}
+	}
+	return false
+}
+
+// Object is one parsed document. Body holds JSON-shaped values (numbers as
+// json.Number) so formatting, quoting and key order are already gone.
+type Object struct {
+	ID   ID
+	Body map[string]any
+}
+
+// Parse splits a YAML (or JSON) stream into objects, sorted by identity.
+// Empty documents are skipped; a document without apiVersion, kind or
+// metadata.name, or two documents with the same identity, are errors.
+func Parse(stream []byte) ([]Object, error) {
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(stream)))
+	var objs []Object
+	seen := map[ID]int{}
+	for n := 1; ; n++ {
+		doc, err := r.Read()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", n, err)
+		}
+		obj, ok, err := parseDoc(doc)
+		if err != nil {
+			return nil, fmt.Errorf("document %d: %w", n, err)
+		}
+		if !ok {
+			continue
+		}
+		if prev, dup := seen[obj.ID]; dup {
+			return nil, fmt.Errorf("document %d: %s appears twice (first in document %d); object identities must be unique", n, obj.ID, prev)
+		}
+		seen[obj.ID] = n
+		objs = append(objs, obj)
+	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.less(objs[j].ID) })
+	return objs, nil
+}
+
+func parseDoc(doc []byte) (Object, bool, error) {
+	js, err := yaml.YAMLToJSON(doc)
+	if err != nil {
+		return Object{}, false, fmt.Errorf("not valid YAML: %w", err)
+	}
+	if t := bytes.TrimSpace(js); len(t) == 0 || bytes.Equal(t, []byte("null")) {
+		return Object{}, false, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(js))
+	dec.UseNumber()
+	var body map[string]any
+	if err := dec.Decode(&body); err != nil {
+		return Object{}, false, fmt.Errorf("not a YAML mapping (a Kubernetes object): %w", err)
+	}
+	id := ID{APIVersion: str(body["apiVersion"]), Kind: str(body["kind"])}
+	if md, ok := body["metadata"].(map[string]any); ok {
+		id.Namespace, id.Name = str(md["namespace"]), str(md["name"])
+	}
+	for _, f := range []struct{ field, val string }{{"apiVersion", id.APIVersion}, {"kind", id.Kind}, {"metadata.name", id.Name}} {
+		if f.val == "" {
+			return Object{}, false, fmt.Errorf("object has no %s; every object needs apiVersion, kind and metadata.name", f.field)
+		}
+	}
+	return Object{ID: id, Body: dropNulls(body).(map[string]any)}, true, nil
+}
+
+func str(v any) string {
+	s, _ := v.(string)
+	return s
+}
+
+// dropNulls removes null map values: `field: null` and an absent field mean
+// the same to the API server.
+func dropNulls(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, e := range t {
+			if e == nil {
+				delete(t, k)
+				continue
+			}
+			t[k] = dropNulls(e)
+		}
+	case []any:
+		for i, e := range t {
+			t[i] = dropNulls(e)
+		}
+	}
+	return v
+}

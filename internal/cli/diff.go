@@ -1,0 +1,150 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+
+	"github.com/spf13/pflag"
+	"golang.org/x/term"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+)
+
+const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them.
+A and B are each a bundle file, a kustomization directory (built in-process),
+an overlay name (built), or - for stdin. With --overlays both are overlay
+names, e.g. --overlays ipv4 ipv6.
+
+Objects are matched by apiVersion, kind, namespace and name. Inside a changed
+object each changed field is one line: container args are compared flag by
+flag, containers, volumes, mounts and env by name. Key order, formatting and
+quoting do not count. Secret data and PEM certificates or keys are never
+printed: they show as sha256 fingerprint, subject, SANs and expiry.
+
+--bootstrap-ip and --image apply to the sides that are built; give two
+values (A,B) to build each side with its own, e.g.
+
+  konnectivity-bundle diff --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10
+
+Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.`
+
+func init() {
+	register(&Command{
+		Name:  "diff",
+		Args:  "A B",
+		Short: "Show what differs between two bundles, object by object and field by field",
+		Long:  diffLong,
+		Setup: setupDiff,
+	})
+}
+
+func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
+	var ips, images []string
+	var output, colour string
+	var overlays bool
+	fs.BoolVar(&overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
+	fs.StringSliceVar(&ips, "bootstrap-ip", nil, "bootstrap IP for the builds, or IP_A,IP_B per side (default $KONNECTIVITY_BOOTSTRAP_IP)")
+	fs.StringSliceVar(&images, "image", nil, "apiserver-network-proxy image for the builds, or IMAGE_A,IMAGE_B (default $KONNECTIVITY_IMAGE)")
+	fs.StringVarP(&output, "output", "o", "text", "output format: text, markdown or json")
+	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
+	return func(io IO, args []string) error {
+		if len(args) != 2 {
+			return Usagef("diff needs exactly two bundles A and B, got %d", len(args))
+		}
+		format, err := bundlediff.ParseFormat(output)
+		if err != nil {
+			return Usagef("--output: %v", err)
+		}
+		useColour, err := wantColour(colour, io)
+		if err != nil {
+			return Usagef("--color: %v", err)
+		}
+		if args[0] == "-" && args[1] == "-" {
+			return Usagef("only one of A and B can be - (stdin)")
+		}
+		opts, err := sideOptions(ips, images, io.Getenv)
+		if err != nil {
+			return err
+		}
+		res, err := runDiff(io, args, overlays, opts)
+		if err != nil {
+			return &ExitError{Code: 2, Err: err}
+		}
+		if err := bundlediff.Write(io.Stdout, res, format, useColour); err != nil {
+			return &ExitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
+		}
+		if !res.Equal() {
+			return &ExitError{Code: 1}
+		}
+		return nil
+	}
+}
+
+// sideOptions gives each side its build inputs: one value serves both sides,
+// two (A,B) differ per side, e.g. --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10.
+func sideOptions(ips, images []string, getenv func(string) string) ([2]kustbuild.Options, error) {
+	var opts [2]kustbuild.Options
+	for _, f := range []struct {
+		name string
+		vals []string
+		set  func(o *kustbuild.Options, v string)
+	}{
+		{"--bootstrap-ip", ips, func(o *kustbuild.Options, v string) { o.BootstrapIP = v }},
+		{"--image", images, func(o *kustbuild.Options, v string) { o.Image = v }},
+	} {
+		switch len(f.vals) {
+		case 0:
+		case 1:
+			f.set(&opts[0], f.vals[0])
+			f.set(&opts[1], f.vals[0])
+		case 2:
+			f.set(&opts[0], f.vals[0])
+			f.set(&opts[1], f.vals[1])
+		default:
+			return opts, Usagef("%s takes one value or two (A,B), got %d", f.name, len(f.vals))
+		}
+	}
+	opts[0].Getenv, opts[1].Getenv = getenv, getenv
+	return opts, nil
+}
+
+func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*bundlediff.Result, error) {
+	var sides [2][]bundlediff.Object
+	var labels [2]string
+	for i, arg := range args {
+		var src bundlediff.Source
+		var err error
+		if overlays {
+			src, err = bundlediff.LoadOverlay(arg, opts[i])
+		} else {
+			src, err = bundlediff.Load(arg, io.Stdin, opts[i])
+		}
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
+		}
+		if sides[i], err = bundlediff.Parse(src.Stream); err != nil {
+			return nil, fmt.Errorf("%s (%s): %w", "AB"[i:i+1], src.Label, err)
+		}
+		labels[i] = src.Label
+	}
+	return bundlediff.Compare(labels[0], sides[0], labels[1], sides[1]), nil
+}
+
+// wantColour decides colouring: auto colours only a terminal, and NO_COLOR
+// (https://no-color.org) turns auto off.
+func wantColour(mode string, io IO) (bool, error) {
+	switch mode {
+	case "always":
+		return true, nil
+	case "never":
+		return false, nil
+	case "auto":
+		if io.Getenv != nil && io.Getenv("NO_COLOR") != "" {
+			return false, nil
+		}
+		f, ok := io.Stdout.(*os.File)
+		return ok && term.IsTerminal(int(f.Fd())), nil
+	}
+	return false, fmt.Errorf("unknown value %q; use auto, always or never", mode)
+}
