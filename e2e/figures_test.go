@@ -41,15 +41,16 @@ var figures figureBook
 func (f *figureBook) add(testCase, name string, value any) {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	f.rows = append(f.rows, fmt.Sprintf("%-22s %-44s %v", testCase, name, value))
+	f.rows = append(f.rows, fmt.Sprintf("figure: %-18s %-42s %v", testCase, name, value))
 }
 
-// String is the table printed at the end of the run.
+// String is the table printed at the end of the run; every line starts with
+// "figure:" so `make e2e` can pick them out of the verbose log.
 func (f *figureBook) String() string {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.rows) == 0 {
 		return ""
 	}
-	return "e2e figures:\n" + strings.Join(f.rows, "\n") + "\n"
+	return strings.Join(f.rows, "\n") + "\n"
 }
