@@ -1,16 +1,19 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the tests use, only when something is missing:
-# iproute2 (ip netns, veth: the e2e topology) and openssl (certificate tests).
+# Installs the Debian packages the tests and benchmarks use, only when one is
+# missing, so it is a no-op on a prepared machine and works on a fresh one.
 set -euo pipefail
 need=()
-command -v ip >/dev/null || need+=(iproute2)
 command -v openssl >/dev/null || need+=(openssl)
-if [[ ${#need[@]} -eq 0 ]]; then
-  exit 0
-fi
+command -v ip >/dev/null || need+=(iproute2)
+command -v diff >/dev/null || need+=(diffutils)
+command -v hyperfine >/dev/null || need+=(hyperfine)
+command -v envsubst >/dev/null || need+=(gettext-base)
+command -v flock >/dev/null || need+=(util-linux)
+if [[ ${#need[@]} -eq 0 ]]; then exit 0; fi
 if [[ $(id -u) != 0 ]]; then
-  echo "tools/deps.sh: missing ${need[*]}; run as root (or apt-get install ${need[*]})" >&2
+  echo "tools/deps.sh: missing ${need[*]}; run as root or install them with apt-get" >&2
   exit 1
 fi
+echo "tools/deps.sh: installing ${need[*]}"
 apt-get update -qq
-DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}"
+DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
