@@ -14,6 +14,9 @@ import (
 // AgentSecret is the Secret konnectivity-agent-certs (tls.crt, tls.key, ca.crt) as a YAML document with the
 // bundle labels and the placement/host-path annotations of docs/bundle-shape.md.
 func AgentSecret(r *Result, namespace, hostPath string) ([]byte, error) {
+	if r == nil {
+		return nil, fmt.Errorf("agent Secret: no certificates (nil Result)")
+	}
 	if errs := validation.IsDNS1123Label(namespace); len(errs) > 0 {
 		return nil, fmt.Errorf("agent Secret namespace %q: %s", namespace, strings.Join(errs, "; "))
 	}

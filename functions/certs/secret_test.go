@@ -69,6 +69,9 @@ func TestAgentSecretRejects(t *testing.T) {
 			t.Errorf("%s: error %v, want one about %s", tc.name, err, tc.want)
 		}
 	}
+	if _, err := AgentSecret(nil, "ns", "/x.yaml"); err == nil {
+		t.Error("nil result: no error")
+	}
 	if _, err := AgentSecret(&Result{}, "ns", "/x.yaml"); err == nil || !strings.Contains(err.Error(), "ca.crt") {
 		t.Errorf("empty result: error %v, want one naming ca.crt", err)
 	}
