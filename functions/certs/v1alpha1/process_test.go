@@ -25,8 +25,8 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 // fixtures are certificate directories some cases read: made at t0 for
 // 192.0.2.10 from a fixed random stream, so -update reproduces them.
 var fixtures = map[string]func(dir string) error{
-	"success/reuse-env-ip/certs":     func(string) error { return nil },
-	"error/ip-changed/certs":         func(string) error { return nil },
+	"success/reuse-env-ip/certs":      func(string) error { return nil },
+	"error/ip-changed/certs":          func(string) error { return nil },
 	"error/agent-key-truncated/certs": truncate(certs.AgentKey),
 }
 
