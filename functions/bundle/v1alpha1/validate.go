@@ -212,4 +212,33 @@ func (v *validator) paths(p *PathsSpec) {
 			v.add(f.field, "give a file name only; the directory is spec.paths.bootstrapConfigDir", "%q is not a plain file name", f.value)
 		}
 	}
+	v.kasMountDirs(p)
+	v.socketLength(p)
+}
+
+// kasMountDirs: the kas-config-mount annotation is HOSTDIR:CONTAINERDIR, so
+// a ':' in either directory makes it ambiguous for render and check.
+func (v *validator) kasMountDirs(p *PathsSpec) {
+	for _, f := range []struct{ field, value string }{
+		{"spec.paths.bootstrapConfigDir", p.BootstrapConfigDir},
+		{"spec.paths.kasConfigDir", p.KASConfigDir},
+	} {
+		if strings.Contains(f.value, ":") {
+			v.add(f.field, "choose a directory without ':'", "%q contains ':', the separator of the %s annotation", f.value, AnnotationKASConfigMount)
+		}
+	}
+}
+
+// maxSocketPath is the longest Unix socket path Linux accepts (sun_path is
+// 108 bytes with the terminating NUL); proxy-server cannot listen on, and
+// the KAS cannot dial, a longer one.
+const maxSocketPath = 107
+
+func (v *validator) socketLength(p *PathsSpec) {
+	for _, sock := range []string{p.HostSocketPath(), p.KASSocketPath()} {
+		if len(sock) > maxSocketPath {
+			v.add("spec.paths.socketName", "shorten spec.paths.socketName, spec.paths.bootstrapConfigDir or spec.paths.kasConfigDir",
+				"socket path %q is %d bytes, longer than the %d a Unix socket path can have", sock, len(sock), maxSocketPath)
+		}
+	}
 }
