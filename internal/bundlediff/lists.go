@@ -12,7 +12,6 @@ import (
 var listKeys = map[string][]string{
 	"volumeMounts":  {"name", "mountPath"},
 	"volumeDevices": {"name", "devicePath"},
-	"ports":         {"name", "containerPort"},
 }
 
 func diffList(p path, a, b []any, out *[]Change) {

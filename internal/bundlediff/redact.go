@@ -98,7 +98,7 @@ func summariseBlock(blk *pem.Block) string {
 	if err != nil {
 		return "unparsable certificate " + fingerprint(blk.Bytes)
 	}
-	s := fmt.Sprintf("certificate %s subject=%q", fingerprint(blk.Bytes), c.Subject.String())
+	s := fmt.Sprintf("certificate %s subject=%s", fingerprint(blk.Bytes), c.Subject.String())
 	if sans := sanList(c); len(sans) > 0 {
 		s += " SANs=" + strings.Join(sans, ",")
 	}
