@@ -2,7 +2,9 @@ package v1alpha1_test
 
 import (
 	"flag"
+	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
@@ -30,7 +32,7 @@ func TestFunctionSuccess(t *testing.T) {
 		InputFilename:            "config.yaml",
 		UpdateExpectedFromActual: *update,
 		OutputAssertionFunc:      equalIgnoringComments,
-		Processor:                processorForCase(t),
+		Processor:                processorForCase(),
 	}
 	checker.Assert(t)
 }
@@ -42,20 +44,25 @@ func TestFunctionErrors(t *testing.T) {
 	checker := frameworktestutil.ProcessorResultsChecker{
 		TestDataDirectory: "testdata/error",
 		InputFilename:     "config.yaml",
-		Processor:         processorForCase(t),
+		Processor:         processorForCase(),
 	}
 	checker.Assert(t)
 }
 
 // processorForCase is called by the checker with the case directory as the
 // working directory. It feeds config.yaml to the function the way kustomize
-// runs a generator: as the functionConfig, with no input items.
-func processorForCase(t *testing.T) func() framework.ResourceListProcessor {
+// runs a generator: as the functionConfig, with no input items. Problems with
+// the fixture itself are returned as errors: the checker runs this inside a
+// subtest, where the parent's t must not be failed.
+func processorForCase() func() framework.ResourceListProcessor {
 	return func() framework.ResourceListProcessor {
-		getenv := caseEnv(t)
 		return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
+			getenv, err := readEnvFile(".")
+			if err != nil {
+				return err
+			}
 			if len(rl.Items) != 1 {
-				t.Fatalf("config.yaml must hold exactly one document, got %d", len(rl.Items))
+				return fmt.Errorf("fixture: config.yaml must hold exactly one document, got %d", len(rl.Items))
 			}
 			rl.FunctionConfig, rl.Items = rl.Items[0], nil
 			return bundle.Processor(getenv).Process(rl)
@@ -63,20 +70,30 @@ func processorForCase(t *testing.T) func() framework.ResourceListProcessor {
 	}
 }
 
-// caseEnv reads env.yaml from the current (case) directory into a fake getenv.
-func caseEnv(t *testing.T) func(string) string {
+// readEnvFile reads a case directory's env.yaml into a fake getenv.
+func readEnvFile(dir string) (func(string) string, error) {
 	env := map[string]string{}
-	data, err := os.ReadFile(envFile)
+	data, err := os.ReadFile(filepath.Join(dir, envFile))
 	switch {
 	case os.IsNotExist(err):
 	case err != nil:
-		t.Fatalf("reading %s: %v", envFile, err)
+		return nil, fmt.Errorf("fixture: reading %s: %w", envFile, err)
 	default:
 		if err := yaml.UnmarshalStrict(data, &env); err != nil {
-			t.Fatalf("parsing %s: %v", envFile, err)
+			return nil, fmt.Errorf("fixture: parsing %s: %w", envFile, err)
 		}
 	}
-	return func(key string) string { return env[key] }
+	return func(key string) string { return env[key] }, nil
+}
+
+// caseEnv is readEnvFile for a test's own case directory.
+func caseEnv(t *testing.T, dir string) func(string) string {
+	t.Helper()
+	getenv, err := readEnvFile(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return getenv
 }
 
 var commentLine = regexp.MustCompile(`(?m)^#.*\n?`)
@@ -168,7 +185,7 @@ func TestErrorCasesEmitNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			rl := &framework.ResourceList{FunctionConfig: config}
-			err = bundle.Processor(caseEnv(t)).Process(rl)
+			err = bundle.Processor(caseEnv(t, ".")).Process(rl)
 			results, ok := err.(framework.Results)
 			if !ok || len(results) == 0 {
 				t.Fatalf("want framework.Results, got %T %v", err, err)

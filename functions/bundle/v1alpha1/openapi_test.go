@@ -71,13 +71,7 @@ func bundleForCase(t *testing.T, dir string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{}
-	if data, err := os.ReadFile(filepath.Join(dir, envFile)); err == nil {
-		if err := yaml.UnmarshalStrict(data, &env); err != nil {
-			t.Fatal(err)
-		}
-	}
-	spec, err := bundle.Resolve(config, func(k string) string { return env[k] })
+	spec, err := bundle.Resolve(config, caseEnv(t, dir))
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
