@@ -72,6 +72,9 @@ type bundle struct {
 
 // parseBundle reads the stream and identifies each object's role.
 func parseBundle(stream []byte) (*bundle, error) {
+	if err := checkExpansion(stream); err != nil {
+		return nil, err
+	}
 	nodes, err := kio.FromBytes(stream)
 	if err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)
@@ -111,11 +114,15 @@ func (b *bundle) classify(o *object) {
 	case "Namespace":
 		b.namespace = firstObject(b.namespace, o)
 	}
+	spec, specField := podSpecOf(o)
+	if spec == nil {
+		return
+	}
 	if b.server == nil {
-		b.server = findWorkload(o, serverBinary)
+		b.server = findWorkload(o, spec, specField, serverBinary)
 	}
 	if b.agent == nil {
-		b.agent = findWorkload(o, agentBinary)
+		b.agent = findWorkload(o, spec, specField, agentBinary)
 	}
 }
 
@@ -166,27 +173,34 @@ func (b *bundle) secretKey(key string) ([]byte, bool) {
 	return nil, false
 }
 
-// findWorkload returns the workload when o runs bin in one of its containers.
-func findWorkload(o *object, bin *binary) *workload {
+// podSpecOf decodes the pod spec of a Pod or of a workload's template, once
+// for all binaries. A spec that does not decode marks the object malformed
+// when it was meant to run an ANP binary, so a broken server is reported
+// instead of silently missing.
+func podSpecOf(o *object) (*corev1.PodSpec, string) {
 	if o.malformed != nil || o.kind == "" {
-		return nil
+		return nil, ""
 	}
-	specField := "spec.template.spec"
-	specNode, err := o.node.Pipe(yaml.Lookup("spec", "template", "spec"))
+	specField, path := "spec.template.spec", []string{"spec", "template", "spec"}
 	if o.kind == "Pod" {
-		specField = "spec"
-		specNode, err = o.node.Pipe(yaml.Lookup("spec"))
+		specField, path = "spec", []string{"spec"}
 	}
+	specNode, err := o.node.Pipe(yaml.Lookup(path...))
 	if err != nil || specNode == nil {
-		return nil
+		return nil, ""
 	}
 	spec := &corev1.PodSpec{}
 	if err := decodeInto(specNode, spec); err != nil {
-		if mentionsBinary(specNode, bin) {
+		if mentionsBinary(specNode, serverBinary) || mentionsBinary(specNode, agentBinary) {
 			o.malformed = fmt.Errorf("%s: %w", specField, err)
 		}
-		return nil
+		return nil, ""
 	}
+	return spec, specField
+}
+
+// findWorkload returns the workload when a container of spec runs bin.
+func findWorkload(o *object, spec *corev1.PodSpec, specField string, bin *binary) *workload {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		argv := append(append([]string{}, c.Command...), c.Args...)
@@ -208,8 +222,14 @@ func mentionsBinary(n *yaml.RNode, bin *binary) bool {
 	return err == nil && strings.Contains(s, bin.name)
 }
 
+// decodeInto decodes a node into a Kubernetes type through JSON, as the API
+// server would read it.
 func decodeInto(n *yaml.RNode, v any) error {
-	j, err := n.MarshalJSON()
+	var generic any
+	if err := n.YNode().Decode(&generic); err != nil {
+		return fmt.Errorf("decode: %w", err)
+	}
+	j, err := json.Marshal(generic)
 	if err != nil {
 		return fmt.Errorf("encode as JSON: %w", err)
 	}

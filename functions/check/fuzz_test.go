@@ -1,0 +1,56 @@
+package check
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// FuzzCheck: on any input Check does not panic, and either reports a parse
+// error or returns well-formed findings, the same ones every time.
+func FuzzCheck(f *testing.F) {
+	good, err := os.ReadFile("testdata/bundle/good.yaml")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(good)
+	f.Add([]byte(""))
+	f.Add([]byte("kind: Pod\nspec:\n  containers:\n  - command: [proxy-server]\n    args: [--uds-name=/x, --server-port]\n"))
+	f.Add([]byte("kind: DaemonSet\nspec:\n  template:\n    spec:\n      containers: 3\n"))
+	f.Add([]byte("kind: EgressSelectorConfiguration\napiVersion: apiserver.k8s.io/v1beta1\negressSelections: [{name: cluster}]\n"))
+	f.Add([]byte("kind: KubeAPIServerConfig\napiServerArguments: {egress-selector-config-file: [1, 2]}\n"))
+	cases, _ := filepath.Glob("testdata/cases/*.yaml")
+	for _, c := range cases {
+		if data, err := os.ReadFile(c); err == nil {
+			f.Add(data)
+		}
+	}
+	certs, err := ReadCertDir("testdata/certs/good")
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, in []byte) {
+		opts := Options{CertFiles: certs}
+		got, err := Check(in, opts)
+		if err != nil {
+			if got != nil {
+				t.Fatalf("error %v together with findings %v", err, got)
+			}
+			return
+		}
+		for _, fd := range got {
+			if fd.Rule == "" || fd.Object == "" || fd.Message == "" || (fd.Severity != SeverityError && fd.Severity != SeverityWarning) {
+				t.Fatalf("malformed finding %+v", fd)
+			}
+			if strings.ToLower(fd.Rule) != fd.Rule || strings.ContainsAny(fd.Rule, " _") {
+				t.Fatalf("rule id %q is not kebab-case", fd.Rule)
+			}
+		}
+		again, _ := Check(in, opts)
+		if !reflect.DeepEqual(got, again) {
+			t.Fatalf("not deterministic:\n%v\n%v", got, again)
+		}
+	})
+}
