@@ -31,10 +31,10 @@ const (
 
 // object is one resource of the stream.
 type object struct {
-	node                            *yaml.RNode
-	apiVersion, kind, name, ns      string
-	labels, annotations             map[string]string
-	malformed                       error // set when the object does not decode into its type
+	node                       *yaml.RNode
+	apiVersion, kind, name, ns string
+	labels, annotations        map[string]string
+	malformed                  error // set when the object does not decode into its type
 }
 
 // ref is the object as findings name it.

@@ -1,7 +1,5 @@
 package check
 
-
-
 // portFlag is one port a process listens on or dials.
 type portFlag struct {
 	name   string
@@ -72,4 +70,3 @@ func checkPortSet(w *workload, ports []portFlag, r *report, bad func(portFlag, i
 		seen[v] = p.name
 	}
 }
-
