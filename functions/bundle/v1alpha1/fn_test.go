@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -42,9 +43,10 @@ func TestFunctionSuccess(t *testing.T) {
 // written by hand (never by -update) so they pin the field, message and fix.
 func TestFunctionErrors(t *testing.T) {
 	checker := frameworktestutil.ProcessorResultsChecker{
-		TestDataDirectory: "testdata/error",
-		InputFilename:     "config.yaml",
-		Processor:         processorForCase(),
+		TestDataDirectory:  "testdata/error",
+		InputFilename:      "config.yaml",
+		ErrorAssertionFunc: everyLineAndEveryResultMatch,
+		Processor:          processorForCase(),
 	}
 	checker.Assert(t)
 }
@@ -94,6 +96,23 @@ func caseEnv(t *testing.T, dir string) func(string) string {
 		t.Fatal(err)
 	}
 	return getenv
+}
+
+// everyLineAndEveryResultMatch is the checker's default (each errors.txt line
+// matches the error) plus the converse: each reported result matches some
+// line, so a case cannot pass while also tripping a rule it does not name.
+func everyLineAndEveryResultMatch(t *testing.T, expected, actual string) {
+	t.Helper()
+	frameworktestutil.RequireEachLineMatches(t, expected, actual)
+	var lines []*regexp.Regexp
+	for _, l := range strings.Split(strings.TrimSpace(expected), "\n") {
+		lines = append(lines, regexp.MustCompile(l))
+	}
+	for _, result := range strings.Split(actual, "\n\n") { // how framework.Results joins them
+		if !slices.ContainsFunc(lines, func(re *regexp.Regexp) bool { return re.MatchString(result) }) {
+			t.Errorf("result not named in errors.txt: %s", result)
+		}
+	}
 }
 
 var commentLine = regexp.MustCompile(`(?m)^#.*\n?`)
