@@ -150,6 +150,27 @@ func schemaProblems(obj []byte) ([]string, error) {
 	return validateObject(m)
 }
 
+// schemaBreakers each break one valid emitted object in a way the API server
+// would refuse, and name the problem the schema check must report.
+var schemaBreakers = []struct {
+	name, kind string
+	mutate     func(m map[string]any)
+	want       string // regex one schema problem must match
+	typedToo   bool   // strict typed decoding must fail as well
+}{
+	{"unknown field", "apps/v1/DaemonSet", func(m map[string]any) {
+		container(m, "spec", "template", "spec")["imagePullPolicyy"] = "Always"
+	}, `spec\.template\.spec\.containers\[0\]\.imagePullPolicyy: unknown field`, true},
+	{"unknown top-level field", "v1/Namespace", func(m map[string]any) { m["specs"] = map[string]any{} }, `^specs: unknown field`, true},
+	{"wrong type", "v1/Pod", func(m map[string]any) { at(m, "spec")["hostNetwork"] = "true" }, `hostNetwork in body must be of type boolean`, true},
+	{"missing required container name", "v1/Pod", func(m map[string]any) { delete(container(m, "spec"), "name") }, `containers.*name in body is required`, false},
+	{"probe without port", "apps/v1/DaemonSet", func(m map[string]any) {
+		delete(at(container(m, "spec", "template", "spec"), "livenessProbe", "httpGet"), "port")
+	}, `httpGet\.port in body is required`, false},
+	{"secret data not base64", "v1/Secret", func(m map[string]any) { at(m, "data")["ca.crt"] = "-----BEGIN CERTIFICATE-----" }, `data\.ca\.crt in body must be of type byte`, true},
+	{"label value not a string", "v1/Namespace", func(m map[string]any) { at(m, "metadata", "labels")["x"] = 1 }, `labels\.x in body must be of type string`, true},
+}
+
 // TestSchemaCatchesInvalidObjects proves the schema check can fail: each case
 // breaks one valid emitted object and names the problem that must be found.
 func TestSchemaCatchesInvalidObjects(t *testing.T) {
@@ -158,24 +179,7 @@ func TestSchemaCatchesInvalidObjects(t *testing.T) {
 	for _, o := range objs {
 		byKind[apiKind(o)] = o
 	}
-	for _, tc := range []struct {
-		name, kind string
-		mutate     func(m map[string]any)
-		want       string // regex one schema problem must match
-		typedToo   bool   // strict typed decoding must fail as well
-	}{
-		{"unknown field", "apps/v1/DaemonSet", func(m map[string]any) {
-			container(m, "spec", "template", "spec")["imagePullPolicyy"] = "Always"
-		}, `spec\.template\.spec\.containers\[0\]\.imagePullPolicyy: unknown field`, true},
-		{"unknown top-level field", "v1/Namespace", func(m map[string]any) { m["specs"] = map[string]any{} }, `^specs: unknown field`, true},
-		{"wrong type", "v1/Pod", func(m map[string]any) { at(m, "spec")["hostNetwork"] = "true" }, `hostNetwork in body must be of type boolean`, true},
-		{"missing required container name", "v1/Pod", func(m map[string]any) { delete(container(m, "spec"), "name") }, `containers.*name in body is required`, false},
-		{"probe without port", "apps/v1/DaemonSet", func(m map[string]any) {
-			delete(at(container(m, "spec", "template", "spec"), "livenessProbe", "httpGet"), "port")
-		}, `httpGet\.port in body is required`, false},
-		{"secret data not base64", "v1/Secret", func(m map[string]any) { at(m, "data")["ca.crt"] = "-----BEGIN CERTIFICATE-----" }, `data\.ca\.crt in body must be of type byte`, true},
-		{"label value not a string", "v1/Namespace", func(m map[string]any) { at(m, "metadata", "labels")["x"] = 1 }, `labels\.x in body must be of type string`, true},
-	} {
+	for _, tc := range schemaBreakers {
 		t.Run(tc.name, func(t *testing.T) {
 			var m map[string]any
 			if err := json.Unmarshal(byKind[tc.kind], &m); err != nil {
