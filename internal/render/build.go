@@ -15,24 +15,28 @@ const (
 	probeIPv6 = "2001:db8::1"
 )
 
-// buildBundle resolves the bootstrap IP (detecting it for "auto") and builds
-// the overlay with it.
-func buildBundle(d *deps, opts Options) (string, []byte, error) {
-	ip, err := resolveIP(d, opts)
-	if err != nil {
-		return "", nil, err
-	}
-	stream, err := d.build(opts.Overlay, ip, opts.Image, opts.Getenv)
+// buildBundle builds the overlay with the resolved bootstrap IP.
+func buildBundle(d *deps, opts Options, ip string) ([]byte, error) {
+	stream, err := d.build(opts.Overlay, ip, opts.Image, getenvOf(opts))
 	if err == nil {
-		return ip, stream, nil
+		return stream, nil
 	}
 	// Say it in terms of the flag when the overlay wants the other family.
 	if fam, ferr := overlayFamily(d, opts); ferr == nil {
 		if _, ierr := checkIP(ip, fam); ierr != nil {
-			return "", nil, ierr
+			return nil, ierr
 		}
 	}
-	return "", nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+	return nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+}
+
+// getenvOf never returns nil: a nil Getenv means no environment, where the
+// build would otherwise fall back to the process's.
+func getenvOf(opts Options) func(string) string {
+	if opts.Getenv == nil {
+		return func(string) string { return "" }
+	}
+	return opts.Getenv
 }
 
 func resolveIP(d *deps, opts Options) (string, error) {
@@ -44,7 +48,7 @@ func resolveIP(d *deps, opts Options) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		raw, err := d.detectIP(fam, opts.Getenv)
+		raw, err := d.detectIP(fam, getenvOf(opts))
 		if err != nil {
 			return "", inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
 		}
@@ -65,11 +69,11 @@ func resolveIP(d *deps, opts Options) (string, error) {
 // overlayFamily asks the overlay itself which family it accepts, so the
 // answer follows the generator's rule (dual-stack uses IPv4) exactly.
 func overlayFamily(d *deps, opts Options) (string, error) {
-	_, err4 := d.build(opts.Overlay, probeIPv4, opts.Image, opts.Getenv)
+	_, err4 := d.build(opts.Overlay, probeIPv4, opts.Image, getenvOf(opts))
 	if err4 == nil {
 		return familyIPv4, nil
 	}
-	if _, err6 := d.build(opts.Overlay, probeIPv6, opts.Image, opts.Getenv); err6 == nil {
+	if _, err6 := d.build(opts.Overlay, probeIPv6, opts.Image, getenvOf(opts)); err6 == nil {
 		return familyIPv6, nil
 	}
 	return "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err4)

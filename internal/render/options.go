@@ -27,6 +27,8 @@ type Options struct {
 
 	// deps replaces the collaborators in tests; nil uses the real ones.
 	deps *deps
+	// noFastPath makes tests take the full path on an unchanged re-run.
+	noFastPath bool
 }
 
 // Action says what render does (or would do) to one file.

@@ -24,11 +24,25 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err := checkImage(opts.Image); err != nil {
 		return nil, err
 	}
-	ip, stream, err := buildBundle(d, opts)
+	ip, err := resolveIP(d, opts)
+	if err != nil {
+		return nil, err
+	}
+	prev, err := ReadState(root)
 	if err != nil {
 		return nil, err
 	}
 	rep := &Report{Root: root, DryRun: opts.DryRun, BootstrapIP: ip}
+	fp := fingerprint(opts.Overlay, ip, opts.Image)
+	if !opts.noFastPath {
+		if done := fastPath(d, root, ip, fp, prev, rep); done != nil {
+			return done, nil
+		}
+	}
+	stream, err := buildBundle(d, opts, ip)
+	if err != nil {
+		return nil, err
+	}
 	objs, err := parseObjects(stream)
 	if err != nil {
 		return nil, err
@@ -40,7 +54,8 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	changes, dirs, err := planHost(d, opts, root, ip, &bundle{objects: objs}, stream, rep)
+	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, fingerprint: fp}
+	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, stream, rep)
 	if err != nil {
 		return nil, err
 	}
@@ -59,15 +74,24 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	return rep, nil
 }
 
+// hostInputs are the resolved values planHost needs.
+type hostInputs struct {
+	root, ip    string
+	force       bool
+	prev        *State
+	fingerprint string
+}
+
 // planHost plans certificates, adds the agent Secret, checks the complete
 // stream and compares every resulting file with the disk.
-func planHost(d *deps, opts Options, root, ip string, b *bundle, stream []byte, rep *Report) ([]change, []dirSpec, error) {
+func planHost(d *deps, in hostInputs, b *bundle, stream []byte, rep *Report) ([]change, []dirSpec, error) {
+	root, ip := in.root, in.ip
 	certDir, err := b.certDir()
 	if err != nil {
 		return nil, nil, err
 	}
 	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
-	if !opts.Force {
+	if !in.force {
 		if err := checkCertFiles(certAbs); err != nil {
 			return nil, nil, err
 		}
@@ -92,15 +116,11 @@ func planHost(d *deps, opts Options, root, ip string, b *bundle, stream []byte, 
 	if err != nil {
 		return nil, nil, err
 	}
-	prev, err := ReadState(root)
+	changes, err := planChanges(root, want, in.prev, in.force)
 	if err != nil {
 		return nil, nil, err
 	}
-	changes, err := planChanges(root, want, prev, opts.Force)
-	if err != nil {
-		return nil, nil, err
-	}
-	return withState(root, changes, prev, objs, strings.TrimPrefix(certDir, "/"))
+	return withState(root, changes, in.prev, objs, strings.TrimPrefix(certDir, "/"), in.fingerprint)
 }
 
 // withAgentSecret appends the Secret built from the planned certificates,

@@ -25,6 +25,9 @@ type State struct {
 	Dirs           []string    `json:"dirs,omitempty"`
 	Namespace      string      `json:"namespace,omitempty"`
 	ClusterObjects []ObjectRef `json:"clusterObjects,omitempty"`
+	// Inputs fingerprints what produced the files (see fastpath.go); empty
+	// when a re-run must always build.
+	Inputs string `json:"inputs,omitempty"`
 }
 
 // StateFile is one written file, relative to the root.
@@ -32,6 +35,7 @@ type StateFile struct {
 	Path      string `json:"path"`
 	SHA256    string `json:"sha256"`
 	Placement string `json:"placement"`
+	Mode      string `json:"mode"` // octal permissions, e.g. "0600"
 }
 
 // ObjectRef names a cluster object the bundle creates through cluster-bootstrap.

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -9,7 +10,7 @@ import (
 // withState adds the state file to the plan and returns the directories to
 // create. The state lists the directories too, so its own directory must be
 // known before its bytes are.
-func withState(root string, changes []change, prev *State, objs []object, certDir string) ([]change, []dirSpec, error) {
+func withState(root string, changes []change, prev *State, objs []object, certDir, inputs string) ([]change, []dirSpec, error) {
 	stateAbs := filepath.Join(root, filepath.FromSlash(StatePath))
 	placeholder := change{desiredFile: desiredFile{rel: StatePath, placement: PlacementState}, abs: stateAbs, action: ActionCreate}
 	if _, err := os.Lstat(stateAbs); err == nil {
@@ -19,7 +20,9 @@ func withState(root string, changes []change, prev *State, objs []object, certDi
 	if err != nil {
 		return nil, nil, err
 	}
-	data, err := newState(root, changes, prev, dirs, objs).encode()
+	st := newState(root, changes, prev, dirs, objs)
+	st.Inputs = inputs
+	data, err := st.encode()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -36,7 +39,7 @@ func newState(root string, changes []change, prev *State, dirs []dirSpec, objs [
 	s := &State{Version: stateVersion}
 	for _, c := range changes {
 		if c.action != ActionRemove {
-			s.Files = append(s.Files, StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement})
+			s.Files = append(s.Files, StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
 		}
 	}
 	seen := map[string]bool{}

@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
@@ -43,11 +42,7 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 	if err != nil {
 		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
 	}
-	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
-	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
-	}
-	return &Cluster{Dynamic: dyn, Mapper: &knownKindsMapper{discovery: disc}}, nil
+	return &Cluster{Dynamic: dyn, Mapper: recordedKindsMapper{}}, nil
 }
 
 // deleteAll issues a background-propagation delete for every recorded
@@ -88,7 +83,7 @@ func (c *Cluster) delete(ctx context.Context, o render.ObjectRef) error {
 	defer cancel()
 	bg := metav1.DeletePropagationBackground
 	var r dynamic.ResourceInterface = c.Dynamic.Resource(m.Resource)
-	if m.Scope.Name() == meta.RESTScopeNameNamespace {
+	if o.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
 		r = c.Dynamic.Resource(m.Resource).Namespace(o.Namespace)
 	}
 	return r.Delete(ctx, o.Name, metav1.DeleteOptions{PropagationPolicy: &bg})

@@ -1,45 +1,21 @@
 package teardown
 
 import (
-	"sync"
-
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/restmapper"
 )
 
-// knownKindsMapper answers the kinds the bundle makes without a discovery
-// round trip, and asks discovery only for anything else an overlay added.
-type knownKindsMapper struct {
-	discovery discovery.DiscoveryInterface
-	once      sync.Once
-	fromAPI   meta.RESTMapper
-	err       error
-}
+// recordedKindsMapper maps a recorded object without a discovery round trip
+// (and without linking client-go's discovery, whose typed scheme costs every
+// command start-up time): the resource name follows the API convention for
+// the kind, and the scope follows from whether render recorded a namespace.
+type recordedKindsMapper struct{}
 
-var knownKinds = func() meta.RESTMapper {
-	m := meta.NewDefaultRESTMapper(nil)
-	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, meta.RESTScopeRoot)
-	for _, k := range []string{"Secret", "ConfigMap", "ServiceAccount", "Service"} {
-		m.Add(schema.GroupVersionKind{Version: "v1", Kind: k}, meta.RESTScopeNamespace)
+func (recordedKindsMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
+	gvk := gk.WithVersion("")
+	if len(versions) > 0 {
+		gvk.Version = versions[0]
 	}
-	m.Add(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, meta.RESTScopeNamespace)
-	return m
-}()
-
-func (m *knownKindsMapper) RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error) {
-	if r, err := knownKinds.RESTMapping(gk, versions...); err == nil {
-		return r, nil
-	}
-	m.once.Do(func() {
-		var groups []*restmapper.APIGroupResources
-		if groups, m.err = restmapper.GetAPIGroupResources(m.discovery); m.err == nil {
-			m.fromAPI = restmapper.NewDiscoveryRESTMapper(groups)
-		}
-	})
-	if m.err != nil {
-		return nil, m.err
-	}
-	return m.fromAPI.RESTMapping(gk, versions...)
+	plural, _ := meta.UnsafeGuessKindToResource(gvk)
+	return &meta.RESTMapping{Resource: plural, GroupVersionKind: gvk, Scope: meta.RESTScopeNamespace}, nil
 }

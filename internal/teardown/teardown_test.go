@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -179,14 +178,6 @@ var (
 	gvrDaemonSet = schema.GroupVersionResource{Group: "apps", Version: "v1", Resource: "daemonsets"}
 )
 
-func testMapper() meta.RESTMapper {
-	m := meta.NewDefaultRESTMapper(nil)
-	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Namespace"}, meta.RESTScopeRoot)
-	m.Add(schema.GroupVersionKind{Version: "v1", Kind: "Secret"}, meta.RESTScopeNamespace)
-	m.Add(schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "DaemonSet"}, meta.RESTScopeNamespace)
-	return m
-}
-
 type fakeAPI struct {
 	*Cluster
 	client *dynamicfake.FakeDynamicClient
@@ -200,7 +191,7 @@ func newFakeAPI(t *testing.T, objs ...runtime.Object) *fakeAPI {
 	t.Helper()
 	lists := map[schema.GroupVersionResource]string{gvrNamespace: "NamespaceList", gvrSecret: "SecretList", gvrDaemonSet: "DaemonSetList"}
 	c := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, objs...)
-	return &fakeAPI{Cluster: &Cluster{Dynamic: c, Mapper: testMapper()}, client: c}
+	return &fakeAPI{Cluster: &Cluster{Dynamic: c, Mapper: recordedKindsMapper{}}, client: c}
 }
 
 func obj(apiVersion, kind, ns, name string) *unstructured.Unstructured {
@@ -262,7 +253,7 @@ func unreachableCluster(t *testing.T) *Cluster {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Cluster{Dynamic: dyn, Mapper: testMapper()}
+	return &Cluster{Dynamic: dyn, Mapper: recordedKindsMapper{}}
 }
 
 func TestTeardownUnreachableAPIServerIsAWarning(t *testing.T) {
@@ -289,5 +280,23 @@ func TestTeardownUnreachableAPIServerFailsWithStrict(t *testing.T) {
 	var ue *UnreachableError
 	if !errors.As(err, &ue) || !strings.Contains(err.Error(), "unreachable") {
 		t.Fatalf("want UnreachableError, got %v", err)
+	}
+}
+
+func TestRecordedKindsMapper(t *testing.T) {
+	cases := []struct {
+		gk   schema.GroupKind
+		want schema.GroupVersionResource
+	}{
+		{schema.GroupKind{Kind: "Namespace"}, gvrNamespace},
+		{schema.GroupKind{Kind: "Secret"}, gvrSecret},
+		{schema.GroupKind{Group: "apps", Kind: "DaemonSet"}, gvrDaemonSet},
+		{schema.GroupKind{Group: "networking.k8s.io", Kind: "NetworkPolicy"}, schema.GroupVersionResource{Group: "networking.k8s.io", Version: "v1", Resource: "networkpolicies"}},
+	}
+	for _, tc := range cases {
+		m, err := recordedKindsMapper{}.RESTMapping(tc.gk, tc.want.Version)
+		if err != nil || m.Resource != tc.want {
+			t.Errorf("%v: got %v, %v; want %v", tc.gk, m.Resource, err, tc.want)
+		}
 	}
 }
