@@ -138,7 +138,7 @@ func (e ResultsError) Error() string {
 		}
 		lines = append(lines, line+r.Message)
 	}
-	return strings.Join(lines, "\n")
+	return strings.Join(lines, "\n  ")
 }
 
 // parseStream reads a plain multi-document YAML stream.

@@ -29,7 +29,7 @@ func Decode(data []byte) (*KonnectivityBundle, error) {
 	if err := json.Unmarshal(raw, &cfg); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return nil, FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got a %s, want a %s", te.Value, te.Type), Fix: "fix the value's type"}}
+			return nil, FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got %s, want %s", article(te.Value), article(te.Type.String())), Fix: "write the value as " + article(te.Type.String())}}
 		}
 		return nil, fmt.Errorf("decoding config: %w", err)
 	}
@@ -155,4 +155,12 @@ func editDistance(a, b string) int {
 		prev = cur
 	}
 	return prev[len(b)]
+}
+
+// article prefixes a JSON or Go type name with "a" or "an".
+func article(typ string) string {
+	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
+		return "an " + typ
+	}
+	return "a " + typ
 }

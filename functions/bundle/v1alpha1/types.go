@@ -35,7 +35,8 @@ type ObjectMeta struct {
 type Spec struct {
 	// Enabled false produces nothing at all (bootstrap-in-place).
 	Enabled *bool `json:"enabled,omitempty"`
-	// IPFamily is ipv4, ipv6 or dualstack; dualstack uses the primary family (IPv4).
+	// IPFamily is ipv4, ipv6 or dualstack. Dual-stack agents dial the primary
+	// family's address, so bootstrapIP may then be of either family.
 	IPFamily string `json:"ipFamily,omitempty"`
 	// BootstrapIP is the address agents dial and the server certificate's SAN.
 	// Empty means: take KONNECTIVITY_BOOTSTRAP_IP from the environment.

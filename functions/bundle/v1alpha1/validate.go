@@ -6,10 +6,12 @@ import (
 	"net/url"
 	"path"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -58,6 +60,7 @@ func (s *Spec) Validate() error {
 	}
 	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
 	v.server(&s.Server)
+	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
 	v.paths(&s.Paths)
 	if len(v.errs) == 0 {
@@ -154,7 +157,41 @@ func (v *validator) server(s *ServerSpec) {
 // The agent's gRPC keepalive below 30s is refused by the server's enforcement policy.
 const minAgentKeepalive = 30 * time.Second
 
+// bindFamily keeps the agent listener on the family agents dial.
+func (v *validator) bindFamily(family, bind string) {
+	ip := net.ParseIP(bind)
+	if ip == nil || ip.IsUnspecified() {
+		return
+	}
+	if (family == FamilyIPv4 && ip.To4() == nil) || (family == FamilyIPv6 && ip.To4() != nil) {
+		v.add("spec.server.agentBindAddress", "bind to an address of spec.ipFamily, or leave it empty", "%s is not of spec.ipFamily %s: agents could not reach the server", bind, family)
+	}
+}
+
+var (
+	tolerationOperators = []string{"", "Exists", "Equal"}
+	tolerationEffects   = []string{"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
+)
+
+// tolerations catches typos the API server would only reject when
+// cluster-bootstrap applies the DaemonSet, long after the build.
+func (v *validator) tolerations(ts []corev1.Toleration) {
+	for i, t := range ts {
+		field := fmt.Sprintf("spec.agent.tolerations[%d]", i)
+		if !slices.Contains(tolerationOperators, string(t.Operator)) {
+			v.add(field+".operator", "use Exists or Equal", "unknown operator %q", t.Operator)
+		}
+		if !slices.Contains(tolerationEffects, string(t.Effect)) {
+			v.add(field+".effect", "use NoSchedule, PreferNoSchedule or NoExecute, or leave it empty for all", "unknown effect %q", t.Effect)
+		}
+		if t.Operator == corev1.TolerationOpExists && t.Value != "" {
+			v.add(field+".value", "drop the value, or use operator: Equal", "operator Exists takes no value")
+		}
+	}
+}
+
 func (v *validator) agent(a *AgentSpec) {
+	v.tolerations(a.Tolerations)
 	v.port("spec.agent.healthPort", a.HealthPort)
 	v.port("spec.agent.adminPort", a.AdminPort)
 	v.distinct("proxy-agent", map[string]int32{"spec.agent.healthPort": a.HealthPort, "spec.agent.adminPort": a.AdminPort})
