@@ -79,6 +79,11 @@ func parseBundle(stream []byte) (*bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)
 	}
+	return newBundle(nodes), nil
+}
+
+// newBundle sorts parsed objects into their roles; it never modifies them.
+func newBundle(nodes []*yaml.RNode) *bundle {
 	b := &bundle{}
 	for _, n := range nodes {
 		o := newObject(n)
@@ -86,7 +91,7 @@ func parseBundle(stream []byte) (*bundle, error) {
 		b.classify(o)
 	}
 	b.findSecret()
-	return b, nil
+	return b
 }
 
 func newObject(n *yaml.RNode) *object {

@@ -6,6 +6,8 @@ package check
 
 import (
 	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Severity says whether a finding breaks the bundle.
@@ -62,11 +64,21 @@ func Check(stream []byte, opts Options) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
+	return run(b, opts), nil
+}
+
+// CheckNodes is Check on objects already parsed (a KRM function's items);
+// the nodes are only read.
+func CheckNodes(nodes []*yaml.RNode, opts Options) []Finding {
+	return run(newBundle(nodes), opts)
+}
+
+func run(b *bundle, opts Options) []Finding {
 	r := &report{}
 	for _, rule := range ruleFamilies {
 		rule(b, opts, r)
 	}
-	return r.findings, nil
+	return r.findings
 }
 
 // HasErrors reports whether any finding has severity error.

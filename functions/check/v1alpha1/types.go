@@ -1,0 +1,41 @@
+// Package v1alpha1 is the KonnectivityCheck KRM validator function: it runs
+// functions/check on every resource of a kustomize build, reports the findings
+// as results and fails the build on any error finding. It never changes a
+// resource (kustomize rejects validators that do).
+package v1alpha1
+
+// API group, version and kind of the validator's config.
+const (
+	Group      = "bundle.konnectivity.io"
+	Version    = "v1alpha1"
+	APIVersion = Group + "/" + Version
+	Kind       = "KonnectivityCheck"
+)
+
+// KonnectivityCheck is the validator's function config.
+type KonnectivityCheck struct {
+	APIVersion string     `json:"apiVersion"`
+	Kind       string     `json:"kind"`
+	Metadata   ObjectMeta `json:"metadata,omitempty"`
+	Spec       Spec       `json:"spec,omitempty"`
+}
+
+// ObjectMeta is the part of metadata a function config may carry.
+type ObjectMeta struct {
+	Name        string            `json:"name,omitempty"`
+	Namespace   string            `json:"namespace,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// Spec tunes the checks (check.Options).
+type Spec struct {
+	// AllowMissingClusterCA turns a missing --cluster-ca-cert into a warning.
+	AllowMissingClusterCA bool `json:"allowMissingClusterCA,omitempty"`
+	// AllowEmpty accepts a build without a server pod (bootstrap-in-place).
+	AllowEmpty bool `json:"allowEmpty,omitempty"`
+	// CertDir is a certificate directory (ca.crt, server.crt, agent.crt, keys),
+	// relative to the function's working directory: kustomize runs exec
+	// functions in the directory of the kustomization that lists them.
+	CertDir string `json:"certDir,omitempty"`
+}
