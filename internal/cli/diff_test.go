@@ -1,0 +1,119 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+)
+
+// runCLI runs the program in-process with no environment.
+func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code = Main(append([]string{ProgramName}, args...), io)
+	return code, out.String(), errb.String()
+}
+
+const goldenImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+
+func golden(name string) string {
+	return filepath.Join(tooltest.RepoRoot(), "testdata", "golden", name+".yaml")
+}
+
+func TestDiffCommand(t *testing.T) {
+	ipv4, err := os.ReadFile(golden("ipv4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	upiDir := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")
+	for _, tc := range []struct {
+		name     string
+		stdin    string
+		args     []string
+		code     int
+		stdout   []string // substrings
+		stderr   string
+		noStdout bool
+	}{
+		{name: "golden file equals its overlay build", code: 0,
+			args:   []string{"diff", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage, golden("ipv4"), "ipv4"},
+			stdout: []string{"no differences"}},
+		{name: "stdin against a file", stdin: string(ipv4), code: 0,
+			args: []string{"diff", "-", golden("ipv4")}, stdout: []string{"no differences: stdin and "}},
+		{name: "upi directory: one line per changed flag", code: 1,
+			args: []string{"diff", golden("ipv4"), upiDir},
+			stdout: []string{
+				"~ spec.containers[konnectivity-server].args[--agent-port]: --agent-port=8091 -> --agent-port=9091\n",
+				"~ spec.template.spec.containers[konnectivity-agent].args[--proxy-server-port]: --proxy-server-port=8091 -> --proxy-server-port=9091\n",
+				"2 changed, 0 added, 0 removed\n",
+			}},
+		{name: "two overlays with one IP each", code: 1,
+			args:   []string{"diff", "--overlays", "ipv4", "ipv6", "--bootstrap-ip", "192.0.2.10,2001:db8::10", "--image", goldenImage, "-o", "markdown"},
+			stdout: []string{"### Bundle diff: `overlay ipv4` → `overlay ipv6`", "| ~ | `spec.template.spec.containers[konnectivity-agent].args[--proxy-server-host]` | `--proxy-server-host=192.0.2.10` | `--proxy-server-host=2001:db8::10` |"}},
+		{name: "sno builds nothing: everything removed", code: 1,
+			args:   []string{"diff", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage, "ipv4", "sno"},
+			stdout: []string{"- v1 Pod kube-system/konnectivity-server\n", "0 changed, 0 added, 5 removed\n"}},
+		{name: "--overlays refuses a file", code: 2, noStdout: true,
+			args: []string{"diff", "--overlays", golden("ipv4"), "ipv4"}, stderr: "is not an overlay"},
+		{name: "missing argument", code: 2, noStdout: true, args: []string{"diff", "ipv4"}, stderr: "exactly two bundles"},
+		{name: "unknown source", code: 2, noStdout: true, args: []string{"diff", "nope", "ipv4"}, stderr: `A: "nope" is not a file, a directory or an overlay`},
+		{name: "bad output", code: 2, noStdout: true, args: []string{"diff", "-o", "html", "a", "b"}, stderr: "--output: unknown output format"},
+		{name: "two stdins", code: 2, noStdout: true, args: []string{"diff", "-", "-"}, stderr: "only one of A and B"},
+		{name: "three IPs", code: 2, noStdout: true, args: []string{"diff", "--bootstrap-ip", "a,b,c", "ipv4", "ipv6"}, stderr: "--bootstrap-ip takes one value or two"},
+		{name: "unparsable side", stdin: "kind: [", code: 2, noStdout: true, args: []string{"diff", "-", golden("ipv4")}, stderr: "A (stdin): document 1: not valid YAML"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			for _, s := range tc.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			if tc.noStdout && stdout != "" {
+				t.Errorf("stdout should be empty on error, got:\n%s", stdout)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
+			}
+			if strings.Contains(stdout, "\x1b[") {
+				t.Errorf("colour codes written to a non-terminal:\n%q", stdout)
+			}
+		})
+	}
+}
+
+func TestDiffCommandJSON(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "diff", "-o", "json", golden("ipv4"), golden("upi"))
+	if code != 1 {
+		t.Fatalf("exit %d, want 1; stderr %s", code, stderr)
+	}
+	var rep struct {
+		Equal   bool
+		Summary map[string]int
+		Objects []struct {
+			Kind    string
+			Status  string
+			Changes []struct{ Op, Path string }
+		}
+	}
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, stdout)
+	}
+	if rep.Equal || rep.Summary["changed"] != 2 || len(rep.Objects) != 2 {
+		t.Fatalf("report %+v, want 2 changed objects", rep)
+	}
+	for _, o := range rep.Objects {
+		if len(o.Changes) == 0 {
+			t.Errorf("%s has no changes listed", o.Kind)
+		}
+	}
+}

@@ -1,0 +1,93 @@
+package cli
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+)
+
+const portsLong = `Prints the network requirements of a bundle, read from its objects (so a
+customised agent port or bootstrap IP shows up as it will be deployed): which
+port, which protocol, from where to where, for how long, and which object and
+flag each value comes from.
+
+The argument is a bundle file, - for stdin, a kustomization directory or an
+overlay name (built with --bootstrap-ip/--image), or a host root that render
+wrote (a directory holding var/lib/konnectivity-bundle/state.json). Without
+one it builds the default overlay (` + kustbuild.DefaultOverlay + `).
+
+Only the agent tunnel crosses the network: TCP agent-port from every cluster
+node to the bootstrap host, during the bootstrap phase only.
+
+Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
+
+func init() {
+	register(&Command{
+		Name:  "ports",
+		Args:  "[FILE|DIR|OVERLAY|ROOT]",
+		Short: "Print the network requirements (ports, direction, duration) of a bundle",
+		Long:  portsLong,
+		Setup: setupPorts,
+	})
+}
+
+func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts kustbuild.Options
+	var output string
+	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "bootstrap IP when building (default $KONNECTIVITY_BOOTSTRAP_IP)")
+	fs.StringVar(&opts.Image, "image", "", "image when building (default $KONNECTIVITY_IMAGE)")
+	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	return func(io IO, args []string) error {
+		if len(args) > 1 {
+			return Usagef("ports takes at most one FILE, DIR, OVERLAY or ROOT, got %d", len(args))
+		}
+		if output != "text" && output != "json" {
+			return Usagef("--output: unknown format %q; use text or json", output)
+		}
+		target := kustbuild.DefaultOverlay
+		if len(args) == 1 {
+			target = args[0]
+		}
+		opts.Getenv = io.Getenv
+		label, b, err := loadForPorts(io, target, opts)
+		if err != nil {
+			return err
+		}
+		rep, err := netreq.Requirements(label, b)
+		if err != nil {
+			return fmt.Errorf("%s: %w", label, err)
+		}
+		if output == "json" {
+			return netreq.WriteJSON(io.Stdout, rep)
+		}
+		return netreq.WriteText(io.Stdout, rep)
+	}
+}
+
+func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *netreq.Bundle, error) {
+	if target != "-" && rendered.IsRoot(target) {
+		r, err := rendered.Load(target)
+		if err != nil {
+			return "", nil, err
+		}
+		return "the host root " + target, r.Bundle, nil
+	}
+	src, err := bundlediff.Load(target, io.Stdin, opts)
+	if err != nil {
+		return "", nil, err
+	}
+	objs, err := bundlediff.Parse(src.Stream)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
+	}
+	b, err := netreq.Read(objs)
+	if err != nil {
+		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
+	}
+	return src.Label, b, nil
+}

@@ -1,0 +1,57 @@
+package netreq
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+)
+
+// WriteJSON writes the report as indented JSON.
+func WriteJSON(w io.Writer, r *Report) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the report for a person: what to open in the network
+// first, then what stays on a host.
+func WriteText(w io.Writer, r *Report) error {
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "Network requirements of %s\n", r.Bundle)
+	if !r.Enabled {
+		fmt.Fprintln(bw, "\nNone: the bundle deploys no Konnectivity tunnel (bootstrap-in-place).")
+		return bw.Flush()
+	}
+	for _, sec := range []struct{ scope, title string }{
+		{ScopeNetwork, "Allow in the network (firewall, security group), bootstrap phase only:"},
+		{ScopeHost, "Local to one host or pod (no firewall rule needed):"},
+	} {
+		fmt.Fprintf(bw, "\n%s\n", sec.title)
+		for _, q := range r.Requirements {
+			if q.Scope == sec.scope {
+				writeRequirement(bw, q)
+			}
+		}
+	}
+	for _, warn := range r.Warnings {
+		fmt.Fprintf(bw, "\nwarning: %s\n", warn)
+	}
+	return bw.Flush()
+}
+
+func writeRequirement(w io.Writer, q Requirement) {
+	what := fmt.Sprintf("TCP %d", q.Port)
+	if q.Protocol == "unix" {
+		what = "unix socket " + q.Path
+	}
+	fmt.Fprintf(w, "  %s  %s\n", what, q.Purpose)
+	fmt.Fprintf(w, "      from:   %s\n", q.From)
+	fmt.Fprintf(w, "      to:     %s\n", q.To)
+	fmt.Fprintf(w, "      when:   %s\n", q.Duration)
+	if q.Note != "" {
+		fmt.Fprintf(w, "      note:   %s\n", q.Note)
+	}
+	fmt.Fprintf(w, "      source: %s\n", q.Source)
+}

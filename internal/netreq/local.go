@@ -1,0 +1,56 @@
+package netreq
+
+import "fmt"
+
+// localFlows are the flows that stay on one host: the KAS to the server
+// through the socket, and the health and admin ports.
+func localFlows(b *Bundle) ([]Requirement, error) {
+	var out []Requirement
+	s, a := b.Server, b.Agent
+	if uds, ok := s.Flag("uds-name"); ok && uds != "" {
+		host, mapped := s.HostPath(uds)
+		if !mapped {
+			host = uds + " (container path: no hostPath mount covers it)"
+		}
+		out = append(out, Requirement{
+			Purpose: "kube-apiserver egress to the server", Protocol: "unix", Path: host,
+			From: "the bootstrap kube-apiserver", To: "the server's socket on the bootstrap host",
+			Scope: ScopeHost, Duration: whileServerRuns, Source: fmt.Sprintf("%s --uds-name", s.Object),
+			Note: "created by the server with mode 0770; no firewall rule needed",
+		})
+	}
+	ports := []struct {
+		w       *Workload
+		flag    string
+		def     int
+		purpose string
+		from    string
+		to      string
+		dur     string
+	}{
+		{s, "health-port", defaultServerHealth, "server /healthz and /readyz", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, all addresses unless --health-bind-address", whileServerRuns},
+		{s, "admin-port", defaultServerAdmin, "server /metrics (connected agents)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
+		{a, "health-server-port", defaultAgentHealth, "agent /healthz and /readyz", "the kubelet on each node (probes)", "each agent pod", whileAgentsRun},
+		{a, "admin-server-port", defaultAgentAdmin, "agent admin (metrics, debugging)", "inside the agent pod", "each agent pod, 127.0.0.1", whileAgentsRun},
+	}
+	for _, p := range ports {
+		port, err := p.w.Port(p.flag, p.def)
+		if err != nil {
+			return nil, err
+		}
+		src := fmt.Sprintf("%s --%s", p.w.Object, p.flag)
+		if _, set := p.w.Flag(p.flag); !set {
+			src += " (not set: proxy default)"
+		}
+		out = append(out, Requirement{Purpose: p.purpose, Protocol: "tcp", Port: port, From: p.from, To: p.to,
+			Scope: ScopeHost, Duration: p.dur, Source: src})
+	}
+	return out, nil
+}
+
+func adminBind(s *Workload) string {
+	if v, ok := s.Flag("admin-bind-address"); ok && v != "" {
+		return v
+	}
+	return defaultAdminBind
+}

@@ -1,0 +1,162 @@
+package netreq
+
+import (
+	"fmt"
+	"net"
+	"sort"
+	"strings"
+)
+
+// ANP v0.36.0 defaults, used when a flag is not set.
+const (
+	defaultAgentPort    = 8091
+	defaultServerHealth = 8092
+	defaultServerAdmin  = 8095
+	defaultAgentHealth  = 8093
+	defaultAgentAdmin   = 8094
+	defaultAdminBind    = "127.0.0.1"
+	bootstrapPhaseOnly  = "bootstrap phase only: open it before the agents start, remove it after teardown"
+	whileServerRuns     = "while the server runs (bootstrap phase)"
+	whileAgentsRun      = "while the agents run (bootstrap phase)"
+)
+
+// Scopes of a requirement.
+const (
+	ScopeNetwork = "network" // crosses the network: firewalls and security groups must allow it
+	ScopeHost    = "host"    // stays on one host (or inside one pod)
+)
+
+// Requirement is one flow the bundle needs.
+type Requirement struct {
+	Purpose  string `json:"purpose"`
+	Protocol string `json:"protocol"` // tcp or unix
+	Port     int    `json:"port,omitempty"`
+	Path     string `json:"path,omitempty"` // unix socket host path
+	From     string `json:"from"`
+	To       string `json:"to"`
+	Scope    string `json:"scope"`
+	Duration string `json:"duration"`
+	Source   string `json:"source"` // the object and flag it was read from
+	Note     string `json:"note,omitempty"`
+}
+
+// Report is everything a bundle needs from the network.
+type Report struct {
+	Bundle       string        `json:"bundle"`
+	Enabled      bool          `json:"enabled"`
+	Requirements []Requirement `json:"requirements"`
+	Warnings     []string      `json:"warnings,omitempty"`
+}
+
+// Requirements derives the report; label names the bundle in output.
+func Requirements(label string, b *Bundle) (*Report, error) {
+	r := &Report{Bundle: label, Requirements: []Requirement{}}
+	if b.Server == nil && b.Agent == nil {
+		return r, nil
+	}
+	if b.Server == nil || b.Agent == nil {
+		return nil, fmt.Errorf("the bundle has a %s but no %s; it needs the server static pod and the agent DaemonSet", present(b), missing(b))
+	}
+	r.Enabled = true
+	tunnel, err := agentTunnel(b, r)
+	if err != nil {
+		return nil, err
+	}
+	local, err := localFlows(b)
+	if err != nil {
+		return nil, err
+	}
+	r.Requirements = append([]Requirement{tunnel}, local...)
+	return r, nil
+}
+
+func present(b *Bundle) string {
+	if b.Server != nil {
+		return "server pod"
+	}
+	return "agent DaemonSet"
+}
+
+func missing(b *Bundle) string {
+	if b.Server == nil {
+		return "server static pod"
+	}
+	return "agent DaemonSet"
+}
+
+// agentTunnel is the one flow that crosses the network: every agent dials
+// the server's agent port on the bootstrap IP.
+func agentTunnel(b *Bundle, r *Report) (Requirement, error) {
+	port, err := b.Server.Port("agent-port", defaultAgentPort)
+	if err != nil {
+		return Requirement{}, err
+	}
+	dial, err := b.Agent.Port("proxy-server-port", defaultAgentPort)
+	if err != nil {
+		return Requirement{}, err
+	}
+	if dial != port {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("agents dial port %d (--proxy-server-port) but the server listens on %d (--agent-port): the tunnel cannot connect until they agree", dial, port))
+	}
+	host, _ := b.Agent.Flag("proxy-server-host")
+	to := "the bootstrap host " + hostOrUnset(host)
+	if bind, ok := b.Server.Flag("agent-bind-address"); ok && bind != "" && bind != host {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the server binds its agent port to %s (--agent-bind-address) but agents dial %s", bind, host))
+	}
+	from := "every node the agent DaemonSet runs on (" + nodeScope(b.Agent) + "), "
+	note := "pod traffic leaving a node is normally SNATed to the node's IP, so allow the machine network CIDR"
+	if b.Agent.HostNetwork() {
+		from += "node network (hostNetwork)"
+		note = "agents use the node's own IP (hostNetwork), so allow the machine network CIDR"
+	} else {
+		from += "pod network"
+	}
+	return Requirement{
+		Purpose: "agent tunnel (mutual TLS)", Protocol: "tcp", Port: port, From: from, To: to,
+		Scope: ScopeNetwork, Duration: bootstrapPhaseOnly, Note: note,
+		Source: fmt.Sprintf("%s --agent-port; %s --proxy-server-host, --proxy-server-port", b.Server.Object, b.Agent.Object),
+	}, nil
+}
+
+func hostOrUnset(h string) string {
+	if h == "" {
+		return "(--proxy-server-host not set: agents dial 127.0.0.1)"
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.String()
+	}
+	return h
+}
+
+// nodeScope describes which nodes the DaemonSet schedules on.
+func nodeScope(w *Workload) string {
+	var parts []string
+	if sel, ok := w.PodSpec["nodeSelector"].(map[string]any); ok && len(sel) > 0 {
+		keys := make([]string, 0, len(sel))
+		for k, v := range sel {
+			if s := fmt.Sprint(v); s != "" {
+				k += "=" + s
+			}
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		parts = append(parts, "nodes labelled "+strings.Join(keys, ","))
+	}
+	tols, _ := w.PodSpec["tolerations"].([]any)
+	all := false
+	for _, t := range tols {
+		m, _ := t.(map[string]any)
+		if m["operator"] == "Exists" && m["key"] == nil {
+			all = true
+		}
+	}
+	switch {
+	case all:
+		parts = append(parts, "any taint tolerated")
+	case len(tols) > 0:
+		parts = append(parts, fmt.Sprintf("%d tolerations", len(tols)))
+	default:
+		parts = append(parts, "untainted nodes only")
+	}
+	return strings.Join(parts, "; ")
+}
