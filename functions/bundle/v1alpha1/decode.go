@@ -1,166 +1,18 @@
 package v1alpha1
 
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"reflect"
-	"sort"
-	"strings"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
 
-	"sigs.k8s.io/yaml"
-)
+// FieldError is one invalid field, with the fix.
+type FieldError = krmconfig.FieldError
 
-// Decode parses a KonnectivityBundle strictly: an unknown or misspelled
-// field is an error that names its full path and the closest known field.
+// FieldErrors is every problem found in one config.
+type FieldErrors = krmconfig.FieldErrors
+
+// Decode parses a KonnectivityBundle strictly (see krmconfig.Decode).
 func Decode(data []byte) (*KonnectivityBundle, error) {
-	raw, err := yaml.YAMLToJSON(data)
-	if err != nil {
-		return nil, fmt.Errorf("config is not valid YAML: %w", err)
-	}
-	var tree map[string]any
-	if err := json.Unmarshal(raw, &tree); err != nil {
-		return nil, fmt.Errorf("config must be a YAML mapping: %w", err)
-	}
-	if errs := unknownFields(tree, reflect.TypeFor[KonnectivityBundle](), ""); len(errs) > 0 {
-		return nil, errs
-	}
 	var cfg KonnectivityBundle
-	if err := json.Unmarshal(raw, &cfg); err != nil {
-		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
-			return nil, FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got %s, want %s", article(te.Value), article(te.Type.String())), Fix: "write the value as " + article(te.Type.String())}}
-		}
-		return nil, fmt.Errorf("decoding config: %w", err)
-	}
-	if cfg.APIVersion != APIVersion || cfg.Kind != Kind {
-		return nil, FieldErrors{{Field: "apiVersion/kind", Message: fmt.Sprintf("got %s %s", cfg.APIVersion, cfg.Kind), Fix: "use apiVersion: " + APIVersion + " and kind: " + Kind}}
+	if err := krmconfig.Decode(data, APIVersion, Kind, &cfg); err != nil {
+		return nil, err
 	}
 	return &cfg, nil
-}
-
-var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
-
-// unknownFields walks a decoded JSON tree along a Go type and reports every
-// key the type has no field for. Types with their own decoding (quantities)
-// and maps are leaves.
-func unknownFields(node any, t reflect.Type, path string) FieldErrors {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
-	}
-	if reflect.PointerTo(t).Implements(unmarshaler) {
-		return nil
-	}
-	switch v := node.(type) {
-	case map[string]any:
-		if t.Kind() != reflect.Struct {
-			return nil
-		}
-		return unknownStructFields(v, t, path)
-	case []any:
-		if t.Kind() != reflect.Slice {
-			return nil
-		}
-		var errs FieldErrors
-		for i, item := range v {
-			errs = append(errs, unknownFields(item, t.Elem(), fmt.Sprintf("%s[%d]", path, i))...)
-		}
-		return errs
-	}
-	return nil
-}
-
-func unknownStructFields(m map[string]any, t reflect.Type, path string) FieldErrors {
-	fields := jsonFields(t)
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	var errs FieldErrors
-	for _, k := range keys {
-		child := join(path, k)
-		ft, ok := fields[k]
-		if !ok {
-			errs = append(errs, FieldError{Field: child, Message: "unknown field", Fix: suggest(k, fields)})
-			continue
-		}
-		errs = append(errs, unknownFields(m[k], ft, child)...)
-	}
-	return errs
-}
-
-func join(path, key string) string {
-	if path == "" {
-		return key
-	}
-	return path + "." + key
-}
-
-// jsonFields maps JSON names to field types, flattening embedded structs as
-// encoding/json does.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
-
-func suggest(key string, fields map[string]reflect.Type) string {
-	best, bestDist := "", len(key)/2+2
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-		if d := editDistance(strings.ToLower(key), strings.ToLower(name)); d < bestDist {
-			best, bestDist = name, d
-		}
-	}
-	if best != "" {
-		return fmt.Sprintf("did you mean %q?", best)
-	}
-	sort.Strings(names)
-	return "known fields: " + strings.Join(names, ", ")
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
-}
-
-// article prefixes a JSON or Go type name with "a" or "an".
-func article(typ string) string {
-	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
-		return "an " + typ
-	}
-	return "a " + typ
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -52,7 +53,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 		}
 		spec, err := Resolve(config, getenv)
 		if err != nil {
-			return asResults(err)
+			return krmconfig.Results(err)
 		}
 		nodes, err := Generate(spec)
 		if err != nil {
@@ -61,28 +62,6 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 		rl.Items = append(rl.Items, nodes...)
 		return nil
 	})
-}
-
-// asResults turns field errors into framework results so kustomize and kpt
-// show each one with its field path.
-func asResults(err error) error {
-	fe, ok := err.(FieldErrors)
-	if !ok {
-		return framework.Results{{Severity: framework.Error, Message: err.Error()}}
-	}
-	results := make(framework.Results, 0, len(fe))
-	for _, e := range fe {
-		msg := e.Message
-		if e.Fix != "" {
-			msg += " (fix: " + e.Fix + ")"
-		}
-		results = append(results, &framework.Result{
-			Severity: framework.Error,
-			Message:  msg,
-			Field:    &framework.Field{Path: e.Field},
-		})
-	}
-	return results
 }
 
 // toNode renders a typed object the way it would be written by hand: no

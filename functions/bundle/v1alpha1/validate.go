@@ -15,31 +15,6 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
-// FieldError is one invalid field, with the fix.
-type FieldError struct {
-	Field   string // spec.agent.keepaliveTime
-	Message string
-	Fix     string
-}
-
-func (e FieldError) Error() string {
-	if e.Fix == "" {
-		return fmt.Sprintf("%s: %s", e.Field, e.Message)
-	}
-	return fmt.Sprintf("%s: %s (fix: %s)", e.Field, e.Message, e.Fix)
-}
-
-// FieldErrors is every problem found in one config, in field order.
-type FieldErrors []FieldError
-
-func (es FieldErrors) Error() string {
-	msgs := make([]string, len(es))
-	for i, e := range es {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
-
 type validator struct{ errs FieldErrors }
 
 func (v *validator) add(field, fix, format string, args ...any) {

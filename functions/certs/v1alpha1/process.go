@@ -11,6 +11,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
 )
 
 // specFields maps certs.Options fields to config paths.
@@ -112,27 +113,4 @@ func (f Function) certificates(s Spec, opts certs.Options) (*certs.Result, error
 	return r, nil
 }
 
-// asResults turns field errors into framework results, so kustomize and
-// kpt show each with its field path.
-func asResults(err error) error {
-	var errs []error
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		errs = joined.Unwrap()
-	} else {
-		errs = []error{err}
-	}
-	results := make(framework.Results, 0, len(errs))
-	for _, e := range errs {
-		r := &framework.Result{Severity: framework.Error, Message: e.Error()}
-		var fe *FieldError
-		if errors.As(e, &fe) {
-			r.Field = &framework.Field{Path: fe.Field}
-			r.Message = fe.Message
-			if fe.Fix != "" {
-				r.Message += " (fix: " + fe.Fix + ")"
-			}
-		}
-		results = append(results, r)
-	}
-	return results
-}
+func asResults(err error) error { return krmconfig.Results(err) }
