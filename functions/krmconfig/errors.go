@@ -51,19 +51,20 @@ func Results(err error) framework.Results {
 	return results
 }
 
+// flatten opens joined errors before FieldErrors: errors.As would find the
+// first FieldErrors inside a join and lose its siblings.
 func flatten(err error) []error {
-	var fes FieldErrors
-	if errors.As(err, &fes) {
-		out := make([]error, len(fes))
-		for i, fe := range fes {
-			out[i] = fe
-		}
-		return out
-	}
 	if joined, ok := err.(interface{ Unwrap() []error }); ok {
 		var out []error
 		for _, e := range joined.Unwrap() {
 			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	if fes, ok := err.(FieldErrors); ok {
+		out := make([]error, len(fes))
+		for i, fe := range fes {
+			out[i] = fe
 		}
 		return out
 	}
