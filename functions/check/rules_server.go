@@ -104,7 +104,7 @@ func checkClusterCA(w *workload, opts Options, r *report) {
 		sev = SeverityWarning
 	}
 	r.add(sev, "cluster-ca-cert-missing", w.obj.ref(), w.flags.fieldOr("cluster-ca-cert", w.field+".args"),
-		"without --cluster-ca-cert the server does not ask agents for a client certificate, so anyone who reaches the agent port can serve as an agent",
+		"--cluster-ca-cert is missing: the server does not ask agents for a client certificate, so anyone who reaches the agent port can act as an agent",
 		"set --cluster-ca-cert=/etc/konnectivity/ca.crt (or allow it explicitly with --allow-missing-cluster-ca)")
 }
 

@@ -1,0 +1,77 @@
+package check
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestOutputGolden renders the findings of a bundle with the published
+// design's mistakes in both output formats (refresh with -update).
+func TestOutputGolden(t *testing.T) {
+	in := string(readGood(t))
+	for _, e := range [][2]string{
+		{"--server-port=0", "--server-port=8091"},
+		{"--server-count=1", "--server-count=1\n    - --agent-namespace=openshift-bootstrap-konnectivity"},
+		{"apiServerArguments:", "egressSelectorConfiguration: {}\napiServerArguments:"},
+		{"--keepalive-time=30s\n        - --probe-interval", "--keepalive-time=5s\n        - --probe-interval"},
+	} {
+		if !strings.Contains(in, e[0]) {
+			t.Fatalf("edit %q does not apply", e[0])
+		}
+		in = strings.Replace(in, e[0], e[1], 1)
+	}
+	fs, err := Check([]byte(in), Options{CertFiles: goodCerts(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, js bytes.Buffer
+	if err := WriteText(&text, fs); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteJSON(&js, fs); err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "testdata/golden/published.txt", text.Bytes())
+	golden(t, "testdata/golden/published.json", js.Bytes())
+
+	var back Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Errors != len(fs)-back.Warnings || back.Errors < 5 || len(back.Findings) != len(fs) {
+		t.Errorf("report counts %d errors, %d warnings for %d findings", back.Errors, back.Warnings, len(fs))
+	}
+}
+
+func TestWriteJSONEmpty(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteJSON(&b, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), `"findings": []`) {
+		t.Errorf("no findings must be an empty list, got %s", b.String())
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (create it with -update)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (refresh with -update if intended):\n--- got\n%s\n--- want\n%s", path, got, want)
+	}
+}

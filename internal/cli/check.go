@@ -1,0 +1,126 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/spf13/pflag"
+)
+
+func init() {
+	register(&Command{
+		Name:  "check",
+		Args:  "[FILE|DIR|-]",
+		Short: "Check a bundle for everything that would break the tunnel",
+		Long: `Checks a bundle (a YAML stream with some or all of the server static pod,
+the agent DaemonSet, Secret and Namespace, the EgressSelectorConfiguration and
+the KubeAPIServerConfig override) against the rules of proxy-server and
+proxy-agent v0.36.0, kube-apiserver's egress loader and validator, and the
+paths and values the objects must agree on. functions/check/README.md lists
+every rule.
+
+FILE is a YAML stream; - or no argument reads standard input; a DIR is a
+kustomization, built in-process first (like 'build DIR').
+
+Text output is one line per finding:
+  severity  object  field: message (fix: ...)
+
+Exit status: 0 no error findings (warnings allowed); 1 at least one error
+finding; 2 usage error, unreadable input or certificate directory, or a DIR
+that does not build.`,
+		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
+			output := fs.StringP("output", "o", "text", "output format: text or json")
+			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
+			var opts check.Options
+			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
+			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
+			return func(io IO, args []string) error {
+				if *output != "text" && *output != "json" {
+					return Usagef("--output must be text or json, not %q", *output)
+				}
+				if len(args) > 1 {
+					return Usagef("check takes at most one FILE, DIR or -, got %d", len(args))
+				}
+				return runCheck(io, args, *output, *certDir, opts)
+			}
+		},
+	})
+}
+
+func runCheck(io IO, args []string, output, certDir string, opts check.Options) error {
+	target := "-"
+	if len(args) == 1 {
+		target = args[0]
+	}
+	stream, err := readBundle(io, target)
+	if err != nil {
+		return &ExitError{Code: 2, Err: err}
+	}
+	if certDir != "" {
+		if opts.CertFiles, err = check.ReadCertDir(certDir); err != nil {
+			return &ExitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
+		}
+	}
+	findings, err := check.Check(stream, opts)
+	if err != nil {
+		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
+	}
+	if output == "json" {
+		err = check.WriteJSON(io.Stdout, findings)
+	} else {
+		err = check.WriteText(io.Stdout, findings)
+	}
+	if err != nil {
+		return fmt.Errorf("writing findings: %w", err)
+	}
+	if check.HasErrors(findings) {
+		r := check.NewReport(findings)
+		return &ExitError{Code: 1, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
+	}
+	return nil
+}
+
+// readBundle reads a YAML stream from stdin or a file, or builds a kustomization directory.
+func readBundle(io IO, target string) ([]byte, error) {
+	if target == "-" {
+		b, err := readAll(io.Stdin)
+		if err != nil {
+			return nil, fmt.Errorf("reading standard input: %w", err)
+		}
+		return b, nil
+	}
+	st, err := os.Stat(target)
+	if err != nil {
+		return nil, fmt.Errorf("reading bundle: %w", err)
+	}
+	if !st.IsDir() {
+		b, err := os.ReadFile(target)
+		if err != nil {
+			return nil, fmt.Errorf("reading bundle: %w", err)
+		}
+		return b, nil
+	}
+	b, err := kustbuild.Build(target, kustbuild.Options{Getenv: io.Getenv})
+	if err != nil {
+		return nil, fmt.Errorf("building %s before checking it: %w", target, err)
+	}
+	return b, nil
+}
+
+func readAll(r io.Reader) ([]byte, error) {
+	if r == nil {
+		return nil, errors.New("no standard input")
+	}
+	return io.ReadAll(r)
+}
+
+func describeTarget(target string) string {
+	if target == "-" {
+		return "standard input"
+	}
+	return target
+}

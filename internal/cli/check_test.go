@@ -1,0 +1,130 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+)
+
+const checkTestdata = "../../functions/check/testdata"
+
+func runCheckCmd(t *testing.T, stdin string, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	io := IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
+	code := Main(append([]string{ProgramName, "check"}, args...), io)
+	return code, out.String(), errb.String()
+}
+
+func writeTemp(t *testing.T, name, content string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestCheckCommand(t *testing.T) {
+	goodBytes, err := os.ReadFile(filepath.Join(checkTestdata, "bundle/good.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	good := string(goodBytes)
+	bad := strings.Replace(good, "--server-port=0", "--server-port=8091", 1)
+	noCA := strings.Replace(good, "\n    - --cluster-ca-cert=/etc/konnectivity/ca.crt", "", 1)
+	goodFile, badFile := writeTemp(t, "good.yaml", good), writeTemp(t, "bad.yaml", bad)
+	tests := []struct {
+		name       string
+		stdin      string
+		args       []string
+		wantCode   int
+		wantStdout string // substring; "" = stdout must be empty
+		wantStderr string // substring
+	}{
+		{name: "good file", args: []string{goodFile}, wantCode: 0},
+		{name: "good file with certificates", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/good"), goodFile}, wantCode: 0},
+		{name: "bad file", args: []string{badFile}, wantCode: 1,
+			wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args[4]: --server-port is 8091", wantStderr: "2 error(s), 0 warning(s)"},
+		{name: "bad stdin", stdin: bad, args: []string{"-"}, wantCode: 1, wantStdout: "server port should be set to 0"},
+		{name: "stdin by default", stdin: bad, wantCode: 1, wantStdout: "server port should be set to 0"},
+		{name: "wrong SAN", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/wrong-san"), goodFile}, wantCode: 1, wantStdout: "agents dial 192.0.2.10"},
+		{name: "missing cluster CA", stdin: noCA, wantCode: 1, wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args: --cluster-ca-cert"},
+		{name: "missing cluster CA allowed", stdin: noCA, args: []string{"--allow-missing-cluster-ca"}, wantCode: 0, wantStdout: "warning  Pod"},
+		{name: "empty build", stdin: "", wantCode: 1, wantStdout: "--enable-exec"},
+		{name: "empty build allowed", stdin: "", args: []string{"--allow-empty"}, wantCode: 0},
+		{name: "unknown output", args: []string{"--output", "yaml", goodFile}, wantCode: 2, wantStderr: "--output must be text or json"},
+		{name: "two targets", args: []string{goodFile, badFile}, wantCode: 2, wantStderr: "at most one"},
+		{name: "missing file", args: []string{"/no/such/bundle.yaml"}, wantCode: 2, wantStderr: "no such file"},
+		{name: "unparsable", stdin: "a: [1, 2\n", wantCode: 2, wantStderr: "parse YAML stream"},
+		{name: "missing cert dir", args: []string{"--cert-dir", "/no/such/dir", goodFile}, wantCode: 2, wantStderr: "--cert-dir"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runCheckCmd(t, tt.stdin, nil, tt.args...)
+			if code != tt.wantCode {
+				t.Errorf("exit %d, want %d\nstdout: %s\nstderr: %s", code, tt.wantCode, stdout, stderr)
+			}
+			if tt.wantStdout == "" && stdout != "" || !strings.Contains(stdout, tt.wantStdout) {
+				t.Errorf("stdout %q, want containing %q", stdout, tt.wantStdout)
+			}
+			if !strings.Contains(stderr, tt.wantStderr) {
+				t.Errorf("stderr %q, want containing %q", stderr, tt.wantStderr)
+			}
+		})
+	}
+}
+
+func TestCheckCommandJSON(t *testing.T) {
+	bad := writeTemp(t, "bad.yaml", strings.Replace(readCheckGood(t), "--agent-port=8091", "--agent-port=9091", 1))
+	code, stdout, _ := runCheckCmd(t, "", nil, "--output", "json", bad)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1", code)
+	}
+	var r check.Report
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, stdout)
+	}
+	if r.Errors != 1 || len(r.Findings) != 1 || r.Findings[0].Rule != "agent-port-mismatch" {
+		t.Errorf("report = %+v, want exactly agent-port-mismatch", r)
+	}
+}
+
+// TestCheckCommandDir builds kustomization directories in-process first: the
+// repository's ipv4 overlay checks clean, a hand-edited bundle does not.
+func TestCheckCommandDir(t *testing.T) {
+	env := map[string]string{"KONNECTIVITY_BOOTSTRAP_IP": "192.0.2.10"}
+	code, stdout, stderr := runCheckCmd(t, "", env, "../../overlays/ipv4")
+	if code != 0 || stdout != "" {
+		t.Errorf("overlays/ipv4: exit %d, stdout %q, stderr %q; want a clean pass", code, stdout, stderr)
+	}
+	dir := t.TempDir()
+	bundle := strings.Replace(readCheckGood(t), "--mode=http-connect", "--mode=grpc", 1)
+	for name, content := range map[string]string{"bundle.yaml": bundle, "kustomization.yaml": "resources: [bundle.yaml]\n"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, _ = runCheckCmd(t, "", env, dir)
+	if code != 1 || !strings.Contains(stdout, "--mode=grpc") {
+		t.Errorf("edited dir: exit %d, stdout %q; want mode-protocol-mismatch", code, stdout)
+	}
+	code, _, stderr = runCheckCmd(t, "", env, t.TempDir())
+	if code != 2 || !strings.Contains(stderr, "before checking it") {
+		t.Errorf("dir without kustomization: exit %d, stderr %q; want 2 and the build error", code, stderr)
+	}
+}
+
+func readCheckGood(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(checkTestdata, "bundle/good.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
