@@ -28,6 +28,7 @@ const placementCertificate = "certificate"
 // File is one file render recorded.
 type File struct {
 	Path      string `json:"path"` // relative to the root
+	SHA256    string `json:"sha256"`
 	Placement string `json:"placement"`
 }
 

@@ -1,0 +1,59 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+)
+
+const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
+It reads what render wrote under --root (its state file and the files it
+lists), then checks: the files are there as written; the server's socket
+exists with mode 0770; the egress selector's socket is the server's (through
+the kube-apiserver's mount); the server's /healthz and /readyz on its health
+port; how many agents are connected (the server's /metrics); and the
+certificates' expiry, chain and SAN. Each problem comes with a hint.
+
+Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
+2 usage error.`
+
+func init() {
+	register(&Command{
+		Name:  "status",
+		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
+		Long:  statusLong,
+		Setup: setupStatus,
+	})
+}
+
+func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts hoststatus.Options
+	var output string
+	fs.StringVar(&opts.Root, "root", "/", "host root render wrote under")
+	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
+	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	return func(io IO, args []string) error {
+		if len(args) > 0 {
+			return Usagef("status takes no arguments, got %q", args)
+		}
+		if output != "text" && output != "json" {
+			return Usagef("--output: unknown format %q; use text or json", output)
+		}
+		rep := hoststatus.Run(context.Background(), opts)
+		write := hoststatus.WriteText
+		if output == "json" {
+			write = hoststatus.WriteJSON
+		}
+		if err := write(io.Stdout, rep); err != nil {
+			return err
+		}
+		if !rep.Usable {
+			return &ExitError{Code: 1}
+		}
+		return nil
+	}
+}

@@ -1,0 +1,43 @@
+package egressprobe
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+)
+
+// WriteJSON writes the result as indented JSON (took in nanoseconds).
+func WriteJSON(w io.Writer, r *Result) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(r)
+}
+
+// WriteText writes the verdict, the path taken, and the time.
+func WriteText(w io.Writer, r *Result) error {
+	via := "the cluster egress selection"
+	if r.Socket != "" {
+		via = fmt.Sprintf("%s over %s", r.Protocol, r.Socket)
+	}
+	took := r.Took.Round(10 * time.Microsecond)
+	var err error
+	switch {
+	case r.OK && r.HTTPStatus != 0:
+		_, err = fmt.Fprintf(w, "ok: %s answered HTTP %d through %s in %s\n", r.Target, r.HTTPStatus, via, took)
+	case r.OK:
+		_, err = fmt.Fprintf(w, "ok: connected to %s through %s in %s\n", r.Address, via, took)
+	case r.Stage == StageConfig:
+		_, err = fmt.Fprintf(w, "failed: %s\n", r.Error)
+	default:
+		_, err = fmt.Fprintf(w, "failed (%s) after %s dialing %s through %s: %s\n", r.Stage, took, r.Address, via, r.Error)
+	}
+	if err == nil && r.ProxyBody != "" {
+		_, err = fmt.Fprintf(w, "proxy said: %s\n", r.ProxyBody)
+	}
+	if err == nil && r.TLSPeer != "" {
+		_, err = fmt.Fprintf(w, "target certificate: %s (not verified)\n", r.TLSPeer)
+	}
+	return err
+}

@@ -1,0 +1,192 @@
+// Package egressprobe dials a target through the bootstrap host's
+// Konnectivity socket exactly as the kube-apiserver does: the rendered
+// EgressSelectorConfiguration, read and turned into a dialer by
+// k8s.io/apiserver's egressselector, and its cluster selection's dialer.
+package egressprobe
+
+import (
+	"context"
+	"crypto/tls"
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"k8s.io/apiserver/pkg/apis/apiserver"
+	"k8s.io/apiserver/pkg/server/egressselector"
+)
+
+// Options say what to dial and through which rendered root.
+type Options struct {
+	Root    string        // host root render wrote under
+	Target  string        // host:port, or an https:// (or http://) URL
+	Timeout time.Duration // whole probe; 0 = 10s
+}
+
+// Stages a probe can fail at.
+const (
+	StageConfig = "config" // reading the rendered egress file
+	StageDial   = "dial"   // the socket or the proxy (what the KAS reports for a webhook)
+	StageTLS    = "tls"    // the target's TLS handshake
+	StageHTTP   = "http"   // the target's HTTP response
+)
+
+// Result is what happened.
+type Result struct {
+	Target     string        `json:"target"`
+	Address    string        `json:"address"`
+	EgressFile string        `json:"egressFile,omitempty"`
+	Socket     string        `json:"socket,omitempty"` // host path the dialer used
+	Protocol   string        `json:"protocol,omitempty"`
+	OK         bool          `json:"ok"`
+	Stage      string        `json:"stage,omitempty"` // where it failed
+	Error      string        `json:"error,omitempty"` // as the kube-apiserver would log it
+	ProxyBody  string        `json:"proxyBody,omitempty"`
+	HTTPStatus int           `json:"httpStatus,omitempty"`
+	TLSPeer    string        `json:"tlsPeer,omitempty"`
+	Took       time.Duration `json:"took"`
+}
+
+// Probe dials the target through the cluster egress selection. The error
+// is only for bad options; a failed dial is a Result with OK false.
+func Probe(ctx context.Context, opts Options) (*Result, error) {
+	if opts.Timeout == 0 {
+		opts.Timeout = 10 * time.Second
+	}
+	t, err := parseTarget(opts.Target)
+	if err != nil {
+		return nil, err
+	}
+	res := &Result{Target: opts.Target, Address: t.addr}
+	dial, err := clusterDialer(opts.Root, res)
+	if err != nil {
+		res.Stage, res.Error = StageConfig, err.Error()
+		return res, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	start := time.Now()
+	conn, err := dial(ctx, "tcp", t.addr)
+	if err != nil {
+		res.Took = time.Since(start)
+		res.Stage, res.Error = StageDial, err.Error()
+		res.ProxyBody = proxyBody(ctx, res, t.addr)
+		return res, nil
+	}
+	defer conn.Close()
+	if t.scheme != "" {
+		talkHTTP(ctx, conn, t, res)
+	} else {
+		res.OK = true
+	}
+	res.Took = time.Since(start)
+	return res, nil
+}
+
+// target is a parsed TARGET.
+type target struct {
+	scheme, host, addr, path string
+}
+
+func parseTarget(s string) (target, error) {
+	if strings.Contains(s, "://") {
+		u, err := url.Parse(s)
+		if err != nil || (u.Scheme != "https" && u.Scheme != "http") || u.Host == "" {
+			return target{}, fmt.Errorf("target %q: give host:port or an http(s) URL such as https://198.51.100.2:443/healthz", s)
+		}
+		port := u.Port()
+		if port == "" {
+			port = map[string]string{"https": "443", "http": "80"}[u.Scheme]
+		}
+		p := u.RequestURI()
+		return target{scheme: u.Scheme, host: u.Hostname(), addr: net.JoinHostPort(u.Hostname(), port), path: p}, nil
+	}
+	host, port, err := net.SplitHostPort(s)
+	if err != nil || host == "" || port == "" {
+		return target{}, fmt.Errorf("target %q: give host:port (IPv6 in brackets: [2001:db8::1]:443) or an https URL", s)
+	}
+	return target{host: host, addr: s}, nil
+}
+
+// clusterDialer builds the kube-apiserver's cluster dialer from the rendered
+// egress file, with each socket name moved from the KAS container's view to
+// the host file under the root.
+func clusterDialer(root string, res *Result) (func(context.Context, string, string) (net.Conn, error), error) {
+	r, err := rendered.Load(root)
+	if err != nil {
+		return nil, err
+	}
+	if r.EgressFile == "" {
+		return nil, fmt.Errorf("render wrote no EgressSelectorConfiguration under %s: the kube-apiserver would dial directly", root)
+	}
+	res.EgressFile = r.EgressFile
+	cfg, err := egressselector.ReadEgressSelectorConfiguration(r.EgressFile)
+	if err != nil {
+		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, err)
+	}
+	if errs := egressselector.ValidateEgressSelectorConfiguration(cfg); len(errs) > 0 {
+		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, errs.ToAggregate())
+	}
+	if err := mapSockets(cfg, r, res); err != nil {
+		return nil, err
+	}
+	sel, err := egressselector.NewEgressSelector(cfg)
+	if err != nil {
+		return nil, fmt.Errorf("egress selector from %s: %w", r.EgressFile, err)
+	}
+	dial, err := sel.Lookup(egressselector.Cluster.AsNetworkContext())
+	if err != nil {
+		return nil, fmt.Errorf("cluster egress selection: %w", err)
+	}
+	if dial == nil {
+		return nil, fmt.Errorf("%s has no cluster selection: the kube-apiserver would dial directly, not through the tunnel", r.EgressFile)
+	}
+	return dial, nil
+}
+
+func mapSockets(cfg *apiserver.EgressSelectorConfiguration, r *rendered.Root, res *Result) error {
+	for i := range cfg.EgressSelections {
+		sel := &cfg.EgressSelections[i]
+		if sel.Connection.Transport == nil || sel.Connection.Transport.UDS == nil {
+			continue
+		}
+		uds := sel.Connection.Transport.UDS
+		host, ok := r.KASHostPath(uds.UDSName)
+		if !ok {
+			return fmt.Errorf("selection %s: udsName %s is outside the kube-apiserver's mount %s (host %s)", sel.Name, uds.UDSName, r.KASMount.Container, r.KASMount.Host)
+		}
+		if sel.Name == egressselector.Cluster.String() {
+			res.Socket, res.Protocol = host, string(sel.Connection.ProxyProtocol)
+		}
+		uds.UDSName = host
+	}
+	return nil
+}
+
+// talkHTTP does what a webhook call does after the dial: TLS (the target's
+// certificate is reported, not verified: the probe tests the path, and the
+// kube-apiserver verifies it against the webhook's caBundle) and a GET.
+func talkHTTP(ctx context.Context, conn net.Conn, t target, res *Result) {
+	if deadline, ok := ctx.Deadline(); ok {
+		_ = conn.SetDeadline(deadline)
+	}
+	if t.scheme == "https" {
+		tc := tls.Client(conn, &tls.Config{ServerName: t.host, InsecureSkipVerify: true}) //nolint:gosec // reported, not trusted
+		if err := tc.HandshakeContext(ctx); err != nil {
+			res.Stage, res.Error = StageTLS, err.Error()
+			return
+		}
+		if certs := tc.ConnectionState().PeerCertificates; len(certs) > 0 {
+			res.TLSPeer = certs[0].Subject.String()
+		}
+		conn = tc
+	}
+	code, err := get(conn, t)
+	if err != nil {
+		res.Stage, res.Error = StageHTTP, err.Error()
+		return
+	}
+	res.HTTPStatus, res.OK = code, true
+}

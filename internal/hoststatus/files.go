@@ -1,0 +1,79 @@
+package hoststatus
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"strings"
+)
+
+// files: every file render recorded is still there with the same bytes.
+func (s *session) files() {
+	var missing, changed []string
+	for _, f := range s.root.Files {
+		data, err := os.ReadFile(s.root.Abs("/" + f.Path))
+		if err != nil {
+			missing = append(missing, "/"+f.Path)
+			continue
+		}
+		sum := sha256.Sum256(data)
+		if f.SHA256 != "" && hex.EncodeToString(sum[:]) != f.SHA256 {
+			changed = append(changed, "/"+f.Path)
+		}
+	}
+	switch {
+	case len(missing) > 0:
+		s.rep.add(Check{Name: "rendered files", Severity: Error,
+			Detail: fmt.Sprintf("%d of %d files render wrote are missing: %s", len(missing), len(s.root.Files), strings.Join(missing, ", ")),
+			Hint:   "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"})
+	case len(changed) > 0:
+		s.rep.add(Check{Name: "rendered files", Severity: Warning,
+			Detail: fmt.Sprintf("changed since render: %s", strings.Join(changed, ", ")),
+			Hint:   "someone edited them by hand; konnectivity-bundle render restores them (certificates are reused while valid)"})
+	default:
+		s.rep.add(Check{Name: "rendered files", Severity: OK, Detail: fmt.Sprintf("%d files as render wrote them", len(s.root.Files))})
+	}
+}
+
+// socket: the server's UDS exists, is a socket, and has the mode the server
+// gives it (0770), so the KAS (root) can connect.
+func (s *session) socket() {
+	uds, ok := s.root.Bundle.Server.Flag("uds-name")
+	if !ok || uds == "" {
+		s.rep.add(Check{Name: "socket", Severity: Error, Detail: "the server pod has no --uds-name",
+			Hint: "the kube-apiserver reaches the server only through its socket; re-render from an unmodified overlay"})
+		return
+	}
+	host, ok := s.root.ServerHostPath(uds)
+	if !ok {
+		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("--uds-name=%s is not on a hostPath mount of the server pod", uds),
+			Hint: "the socket must be on the bootstrap-configs hostPath so the kube-apiserver can see it"})
+		return
+	}
+	st, err := os.Lstat(host)
+	switch {
+	case err != nil:
+		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("%s: %v", host, unwrapPath(err)),
+			Hint: "the server is not running (it creates the socket at start and removes it on exit): check `crictl ps -a --name konnectivity-server` and `crictl logs` on the bootstrap host"})
+	case st.Mode().Type() != fs.ModeSocket:
+		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("%s is a %v, not a socket", host, st.Mode().Type()),
+			Hint: "remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start"})
+	case st.Mode().Perm() != 0o770:
+		s.rep.add(Check{Name: "socket", Severity: Warning, Detail: fmt.Sprintf("%s has mode %04o, the server creates it 0770", host, st.Mode().Perm()),
+			Hint: "someone changed it; restart the server pod to recreate it"})
+	default:
+		s.rep.add(Check{Name: "socket", Severity: OK, Detail: fmt.Sprintf("%s (socket, mode 0770)", host)})
+	}
+}
+
+// unwrapPath drops the path a PathError repeats.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}

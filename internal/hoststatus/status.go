@@ -1,0 +1,114 @@
+// Package hoststatus reports whether the Konnectivity tunnel on a bootstrap
+// host is usable: what render wrote, the server's socket, health, readiness,
+// connected agents and certificate expiry, each problem with a hint.
+package hoststatus
+
+import (
+	"context"
+	"net"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+)
+
+// Severity of one check.
+type Severity string
+
+// Severities: an error makes the tunnel unusable.
+const (
+	OK      Severity = "ok"
+	Warning Severity = "warning"
+	Error   Severity = "error"
+)
+
+// Check is one finding.
+type Check struct {
+	Name     string   `json:"name"`
+	Severity Severity `json:"severity"`
+	Detail   string   `json:"detail"`
+	Hint     string   `json:"hint,omitempty"`
+}
+
+// Report is the whole status.
+type Report struct {
+	Root        string  `json:"root"`
+	BootstrapIP string  `json:"bootstrapIP,omitempty"`
+	Agents      int     `json:"agents"`
+	Usable      bool    `json:"usable"`
+	Checks      []Check `json:"checks"`
+}
+
+// DialFunc opens a connection (tests dial into a network namespace).
+type DialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
+
+// Options say where to look.
+type Options struct {
+	Root       string        // host root render wrote under; "/" on the bootstrap node
+	HealthHost string        // where the server's health and admin ports are; "" = 127.0.0.1
+	Timeout    time.Duration // per HTTP request; 0 = 3s
+	Now        func() time.Time
+	Dial       DialFunc // nil = net.Dialer
+}
+
+func (o *Options) defaults() {
+	if o.HealthHost == "" {
+		o.HealthHost = "127.0.0.1"
+	}
+	if o.Timeout == 0 {
+		o.Timeout = 3 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Dial == nil {
+		o.Dial = (&net.Dialer{}).DialContext
+	}
+}
+
+// Run collects every check. It never fails: an unreadable root is itself
+// a finding that makes the tunnel unusable.
+func Run(ctx context.Context, opts Options) *Report {
+	opts.defaults()
+	rep := &Report{Root: opts.Root}
+	root, err := rendered.Load(opts.Root)
+	if err != nil {
+		rep.add(Check{Name: "rendered files", Severity: Error, Detail: err.Error(),
+			Hint: "run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"})
+		return rep.finish()
+	}
+	if root.Bundle.Server == nil {
+		rep.add(Check{Name: "rendered files", Severity: Error, Detail: "no proxy-server static pod among the rendered files",
+			Hint: "the overlay deploys no tunnel (bootstrap-in-place) or render was given the wrong overlay"})
+		return rep.finish()
+	}
+	if root.Bundle.Agent != nil {
+		rep.BootstrapIP, _ = root.Bundle.Agent.Flag("proxy-server-host")
+	}
+	s := &session{opts: opts, root: root, rep: rep}
+	s.files()
+	s.socket()
+	s.egress()
+	s.health()
+	s.agents()
+	s.certificates()
+	return rep.finish()
+}
+
+func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
+
+func (r *Report) finish() *Report {
+	r.Usable = true
+	for _, c := range r.Checks {
+		if c.Severity == Error {
+			r.Usable = false
+		}
+	}
+	return r
+}
+
+// session is one status run's shared state.
+type session struct {
+	opts Options
+	root *rendered.Root
+	rep  *Report
+}
