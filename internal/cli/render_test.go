@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const (
+	hostTestIP    = "192.0.2.10"
+	hostTestImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+)
+
+// runHostCmd runs the program in-process with an empty environment.
+func runHostCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code = Main(append([]string{ProgramName}, args...), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	return code, out.String(), errb.String()
+}
+
+func hostRenderArgs(root string, extra ...string) []string {
+	return append([]string{"render", "--root", root, "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, extra...)
+}
+
+// hostBadCheckOverlay is a kustomization whose output fails a bundle check:
+// agents dial a port the server does not listen on.
+func hostBadCheckOverlay(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "config")
+	base, _ := filepath.Abs("../../base/function")
+	rel, err := filepath.Rel(cfg, base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{
+		filepath.Join(cfg, "kustomization.yaml"): "resources:\n- " + rel + "\n",
+		filepath.Join(dir, "kustomization.yaml"): `generators:
+- config
+patches:
+- target: {kind: DaemonSet, name: konnectivity-agent}
+  patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/0/args/5
+      value: --proxy-server-port=9999
+`,
+	}
+	if err := os.Mkdir(cfg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for p, s := range files {
+		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestRenderCommandExitCodes(t *testing.T) {
+	foreignRoot := t.TempDir()
+	pod := filepath.Join(foreignRoot, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")
+	if err := os.MkdirAll(filepath.Dir(pod), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(pod, []byte("not ours\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr string
+	}{
+		{"ok", hostRenderArgs(t.TempDir()), 0, ""},
+		{"missing root", []string{"render", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, 2, "--root is required"},
+		{"stray argument", append(hostRenderArgs(t.TempDir()), "extra"), 2, "takes no arguments"},
+		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},
+		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 3, "--image"},
+		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", hostBadCheckOverlay(t)), 4, "[agent-port-mismatch]"},
+		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := runHostCmd(t, tc.args...)
+			if code != tc.code {
+				t.Errorf("exit %d, want %d; stderr:\n%s", code, tc.code, stderr)
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr does not mention %q:\n%s", tc.stderr, stderr)
+			}
+		})
+	}
+}
+
+func TestRenderCommandOutput(t *testing.T) {
+	root := t.TempDir()
+	code, out, _ := runHostCmd(t, hostRenderArgs(root, "--dry-run")...)
+	if code != 0 || !strings.Contains(out, "dry run, nothing written") || !strings.Contains(out, "create    "+root) {
+		t.Errorf("dry run: exit %d\n%s", code, out)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("dry run wrote %d entries", len(entries))
+	}
+
+	code, out, _ = runHostCmd(t, hostRenderArgs(root)...)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || len(lines) != 14 || !strings.HasPrefix(lines[13], "rendered 13 files") {
+		t.Errorf("fresh render: exit %d, %d lines:\n%s", code, len(lines), out)
+	}
+
+	code, out, _ = runHostCmd(t, hostRenderArgs(root)...)
+	if code != 0 || !strings.Contains(out, "up to date") {
+		t.Errorf("re-run: exit %d\n%s", code, out)
+	}
+
+	code, out, _ = runHostCmd(t, hostRenderArgs(root, "-q")...)
+	if code != 0 || out != "" {
+		t.Errorf("-q printed %q (exit %d)", out, code)
+	}
+}
+
+func TestRenderCommandDisabledOverlay(t *testing.T) {
+	root := t.TempDir()
+	code, out, _ := runHostCmd(t, hostRenderArgs(root, "--overlay", "sno")...)
+	if code != 0 || !strings.Contains(out, "Konnectivity is disabled for bootstrap-in-place") {
+		t.Errorf("sno: exit %d\n%s", code, out)
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Errorf("sno wrote %d entries", len(entries))
+	}
+}
+
+func TestRenderAndTeardownHelpDocumentExitCodes(t *testing.T) {
+	for _, cmd := range []string{"render", "teardown"} {
+		code, out, _ := runHostCmd(t, cmd, "--help")
+		if code != 0 || !strings.Contains(out, "Exit codes:") {
+			t.Errorf("%s --help: exit %d\n%s", cmd, code, out)
+		}
+	}
+}
