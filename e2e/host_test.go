@@ -29,6 +29,7 @@ const testImage = "registry.e2e.invalid/apiserver-network-proxy:e2e"
 
 // bootstrapHost is a rendered bundle mapped onto this machine.
 type bootstrapHost struct {
+	owner        *testing.T // the test whose end stops server and agent
 	tp           *topology
 	b            *renderedBundle
 	dir          string
@@ -57,7 +58,7 @@ func shortRoot(t *testing.T) string {
 // host command lines and a mapped egress file.
 func mapBundle(t *testing.T, tp *topology, root string) *bootstrapHost {
 	t.Helper()
-	h := &bootstrapHost{tp: tp, b: loadBundle(t, root), dir: testDir(t)}
+	h := &bootstrapHost{owner: t, tp: tp, b: loadBundle(t, root), dir: testDir(t)}
 	image := map[string]string{
 		bundle.ServerCommand: tool(t, "proxy-server"),
 		bundle.AgentCommand:  tool(t, "proxy-agent"),
@@ -148,7 +149,7 @@ func flagValue(t *testing.T, argv []string, name string) string {
 // startServer starts proxy-server in the bootstrap namespace and waits for its socket.
 func (h *bootstrapHost) startServer(t *testing.T) {
 	t.Helper()
-	h.serverProc = startProc(t, h.tp.boot, "proxy-server", h.dir, h.server.argv)
+	h.serverProc = startProcOwned(t, h.owner, h.tp.boot, "proxy-server", h.dir, h.server.argv)
 	if _, err := eventually(20*time.Second, 10*time.Millisecond, func() error {
 		if !h.serverProc.running() {
 			return fmt.Errorf("proxy-server exited: %v", h.serverProc.err)
@@ -165,7 +166,7 @@ func (h *bootstrapHost) startServer(t *testing.T) {
 func (h *bootstrapHost) startAgent(t *testing.T, argv []string) {
 	t.Helper()
 	h.agentStarted = time.Now()
-	h.agentProc = startProc(t, h.tp.node, "proxy-agent", h.dir, argv)
+	h.agentProc = startProcOwned(t, h.owner, h.tp.node, "proxy-agent", h.dir, argv)
 }
 
 // serverPod is the rendered static pod.

@@ -18,6 +18,7 @@ func TestMain(m *testing.M) {
 		fmt.Fprintln(os.Stderr, "e2e: must run as root (it creates network namespaces and veth pairs): sudo go test -tags e2e ./e2e/...")
 		os.Exit(1)
 	}
+	sweepStaleNetns()
 	code := m.Run()
 	fmt.Print(figures.String())
 	if cliDir != "" {

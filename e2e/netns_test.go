@@ -88,6 +88,29 @@ func deleteNetns(t *testing.T, ns string) {
 	}
 }
 
+// sweepStaleNetns deletes namespaces an earlier, killed run left behind:
+// names are kbe2e<pid>-..., and only those whose test process is gone go.
+func sweepStaleNetns() {
+	out, err := exec.Command("ip", "netns", "list").Output()
+	if err != nil {
+		return
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 0 || !strings.HasPrefix(f[0], "kbe2e") {
+			continue
+		}
+		var pid int
+		if _, err := fmt.Sscanf(f[0], "kbe2e%d-", &pid); err != nil || pid == os.Getpid() {
+			continue
+		}
+		if err := unix.Kill(pid, 0); err == unix.ESRCH {
+			fmt.Fprintf(os.Stderr, "e2e: deleting network namespace %s left by dead run %d\n", f[0], pid)
+			_ = exec.Command("ip", "netns", "del", f[0]).Run()
+		}
+	}
+}
+
 // run runs a setup command and fails the test with its output if it fails.
 func run(t *testing.T, name string, args ...string) string {
 	t.Helper()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -26,10 +27,17 @@ type proc struct {
 // stopped when the test ends and its log is shown if the test failed.
 func startProc(t *testing.T, ns, name, logDir string, argv []string) *proc {
 	t.Helper()
+	return startProcOwned(t, t, ns, name, logDir, argv)
+}
+
+// startProcOwned is startProc for a process that outlives the subtest t
+// starting it: owner (an enclosing test) stops it.
+func startProcOwned(t, owner *testing.T, ns, name, logDir string, argv []string) *proc {
+	t.Helper()
 	p := startProcNoCleanup(t, ns, name, logDir, argv)
-	t.Cleanup(func() {
+	owner.Cleanup(func() {
 		p.stop()
-		if t.Failed() {
+		if owner.Failed() {
 			t.Logf("--- last lines of %s (%s):\n%s", name, p.logPath, tail(p.logPath, 30))
 		}
 	})
@@ -53,7 +61,7 @@ func startProcNoCleanup(t *testing.T, ns, name, logDir string, argv []string) *p
 	// Own process group so the whole tree can be signalled; SIGKILL if the test
 	// binary dies so nothing outlives a crashed run.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
-	if err := cmd.Start(); err != nil {
+	if err := spawn(cmd); err != nil {
 		f.Close()
 		t.Fatalf("start %s: %v", name, err)
 	}
@@ -64,6 +72,28 @@ func startProcNoCleanup(t *testing.T, ns, name, logDir string, argv []string) *p
 		close(p.done)
 	}()
 	return p
+}
+
+// spawnRequests carries process starts to one goroutine locked to its OS
+// thread for the whole run. Pdeathsig fires when the thread that forked the
+// child exits, and inNetns retires threads; forking only from this thread
+// ties the children's lifetime to the test binary and nothing else.
+var spawnRequests = make(chan func())
+
+func init() {
+	go func() {
+		runtime.LockOSThread()
+		for f := range spawnRequests {
+			f()
+		}
+	}()
+}
+
+// spawn starts cmd from the spawner thread.
+func spawn(cmd *exec.Cmd) error {
+	errc := make(chan error, 1)
+	spawnRequests <- func() { errc <- cmd.Start() }
+	return <-errc
 }
 
 // running reports whether the process has not exited yet.

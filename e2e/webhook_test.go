@@ -8,6 +8,8 @@ import (
 	"crypto/x509"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"sync"
@@ -61,7 +63,9 @@ func startWebhook(t *testing.T, ns, ip string) *webhook {
 	w := &webhook{ip: ip, caPEM: ca.certPEM, remote: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/validate", w.validate)
-	w.srv = &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{pair}}, ReadHeaderTimeout: 5 * time.Second}
+	w.srv = &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{pair}}, ReadHeaderTimeout: 5 * time.Second,
+		// Probes that only open a connection would log handshake EOFs.
+		ErrorLog: log.New(io.Discard, "", 0)}
 	go func() { _ = w.srv.ServeTLS(l, "", "") }()
 	t.Cleanup(func() { _ = w.srv.Close() })
 	return w
