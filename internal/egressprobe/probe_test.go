@@ -1,0 +1,130 @@
+package egressprobe_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+)
+
+const targetPort = 8443
+
+// TestProbeAgainstRealServerAndAgent dials a "pod" that only the node can
+// reach, through the real server and agent started from a rendered root.
+func TestProbeAgainstRealServerAndAgent(t *testing.T) {
+	h := tunneltest.New(t, "ipv4")
+	target := startTarget(t, h)
+	addr := net.JoinHostPort(tunneltest.TargetIP, fmt.Sprint(targetPort))
+	probe := func(t *testing.T, tgt string) *egressprobe.Result {
+		t.Helper()
+		res, err := egressprobe.Probe(context.Background(), egressprobe.Options{Root: h.Root, Target: tgt, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+
+	t.Run("bootstrap namespace has no direct route to the target", func(t *testing.T) {
+		if _, err := h.DialBoot(context.Background(), "tcp", addr); err == nil {
+			t.Fatal("direct dial from the bootstrap namespace succeeded: the probe would prove nothing")
+		}
+	})
+	t.Run("server down", func(t *testing.T) {
+		res := probe(t, addr)
+		expectFail(t, res, egressprobe.StageDial, "no such file or directory")
+	})
+	h.StartServer(t)
+	t.Run("no agent", func(t *testing.T) {
+		res := probe(t, addr)
+		expectFail(t, res, egressprobe.StageDial, "proxy error")
+		if !strings.Contains(res.ProxyBody, "No agent available") {
+			t.Errorf("proxy body %q, want the server's reason", res.ProxyBody)
+		}
+	})
+	h.StartAgent(t)
+	t.Run("healthy", func(t *testing.T) {
+		var res *egressprobe.Result
+		if err := tunneltest.Eventually(30*time.Second, func() error {
+			res = probe(t, "https://"+addr+"/healthz")
+			if !res.OK {
+				return errors.New(res.Error)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		var out strings.Builder
+		_ = egressprobe.WriteText(&out, res)
+		t.Logf("%s", out.String())
+		if res.HTTPStatus != http.StatusOK || res.TLSPeer == "" || res.Took <= 0 || res.Protocol != "HTTPConnect" || res.Socket != h.Socket {
+			t.Errorf("result %+v, want HTTP 200 over %s with a TLS peer and a duration", res, h.Socket)
+		}
+		if got := target.Config.Handler.(*counter).n; got == 0 {
+			t.Error("the target saw no request")
+		}
+		if res := probe(t, addr); !res.OK || res.HTTPStatus != 0 {
+			t.Errorf("host:port probe %+v, want a plain successful connect", res)
+		}
+	})
+	t.Run("nothing listening at the target", func(t *testing.T) {
+		res := probe(t, net.JoinHostPort(tunneltest.TargetIP, "9"))
+		expectFail(t, res, egressprobe.StageDial, "proxy error")
+	})
+	t.Run("socket missing", func(t *testing.T) {
+		if err := os.Remove(h.Socket); err != nil {
+			t.Fatal(err)
+		}
+		expectFail(t, probe(t, addr), egressprobe.StageDial, "no such file or directory")
+	})
+}
+
+func expectFail(t *testing.T, res *egressprobe.Result, stage, sub string) {
+	t.Helper()
+	if res.OK || res.Stage != stage || !strings.Contains(res.Error, sub) {
+		t.Errorf("result ok=%v stage=%q error=%q, want failure at %s containing %q", res.OK, res.Stage, res.Error, stage, sub)
+	}
+}
+
+type counter struct{ n int }
+
+func (c *counter) ServeHTTP(w http.ResponseWriter, _ *http.Request) { c.n++; fmt.Fprint(w, "ok") }
+
+// startTarget runs an HTTPS server on TargetIP in the node namespace.
+func startTarget(t *testing.T, h *tunneltest.Host) *httptest.Server {
+	t.Helper()
+	l, err := h.ListenNode(targetPort)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewUnstartedServer(&counter{})
+	srv.Listener.Close()
+	srv.Listener = l
+	srv.StartTLS()
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func TestProbeBadInput(t *testing.T) {
+	for _, tc := range []struct{ target, want string }{
+		{"nohost", "give host:port"},
+		{"ftp://x:21", "give host:port or an http(s) URL"},
+		{"[2001:db8::1:443", "give host:port"},
+	} {
+		if _, err := egressprobe.Probe(context.Background(), egressprobe.Options{Root: t.TempDir(), Target: tc.target}); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("target %q: error %v, want %q", tc.target, err, tc.want)
+		}
+	}
+	res, err := egressprobe.Probe(context.Background(), egressprobe.Options{Root: t.TempDir(), Target: "192.0.2.1:443"})
+	if err != nil || res.OK || res.Stage != egressprobe.StageConfig || !strings.Contains(res.Error, "render has not written this root") {
+		t.Errorf("unrendered root: %+v, %v; want a config failure naming render", res, err)
+	}
+}

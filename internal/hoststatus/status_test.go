@@ -1,0 +1,123 @@
+package hoststatus_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+)
+
+// want is what one scenario must report: the severity of named checks and
+// whether the tunnel is usable.
+type want struct {
+	usable   bool
+	agents   int
+	checks   map[string]hoststatus.Severity
+	detailed map[string]string // check name -> substring of its detail
+}
+
+// TestStatusAgainstRealServerAndAgent runs the real proxy-server and
+// proxy-agent from a rendered root and checks each scenario's report.
+func TestStatusAgainstRealServerAndAgent(t *testing.T) {
+	h := tunneltest.New(t, "ipv4")
+	status := func(t *testing.T, now time.Time) *hoststatus.Report {
+		t.Helper()
+		opts := hoststatus.Options{Root: h.Root, Dial: h.DialBoot, Timeout: 2 * time.Second}
+		if !now.IsZero() {
+			opts.Now = func() time.Time { return now }
+		}
+		return hoststatus.Run(context.Background(), opts)
+	}
+
+	t.Run("server down", func(t *testing.T) {
+		check(t, status(t, time.Time{}), want{
+			checks: map[string]hoststatus.Severity{"rendered files": hoststatus.OK, "egress selector": hoststatus.OK,
+				"socket": hoststatus.Error, "server health": hoststatus.Error, "agents": hoststatus.Error, "certificates": hoststatus.OK},
+			detailed: map[string]string{"socket": "no such file or directory", "server health": "connection refused"},
+		})
+	})
+	h.StartServer(t)
+	t.Run("no agent", func(t *testing.T) {
+		check(t, status(t, time.Time{}), want{
+			checks: map[string]hoststatus.Severity{"socket": hoststatus.OK, "server health": hoststatus.OK,
+				"server ready": hoststatus.Warning, "agents": hoststatus.Error},
+			detailed: map[string]string{"agents": "no agent connected", "server ready": "no connection to any proxy agent"},
+		})
+	})
+	h.StartAgent(t)
+	t.Run("healthy", func(t *testing.T) {
+		var rep *hoststatus.Report
+		if err := tunneltest.Eventually(30*time.Second, func() error {
+			rep = status(t, time.Time{})
+			if rep.Agents != 1 {
+				return fmt.Errorf("%d agents connected", rep.Agents)
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		check(t, rep, want{usable: true, agents: 1,
+			checks: map[string]hoststatus.Severity{"rendered files": hoststatus.OK, "socket": hoststatus.OK, "egress selector": hoststatus.OK,
+				"server health": hoststatus.OK, "server ready": hoststatus.OK, "agents": hoststatus.OK, "certificates": hoststatus.OK},
+			detailed: map[string]string{"agents": "konnectivity_network_proxy_server_ready_backends"},
+		})
+	})
+	t.Run("certificates expired", func(t *testing.T) {
+		check(t, status(t, time.Now().Add(48*time.Hour)), want{agents: 1,
+			checks:   map[string]hoststatus.Severity{"agents": hoststatus.OK, "certificates": hoststatus.Error},
+			detailed: map[string]string{"certificates": "expired at"},
+		})
+	})
+	t.Run("socket missing", func(t *testing.T) {
+		if err := os.Remove(h.Socket); err != nil {
+			t.Fatal(err)
+		}
+		check(t, status(t, time.Time{}), want{agents: 1,
+			checks:   map[string]hoststatus.Severity{"socket": hoststatus.Error, "server health": hoststatus.OK, "agents": hoststatus.OK},
+			detailed: map[string]string{"socket": "no such file or directory"},
+		})
+	})
+}
+
+func check(t *testing.T, rep *hoststatus.Report, w want) {
+	t.Helper()
+	var text strings.Builder
+	_ = hoststatus.WriteText(&text, rep)
+	if rep.Usable != w.usable || rep.Agents != w.agents {
+		t.Errorf("usable=%v agents=%d, want usable=%v agents=%d", rep.Usable, rep.Agents, w.usable, w.agents)
+	}
+	got := map[string]hoststatus.Check{}
+	for _, c := range rep.Checks {
+		if prev, dup := got[c.Name]; !dup || prev.Severity == hoststatus.OK {
+			got[c.Name] = c
+		}
+		if c.Severity != hoststatus.OK && c.Hint == "" {
+			t.Errorf("check %s is a %s without a hint", c.Name, c.Severity)
+		}
+	}
+	for name, sev := range w.checks {
+		if got[name].Severity != sev {
+			t.Errorf("check %q: %s (%s), want %s", name, got[name].Severity, got[name].Detail, sev)
+		}
+	}
+	for name, sub := range w.detailed {
+		if !strings.Contains(got[name].Detail, sub) {
+			t.Errorf("check %q detail %q lacks %q", name, got[name].Detail, sub)
+		}
+	}
+	verdict := "tunnel usable"
+	if !w.usable {
+		verdict = "tunnel NOT usable"
+	}
+	if !strings.Contains(text.String(), verdict) {
+		t.Errorf("text output lacks %q", verdict)
+	}
+	if t.Failed() {
+		t.Logf("report:\n%s", text.String())
+	}
+}

@@ -1,0 +1,218 @@
+// Package tunneltest runs a rendered bootstrap host for tests: render writes
+// the real bundle (real certificates) under a temporary root, and the real
+// proxy-server and proxy-agent run with the rendered pods' own arguments in
+// two network namespaces, bootstrap and node, joined by a veth link.
+package tunneltest
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+)
+
+// Addresses: documentation prefixes that exist only inside the namespaces.
+const (
+	BootIP   = "192.0.2.10"   // the bootstrap host, what agents dial
+	NodeIP   = "192.0.2.11"   // the cluster node running the agent
+	TargetIP = "198.51.100.2" // a "pod" address, on the node only
+	image    = "registry.test.invalid/apiserver-network-proxy:test"
+)
+
+// Host is one rendered bootstrap host and one node.
+type Host struct {
+	Root       string
+	Boot, Node string // network namespace names
+	Rendered   *rendered.Root
+	Server     []string // argv mapped from the static pod
+	Agent      []string // argv mapped from the DaemonSet
+	Socket     string   // host path of the server's socket
+	logDir     string
+	server     *Proc
+	agent      *Proc
+}
+
+// New renders overlay under a fresh root and creates the namespaces. It
+// skips (or fails when KB_REQUIRE_TOOLS=1) without root or the real binaries.
+func New(t *testing.T, overlay string) *Host {
+	t.Helper()
+	requireNetns(t)
+	h := &Host{logDir: t.TempDir()}
+	var err error
+	if h.Root, err = os.MkdirTemp("/tmp", "kbs"); err != nil { // short: socket paths are limited to 108 bytes
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(h.Root) })
+	if _, err := render.Run(context.Background(), render.Options{Overlay: overlay, Root: h.Root, BootstrapIP: BootIP, Image: image}); err != nil {
+		t.Fatalf("render %s: %v", overlay, err)
+	}
+	if h.Rendered, err = rendered.Load(h.Root); err != nil {
+		t.Fatal(err)
+	}
+	h.mapCommands(t)
+	h.namespaces(t)
+	return h
+}
+
+func requireNetns(t *testing.T) {
+	t.Helper()
+	why := ""
+	if os.Geteuid() != 0 {
+		why = "needs root to create network namespaces"
+	} else if _, err := exec.LookPath("ip"); err != nil {
+		why = "needs the ip command (apt-get install iproute2)"
+	}
+	if why == "" {
+		return
+	}
+	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+		t.Fatal(why)
+	}
+	t.Skipf("skipping: %s", why)
+}
+
+// mapCommands turns the rendered containers into host command lines: the
+// image's binary becomes the built one, and every path argument is moved
+// from the container's view to the host file behind its mount.
+func (h *Host) mapCommands(t *testing.T) {
+	t.Helper()
+	b := h.Rendered.Bundle
+	if b.Server == nil || b.Agent == nil {
+		t.Fatalf("rendered root %s has no server pod or agent DaemonSet", h.Root)
+	}
+	bins := map[string]string{"proxy-server": tooltest.Bin(t, "proxy-server"), "proxy-agent": tooltest.Bin(t, "proxy-agent")}
+	h.Server = mapArgs(t, b.Server, bins, func(p string) (string, bool) { return h.Rendered.ServerHostPath(p) })
+	secretDir := h.secretFiles(t)
+	h.Agent = mapArgs(t, b.Agent, bins, func(p string) (string, bool) {
+		rel, ok := strings.CutPrefix(p, "/etc/konnectivity/")
+		return filepath.Join(secretDir, rel), ok
+	})
+	uds, _ := b.Server.Flag("uds-name")
+	h.Socket, _ = h.Rendered.ServerHostPath(uds)
+}
+
+func mapArgs(t *testing.T, w *netreq.Workload, bins map[string]string, path func(string) (string, bool)) []string {
+	t.Helper()
+	if len(w.Args) == 0 {
+		t.Fatalf("%s has no command", w.Object)
+	}
+	bin, ok := bins[filepath.Base(w.Args[0])]
+	if !ok {
+		t.Fatalf("%s runs %s, not a binary this harness has", w.Object, w.Args[0])
+	}
+	argv := []string{bin}
+	for _, a := range w.Args[1:] {
+		if name, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(val, "/") {
+			host, ok := path(val)
+			if !ok {
+				t.Fatalf("%s: %s is not on a mount this harness can map", w.Object, a)
+			}
+			a = name + "=" + host
+		}
+		argv = append(argv, a)
+	}
+	return argv
+}
+
+// secretFiles writes the rendered agent Secret's data as the kubelet would
+// project it, and returns the directory.
+func (h *Host) secretFiles(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, o := range h.Rendered.Objects {
+		if o.ID.Kind != "Secret" {
+			continue
+		}
+		data, _ := o.Body["data"].(map[string]any)
+		for k, v := range data {
+			raw, err := base64.StdEncoding.DecodeString(fmt.Sprint(v))
+			if err != nil {
+				t.Fatalf("Secret %s data %s: %v", o.ID.Name, k, err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, k), raw, 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return dir
+	}
+	t.Fatalf("rendered root %s has no agent Secret", h.Root)
+	return ""
+}
+
+// StartServer starts proxy-server in the bootstrap namespace and waits for its socket.
+func (h *Host) StartServer(t *testing.T) {
+	t.Helper()
+	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
+	waitFor(t, 20*time.Second, func() error {
+		if !h.server.Running() {
+			return fmt.Errorf("proxy-server exited:\n%s", h.server.Log())
+		}
+		_, err := os.Stat(h.Socket)
+		return err
+	})
+}
+
+// StopServer stops the server gracefully (it removes its socket).
+func (h *Host) StopServer() { h.server.Stop() }
+
+// StartAgent starts proxy-agent in the node namespace.
+func (h *Host) StartAgent(t *testing.T) {
+	t.Helper()
+	h.agent = start(t, h.Node, "proxy-agent", h.logDir, h.Agent)
+}
+
+// DialBoot dials from inside the bootstrap namespace, where the server's
+// health and admin ports are.
+func (h *Host) DialBoot(ctx context.Context, network, addr string) (net.Conn, error) {
+	var c net.Conn
+	err := InNetns(h.Boot, func() error {
+		var err error
+		c, err = (&net.Dialer{Timeout: 5 * time.Second}).DialContext(ctx, network, addr)
+		return err
+	})
+	return c, err
+}
+
+// ListenNode opens a TCP listener on TargetIP:port in the node namespace.
+func (h *Host) ListenNode(port int) (net.Listener, error) {
+	var l net.Listener
+	err := InNetns(h.Node, func() error {
+		var err error
+		l, err = net.Listen("tcp", net.JoinHostPort(TargetIP, fmt.Sprint(port)))
+		return err
+	})
+	return l, err
+}
+
+func waitFor(t *testing.T, timeout time.Duration, f func() error) {
+	t.Helper()
+	if err := Eventually(timeout, f); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Eventually retries f every 50ms until it succeeds or timeout passes.
+func Eventually(timeout time.Duration, f func() error) error {
+	deadline := time.Now().Add(timeout)
+	for {
+		err := f()
+		if err == nil {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("after %s: %w", timeout, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
