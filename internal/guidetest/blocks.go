@@ -1,0 +1,57 @@
+// Package guidetest keeps the guides in docs/ honest: it extracts their
+// fenced code blocks so tests can run the runnable ones (```sh) against a
+// copy of the repository, and check the shape of the rest.
+package guidetest
+
+import (
+	"bufio"
+	"bytes"
+	"strings"
+)
+
+// Block is one fenced code block.
+type Block struct {
+	Lang string // the info string's first word: sh, bash, yaml, ...
+	Line int    // 1-based line of the opening fence
+	Body string
+	// Section is the nearest heading above the block.
+	Section string
+}
+
+// Blocks returns every fenced (```) code block of a markdown document.
+func Blocks(md []byte) []Block {
+	var out []Block
+	var cur *Block
+	var body strings.Builder
+	section := ""
+	sc := bufio.NewScanner(bytes.NewReader(md))
+	for n := 1; sc.Scan(); n++ {
+		line := sc.Text()
+		switch {
+		case cur == nil && strings.HasPrefix(line, "```"):
+			lang, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "```")), " ")
+			cur = &Block{Lang: lang, Line: n, Section: section}
+			body.Reset()
+		case cur != nil && strings.TrimSpace(line) == "```":
+			cur.Body = body.String()
+			out = append(out, *cur)
+			cur = nil
+		case cur != nil:
+			body.WriteString(line + "\n")
+		case strings.HasPrefix(line, "#"):
+			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
+		}
+	}
+	return out
+}
+
+// Runnable is the subset of blocks a test runs: those marked sh.
+func Runnable(bs []Block) []Block {
+	var out []Block
+	for _, b := range bs {
+		if b.Lang == "sh" {
+			out = append(out, b)
+		}
+	}
+	return out
+}

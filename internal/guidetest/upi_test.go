@@ -1,0 +1,150 @@
+package guidetest
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+)
+
+// TestUPIGuideRuns runs every sh block of docs/upi.md, in order and in one
+// shell, from the top of a copy of the repository with a freshly built
+// konnectivity-bundle on PATH, as a new user would from a fresh clone.
+func TestUPIGuideRuns(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skipf("skipping: the guide's blocks need bash: %v", err)
+	}
+	guide := readGuide(t, "upi.md")
+	blocks := Runnable(Blocks(guide))
+	if len(blocks) < 6 {
+		t.Fatalf("docs/upi.md has %d sh blocks; the guide's steps must be runnable sh blocks", len(blocks))
+	}
+	tmp := t.TempDir()
+	bin := filepath.Join(tmp, "bin")
+	if err := os.Mkdir(bin, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	tooltest.BuildSelf(t, bin)
+	clone := filepath.Join(tmp, "repo")
+	copyRepo(t, tooltest.RepoRoot(), clone)
+	root := filepath.Join(tmp, "hostroot")
+	if err := os.Mkdir(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command("bash", "-c", script(blocks))
+	cmd.Dir = clone
+	cmd.Env = []string{"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + tmp, "ROOT=" + root, "LANG=C"}
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("the guide failed: %v\n%s", err, lastLines(string(out), 60))
+	}
+	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
+}
+
+// script joins the blocks into one fail-fast shell script that announces
+// each block, so a failure names the guide line it came from.
+func script(blocks []Block) string {
+	var s strings.Builder
+	s.WriteString("set -euo pipefail\n")
+	for _, b := range blocks {
+		fmt.Fprintf(&s, "echo '### docs/upi.md:%d (%s)'\n%s", b.Line, strings.ReplaceAll(b.Section, "'", ""), b.Body)
+	}
+	return s.String()
+}
+
+func readGuide(t *testing.T, name string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "docs", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// copyRepo copies the source tree (not .git or build outputs) so the guide
+// can create files without touching the checkout.
+func copyRepo(t *testing.T, from, to string) {
+	t.Helper()
+	skip := map[string]bool{".git": true, "_output": true, "bin": true}
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() && skip[rel] {
+			return filepath.SkipDir
+		}
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatalf("copy the repository: %v", err)
+	}
+}
+
+func lastLines(s string, n int) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestUPIGuideFirewallSection: every platform has an example in its own
+// syntax that opens the agent port and one that removes it again.
+func TestUPIGuideFirewallSection(t *testing.T) {
+	blocks := Blocks(readGuide(t, "upi.md"))
+	bySection := map[string][]Block{}
+	for _, b := range blocks {
+		bySection[b.Section] = append(bySection[b.Section], b)
+	}
+	for _, p := range []struct{ section, open, remove string }{
+		{"AWS", "aws ec2 authorize-security-group-ingress", "aws ec2 revoke-security-group-ingress"},
+		{"Azure", "az network nsg rule create", "az network nsg rule delete"},
+		{"GCP", "gcloud compute firewall-rules create", "gcloud compute firewall-rules delete"},
+		{"OpenStack", "openstack security group rule create", "openstack security group rule delete"},
+		{"IBM Cloud (VPC)", "ibmcloud is security-group-rule-add", "ibmcloud is security-group-rule-delete"},
+		{"PowerVS", "ibmcloud is network-acl-rule-add", "ibmcloud is network-acl-rule-delete"},
+		{"vSphere", "-X PATCH", "-X DELETE"},
+		{"Nutanix", "inbound_allow_list", "after bootstrap: remove this entry"},
+		{"Bare metal", "firewall-cmd --add-rich-rule", "firewall-cmd --remove-rich-rule"},
+	} {
+		bs := bySection[p.section]
+		if len(bs) == 0 {
+			t.Errorf("firewall section %q has no example", p.section)
+			continue
+		}
+		var all strings.Builder
+		for _, b := range bs {
+			if b.Lang == "sh" {
+				t.Errorf("%s example at line %d is marked sh: platform examples need an account and must not be run", p.section, b.Line)
+			}
+			all.WriteString(b.Body)
+		}
+		for _, want := range []string{p.open, p.remove, "9443"} {
+			if !strings.Contains(all.String(), want) {
+				t.Errorf("%s example lacks %q", p.section, want)
+			}
+		}
+	}
+}
