@@ -47,7 +47,9 @@ func TestTeardownCommandExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"files only", func(r string) []string { return []string{"teardown", "--root", r} }, 0, "no --kubeconfig"},
-		{"unreachable API server", func(r string) []string { return []string{"teardown", "--root", r, "--kubeconfig", hostDeadKubeconfig(t)} }, 0, "warning: API server unreachable"},
+		{"unreachable API server", func(r string) []string {
+			return []string{"teardown", "--root", r, "--kubeconfig", hostDeadKubeconfig(t)}
+		}, 0, "warning: API server unreachable"},
 		{"unreachable with --strict", func(r string) []string {
 			return []string{"teardown", "--root", r, "--kubeconfig", hostDeadKubeconfig(t), "--strict"}
 		}, 3, "--strict: API server unreachable"},
