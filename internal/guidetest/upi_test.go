@@ -16,44 +16,57 @@ import (
 // shell, from the top of a copy of the repository with a freshly built
 // konnectivity-bundle on PATH, as a new user would from a fresh clone.
 func TestUPIGuideRuns(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skipf("skipping: the guide's blocks need bash: %v", err)
-	}
 	guide := readGuide(t, "upi.md")
 	blocks := Runnable(Blocks(guide))
 	if len(blocks) < 6 {
 		t.Fatalf("docs/upi.md has %d sh blocks; the guide's steps must be runnable sh blocks", len(blocks))
 	}
-	tmp := t.TempDir()
-	bin := filepath.Join(tmp, "bin")
-	if err := os.Mkdir(bin, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	tooltest.BuildSelf(t, bin)
-	clone := filepath.Join(tmp, "repo")
-	copyRepo(t, tooltest.RepoRoot(), clone)
-	root := filepath.Join(tmp, "hostroot")
+	sb := newSandbox(t)
+	root := filepath.Join(sb.tmp, "hostroot")
 	if err := os.Mkdir(root, 0o755); err != nil {
 		t.Fatal(err)
 	}
-
-	cmd := exec.Command("bash", "-c", script(blocks))
-	cmd.Dir = clone
-	cmd.Env = []string{"PATH=" + bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + tmp, "ROOT=" + root, "LANG=C"}
-	out, err := cmd.CombinedOutput()
+	out, err := sb.run(script("upi.md", blocks), "ROOT="+root)
 	if err != nil {
-		t.Fatalf("the guide failed: %v\n%s", err, lastLines(string(out), 60))
+		t.Fatalf("the guide failed: %v\n%s", err, lastLines(out, 60))
 	}
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
 }
 
+// sandbox is a copy of the repository with the binary built from this
+// checkout first on PATH.
+type sandbox struct {
+	tmp, bin, repo string
+}
+
+func newSandbox(t *testing.T) *sandbox {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skipf("skipping: the guides' blocks need bash: %v", err)
+	}
+	sb := &sandbox{tmp: t.TempDir(), bin: t.TempDir()}
+	tooltest.BuildSelf(t, sb.bin)
+	sb.repo = filepath.Join(sb.tmp, "repo")
+	copyRepo(t, tooltest.RepoRoot(), sb.repo)
+	return sb
+}
+
+// run runs a bash script in the copy with a clean environment plus env.
+func (sb *sandbox) run(script string, env ...string) (string, error) {
+	cmd := exec.Command("bash", "-c", script)
+	cmd.Dir = sb.repo
+	cmd.Env = append([]string{"PATH=" + sb.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + sb.tmp, "LANG=C"}, env...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // script joins the blocks into one fail-fast shell script that announces
 // each block, so a failure names the guide line it came from.
-func script(blocks []Block) string {
+func script(doc string, blocks []Block) string {
 	var s strings.Builder
 	s.WriteString("set -euo pipefail\n")
 	for _, b := range blocks {
-		fmt.Fprintf(&s, "echo '### docs/upi.md:%d (%s)'\n%s", b.Line, strings.ReplaceAll(b.Section, "'", ""), b.Body)
+		fmt.Fprintf(&s, "echo '### docs/%s:%d (%s)'\n%s", doc, b.Line, strings.ReplaceAll(b.Section, "'", ""), b.Body)
 	}
 	return s.String()
 }
