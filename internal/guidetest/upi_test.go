@@ -44,8 +44,7 @@ func newSandbox(t *testing.T) *sandbox {
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skipf("skipping: the guides' blocks need bash: %v", err)
 	}
-	sb := &sandbox{tmp: t.TempDir(), bin: t.TempDir()}
-	tooltest.BuildSelf(t, sb.bin)
+	sb := &sandbox{tmp: t.TempDir(), bin: binDir}
 	sb.repo = filepath.Join(sb.tmp, "repo")
 	copyRepo(t, tooltest.RepoRoot(), sb.repo)
 	return sb
