@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 )
 
 // fsOps are the file system calls the transaction makes, so tests can fail
@@ -86,7 +87,8 @@ func (t *txn) commit(c change) error {
 	if c.action == ActionUpdate || c.action == ActionRemove {
 		bak := t.temps[c.abs] + ".bak"
 		if c.action == ActionRemove {
-			bak = filepath.Join(filepath.Dir(c.abs), "."+filepath.Base(c.abs)+".kb-bak")
+			// unique, so a link left by a crashed run cannot block this one
+			bak = fmt.Sprintf("%s/.%s.kb-bak-%d", filepath.Dir(c.abs), filepath.Base(c.abs), time.Now().UnixNano())
 		}
 		if err := t.ops.link(c.abs, bak); err != nil {
 			return fmt.Errorf("keep a backup of %s: %w", c.abs, err)

@@ -103,3 +103,33 @@ func TestNoTemporaryFilesLeftBehind(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestFailureAfterARemovalRestoresTheFile moves the override elsewhere and
+// fails after the old one was removed: rollback must bring it back.
+func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	opts := baseOpts(root)
+	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
+	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	before := snapshot(t, root)
+	removed := false
+	ops := osOps
+	ops.remove = func(p string) error {
+		removed = removed || strings.HasSuffix(p, "konnectivity-config-override.yaml")
+		return os.Remove(p)
+	}
+	ops.rename = func(a, b string) error {
+		if strings.HasSuffix(b, "konnectivity-server-pod.yaml") {
+			return errInjected
+		}
+		return os.Rename(a, b)
+	}
+	if _, err := runWith(context.Background(), opts, ops); !errors.Is(err, errInjected) {
+		t.Fatalf("want the injected failure, got %v", err)
+	}
+	if !removed {
+		t.Fatal("the old override was never removed, so the test proves nothing")
+	}
+	assertSameHost(t, before, snapshot(t, root))
+}
