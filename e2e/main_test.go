@@ -7,9 +7,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
+
+// init keeps the main goroutine on the main thread, so no inNetns goroutine
+// can ever switch the main thread (which the runtime cannot retire) into a
+// test namespace.
+func init() { runtime.LockOSThread() }
 
 // TestMain refuses to run without root: the suite needs network namespaces,
 // and passing silently without them would prove nothing.

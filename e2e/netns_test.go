@@ -79,7 +79,11 @@ func link(t *testing.T, nsA, ifA, ipA, nsB, ifB, ipB string, prefix int) {
 // deleteNetns kills whatever still runs in the namespace, then deletes it.
 func deleteNetns(t *testing.T, ns string) {
 	if out, err := exec.Command("ip", "netns", "pids", ns).Output(); err == nil {
+		self := fmt.Sprint(os.Getpid()) // a retired inNetns thread may still be listed
 		for _, pid := range strings.Fields(string(out)) {
+			if pid == self {
+				continue
+			}
 			_ = exec.Command("kill", "-KILL", pid).Run()
 		}
 	}
