@@ -17,52 +17,21 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 
 func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	d := opts.collaborators()
-	root, err := checkRoot(opts.Root, opts.DryRun)
+	in, err := resolveInputs(d, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkImage(opts.Image); err != nil {
-		return nil, err
-	}
-	ip, err := resolveIP(d, opts)
-	if err != nil {
-		return nil, err
-	}
-	prev, err := ReadState(root)
-	if err != nil {
-		return nil, err
-	}
-	rep := &Report{Root: root, DryRun: opts.DryRun, BootstrapIP: ip}
-	fp := fingerprint(opts.Overlay, ip, opts.Image)
+	rep := &Report{Root: in.root, DryRun: opts.DryRun, BootstrapIP: in.ip}
 	if !opts.noFastPath {
-		if done := fastPath(d, root, ip, fp, prev, rep); done != nil {
+		if done := fastPath(d, in.root, in.ip, in.fingerprint, in.prev, rep); done != nil {
 			return done, nil
 		}
 	}
-	stream, err := buildBundle(d, opts, ip)
+	changes, dirs, err := planAll(ctx, d, opts, in, rep)
 	if err != nil {
 		return nil, err
 	}
-	objs, err := parseObjects(stream)
-	if err != nil {
-		return nil, err
-	}
-	if len(objs) == 0 {
-		rep.Disabled = true
-		return rep, checkStream(d, stream, nil, true, rep)
-	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, fingerprint: fp}
-	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, stream, rep)
-	if err != nil {
-		return nil, err
-	}
-	for _, c := range changes {
-		rep.Files = append(rep.Files, FileReport{Path: c.abs, RelPath: c.rel, Placement: c.placement, Action: c.action, Size: len(c.data)})
-	}
-	if opts.DryRun || !rep.Changed() {
+	if rep.Disabled || opts.DryRun || !rep.Changed() {
 		return rep, nil
 	}
 	if err := ctx.Err(); err != nil {
@@ -74,12 +43,60 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	return rep, nil
 }
 
-// hostInputs are the resolved values planHost needs.
+// hostInputs are the validated inputs and the previous state.
 type hostInputs struct {
 	root, ip    string
 	force       bool
 	prev        *State
 	fingerprint string
+}
+
+// resolveInputs validates the flags, resolves the IP and reads the state.
+func resolveInputs(d *deps, opts Options) (hostInputs, error) {
+	root, err := checkRoot(opts.Root, opts.DryRun)
+	if err != nil {
+		return hostInputs{}, err
+	}
+	if err := checkImage(opts.Image); err != nil {
+		return hostInputs{}, err
+	}
+	ip, err := resolveIP(d, opts)
+	if err != nil {
+		return hostInputs{}, err
+	}
+	prev, err := ReadState(root)
+	if err != nil {
+		return hostInputs{}, err
+	}
+	return hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, fingerprint: fingerprint(opts.Overlay, ip, opts.Image)}, nil
+}
+
+// planAll builds the bundle and plans every file; a disabled bundle plans
+// nothing and sets rep.Disabled.
+func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
+	stream, err := buildBundle(d, opts, in.ip)
+	if err != nil {
+		return nil, nil, err
+	}
+	objs, err := parseObjects(stream)
+	if err != nil {
+		return nil, nil, err
+	}
+	if len(objs) == 0 {
+		rep.Disabled = true
+		return nil, nil, checkStream(d, stream, nil, true, rep)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, stream, rep)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, c := range changes {
+		rep.Files = append(rep.Files, FileReport{Path: c.abs, RelPath: c.rel, Placement: c.placement, Action: c.action, Size: len(c.data)})
+	}
+	return changes, dirs, nil
 }
 
 // planHost plans certificates, adds the agent Secret, checks the complete
