@@ -59,7 +59,7 @@ func TestPortsCommandJSON(t *testing.T) {
 		Enabled      bool
 		Requirements []struct {
 			Protocol, Scope, To string
-			Port               int
+			Port                int
 		}
 	}
 	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
