@@ -33,6 +33,8 @@ type fnFS struct {
 	rewritten map[string][]byte // rewritten kustomization files, by absolute path
 	checks    []*yaml.RNode     // validator configs taken out of kustomizations
 	err       error             // first function error; kustomize would bury it
+	inspect   bool              // record generator configs instead of running them
+	configs   []*yaml.RNode     // generator configs seen, when inspecting
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {

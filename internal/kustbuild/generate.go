@@ -19,6 +19,12 @@ const localConfig = "config.kubernetes.io/local-config"
 func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 	var out []*yaml.RNode
 	for _, c := range configs {
+		if f.inspect {
+			f.mu.Lock()
+			f.configs = append(f.configs, c)
+			f.mu.Unlock()
+			continue
+		}
 		fn, _ := dispatch.Lookup(c.GetKind())
 		if fn.Role != dispatch.Generator {
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())

@@ -8,13 +8,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Probe addresses (documentation ranges) used only to learn which family an
-// overlay accepts; the generator rejects an address of the wrong family.
-const (
-	probeIPv4 = "192.0.2.1"
-	probeIPv6 = "2001:db8::1"
-)
-
 // buildBundle builds the overlay with the resolved bootstrap IP.
 func buildBundle(d *deps, opts Options, ip string) ([]byte, error) {
 	stream, err := d.build(opts.Overlay, ip, opts.Image, getenvOf(opts))
@@ -66,17 +59,18 @@ func resolveIP(d *deps, opts Options) (string, error) {
 	}
 }
 
-// overlayFamily asks the overlay itself which family it accepts, so the
-// answer follows the generator's rule (dual-stack uses IPv4) exactly.
+// overlayFamily reads the family from the overlay's own config, after its
+// patches; dual-stack agents dial the primary family, which the installer
+// takes to be IPv4 unless the first service network is IPv6.
 func overlayFamily(d *deps, opts Options) (string, error) {
-	_, err4 := d.build(opts.Overlay, probeIPv4, opts.Image, getenvOf(opts))
-	if err4 == nil {
-		return familyIPv4, nil
+	fam, err := d.family(opts.Overlay, getenvOf(opts))
+	if err != nil {
+		return "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 	}
-	if _, err6 := d.build(opts.Overlay, probeIPv6, opts.Image, getenvOf(opts)); err6 == nil {
+	if fam == familyIPv6 {
 		return familyIPv6, nil
 	}
-	return "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err4)
+	return familyIPv4, nil
 }
 
 func overlayName(o string) string {

@@ -5,6 +5,7 @@ package render
 // to inject failures; production uses realDeps.
 type deps struct {
 	build       func(target, bootstrapIP, image string, getenv func(string) string) ([]byte, error)
+	family      func(target string, getenv func(string) string) (string, error)
 	planCerts   func(dir, bootstrapIP string) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) ([]byte, error)
 	check       func(stream []byte, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error)

@@ -13,6 +13,13 @@ func realDeps() *deps {
 		build: func(target, ip, image string, getenv func(string) string) ([]byte, error) {
 			return kustbuild.Build(target, kustbuild.Options{BootstrapIP: ip, Image: image, Getenv: getenv})
 		},
+		family: func(target string, getenv func(string) string) (string, error) {
+			spec, err := kustbuild.Spec(target, kustbuild.Options{Getenv: getenv})
+			if err != nil || spec == nil {
+				return "", err
+			}
+			return spec.IPFamily, nil
+		},
 		planCerts: func(dir, ip string) (*certPlan, error) {
 			r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip})
 			if err != nil {
