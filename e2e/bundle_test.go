@@ -38,6 +38,7 @@ type renderedBundle struct {
 	clusterDocs [][]byte // every cluster manifest document, in file order
 	override    map[string]any
 	namespace   string
+	paths       []string // every file the state file lists, relative to root
 }
 
 // loadBundle reads the files the state file lists by their placement.
@@ -53,6 +54,7 @@ func loadBundle(t *testing.T, root string) *renderedBundle {
 	}
 	b := &renderedBundle{root: root, secrets: map[string]*corev1.Secret{}, namespace: st.Namespace}
 	for _, f := range st.Files {
+		b.paths = append(b.paths, f.Path)
 		data, err := os.ReadFile(filepath.Join(root, f.Path))
 		if err != nil {
 			t.Fatalf("state lists %s: %v", f.Path, err)

@@ -151,7 +151,7 @@ func runTunnel(t *testing.T, mode string, fam family) {
 		}
 	})
 
-	t.Run("teardown", func(t *testing.T) { runTeardown(t, tp, kas, e.root, h.b) })
+	t.Run("teardown", func(t *testing.T) { runTeardown(t, name, tp, kas, e.root, h.b) })
 }
 
 // checkAdmission asserts the webhook allows an unlabelled ConfigMap (really
