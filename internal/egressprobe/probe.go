@@ -68,7 +68,11 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
 	defer cancel()
 	start := time.Now()
-	conn, err := dial(ctx, "tcp", t.addr)
+	conn, err := preflight(ctx, res.Socket)
+	if err == nil {
+		conn.Close()
+		conn, err = boundedDial(ctx, dial, t.addr)
+	}
 	if err != nil {
 		res.Took = time.Since(start)
 		res.Stage, res.Error = StageDial, err.Error()
@@ -189,4 +193,37 @@ func talkHTTP(ctx context.Context, conn net.Conn, t target, res *Result) {
 		return
 	}
 	res.HTTPStatus, res.OK = code, true
+}
+
+// preflight connects to the socket first. The kube-apiserver's GRPC
+// connector ignores the context and retries a missing socket for 30s before
+// it fails with this same error; the probe reports it at once.
+func preflight(ctx context.Context, socket string) (net.Conn, error) {
+	var d net.Dialer
+	return d.DialContext(ctx, "unix", socket)
+}
+
+// boundedDial runs the kube-apiserver's dialer but gives up when ctx ends,
+// since the GRPC connector does not watch ctx.
+func boundedDial(ctx context.Context, dial func(context.Context, string, string) (net.Conn, error), addr string) (net.Conn, error) {
+	type result struct {
+		c   net.Conn
+		err error
+	}
+	ch := make(chan result, 1)
+	go func() {
+		c, err := dial(ctx, "tcp", addr)
+		ch <- result{c, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.c, r.err
+	case <-ctx.Done():
+		go func() {
+			if r := <-ch; r.c != nil {
+				r.c.Close()
+			}
+		}()
+		return nil, fmt.Errorf("no answer through the tunnel before the timeout (%w); the kube-apiserver would still be waiting", ctx.Err())
+	}
 }

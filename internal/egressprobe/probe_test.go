@@ -21,7 +21,16 @@ const targetPort = 8443
 // TestProbeAgainstRealServerAndAgent dials a "pod" that only the node can
 // reach, through the real server and agent started from a rendered root.
 func TestProbeAgainstRealServerAndAgent(t *testing.T) {
-	h := tunneltest.New(t, "ipv4")
+	for _, mode := range []struct{ name, protocol, noAgent, refused string }{
+		{"http-connect", "HTTPConnect", "proxy error", "proxy error"},
+		{"grpc", "GRPC", "No agent available", "connection refused"},
+	} {
+		t.Run(mode.name, func(t *testing.T) { runProbe(t, mode.name, mode.protocol, mode.noAgent, mode.refused) })
+	}
+}
+
+func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
+	h := tunneltest.New(t, tunneltest.ModeOverlay(t, mode))
 	target := startTarget(t, h)
 	addr := net.JoinHostPort(tunneltest.TargetIP, fmt.Sprint(targetPort))
 	probe := func(t *testing.T, tgt string) *egressprobe.Result {
@@ -45,10 +54,11 @@ func TestProbeAgainstRealServerAndAgent(t *testing.T) {
 	h.StartServer(t)
 	t.Run("no agent", func(t *testing.T) {
 		res := probe(t, addr)
-		expectFail(t, res, egressprobe.StageDial, "proxy error")
-		if !strings.Contains(res.ProxyBody, "No agent available") {
+		expectFail(t, res, egressprobe.StageDial, noAgent)
+		if protocol == "HTTPConnect" && !strings.Contains(res.ProxyBody, "No agent available") {
 			t.Errorf("proxy body %q, want the server's reason", res.ProxyBody)
 		}
+		t.Logf("no agent: %s", res.Error)
 	})
 	h.StartAgent(t)
 	t.Run("healthy", func(t *testing.T) {
@@ -65,7 +75,7 @@ func TestProbeAgainstRealServerAndAgent(t *testing.T) {
 		var out strings.Builder
 		_ = egressprobe.WriteText(&out, res)
 		t.Logf("%s", out.String())
-		if res.HTTPStatus != http.StatusOK || res.TLSPeer == "" || res.Took <= 0 || res.Protocol != "HTTPConnect" || res.Socket != h.Socket {
+		if res.HTTPStatus != http.StatusOK || res.TLSPeer == "" || res.Took <= 0 || res.Protocol != protocol || res.Socket != h.Socket {
 			t.Errorf("result %+v, want HTTP 200 over %s with a TLS peer and a duration", res, h.Socket)
 		}
 		if got := target.Config.Handler.(*counter).n; got == 0 {
@@ -77,7 +87,8 @@ func TestProbeAgainstRealServerAndAgent(t *testing.T) {
 	})
 	t.Run("nothing listening at the target", func(t *testing.T) {
 		res := probe(t, net.JoinHostPort(tunneltest.TargetIP, "9"))
-		expectFail(t, res, egressprobe.StageDial, "proxy error")
+		expectFail(t, res, egressprobe.StageDial, refused)
+		t.Logf("refused: %s", res.Error)
 	})
 	t.Run("socket missing", func(t *testing.T) {
 		if err := os.Remove(h.Socket); err != nil {
