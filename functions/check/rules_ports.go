@@ -1,5 +1,25 @@
 package check
 
+// reportConflict: the binaries do not refuse a shared port; one listener
+// fails with "address already in use" and the process keeps running. Losing
+// the health server breaks the probes (an error); losing only the admin
+// server loses the debug endpoints (a warning).
+func reportConflict(w *workload, name, other string, port int, field string, r *report) {
+	const fix = "give each listener its own port"
+	health := isHealthPort(name) || isHealthPort(other)
+	admin := isAdminPort(name) || isAdminPort(other)
+	if admin && !health {
+		r.warnf("port-conflict", w.obj.ref(), field, fix,
+			"--%s=%d is also --%s: the admin server (debug endpoints) cannot listen, the process runs on without it", name, port, other)
+		return
+	}
+	r.errorf("port-conflict", w.obj.ref(), field, fix,
+		"--%s=%d is also --%s: one of the two listeners fails with address already in use while the process keeps running, so probes or connections on that port fail", name, port, other)
+}
+
+func isHealthPort(name string) bool { return name == "health-port" || name == "health-server-port" }
+func isAdminPort(name string) bool  { return name == "admin-port" || name == "admin-server-port" }
+
 // portFlag is one port a process listens on or dials.
 type portFlag struct {
 	name   string
@@ -63,8 +83,7 @@ func checkPortSet(w *workload, ports []portFlag, r *report, bad func(portFlag, i
 			continue
 		}
 		if other, dup := seen[v]; dup {
-			r.errorf("port-conflict", w.obj.ref(), field, "give each listener its own port",
-				"--%s=%d is also --%s; the second listener fails with address already in use", p.name, v, other)
+			reportConflict(w, p.name, other, v, field, r)
 			continue
 		}
 		seen[v] = p.name
