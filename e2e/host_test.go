@@ -137,12 +137,20 @@ func dig(m map[string]any, keys ...string) map[string]any {
 // flagValue returns the value of --name=value in argv.
 func flagValue(t *testing.T, argv []string, name string) string {
 	t.Helper()
+	v := flagValueOK(argv, name)
+	if v == "" {
+		t.Fatalf("%s not in %q", name, argv)
+	}
+	return v
+}
+
+// flagValueOK returns the value of --name=value in argv, or "".
+func flagValueOK(argv []string, name string) string {
 	for _, a := range argv {
 		if v, ok := strings.CutPrefix(a, name+"="); ok {
 			return v
 		}
 	}
-	t.Fatalf("%s not in %q", name, argv)
 	return ""
 }
 
