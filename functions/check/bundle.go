@@ -1,9 +1,7 @@
 package check
 
 import (
-	"encoding/json"
 	"fmt"
-	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -44,19 +42,6 @@ func (o *object) ref() string {
 	}
 	return fmt.Sprintf("%s %s", o.kind, o.name)
 }
-
-// workload is a pod-running object whose container runs an ANP binary.
-type workload struct {
-	obj       *object
-	spec      *corev1.PodSpec
-	specField string // "spec" for a Pod, "spec.template.spec" otherwise
-	index     int    // container index
-	field     string // e.g. spec.containers[0]
-	argv      []string
-	flags     *flagSet
-}
-
-func (w *workload) container() *corev1.Container { return &w.spec.Containers[w.index] }
 
 // bundle is the stream sorted into the roles of docs/bundle-shape.md.
 type bundle struct {
@@ -176,105 +161,4 @@ func (b *bundle) secretKey(key string) ([]byte, bool) {
 		return []byte(v), true
 	}
 	return nil, false
-}
-
-// podSpecOf decodes the pod spec of a Pod or of a workload's template, once
-// for all binaries. A spec that does not decode marks the object malformed
-// when it was meant to run an ANP binary, so a broken server is reported
-// instead of silently missing.
-func podSpecOf(o *object) (*corev1.PodSpec, string) {
-	if o.malformed != nil || o.kind == "" {
-		return nil, ""
-	}
-	specField, path := "spec.template.spec", []string{"spec", "template", "spec"}
-	if o.kind == "Pod" {
-		specField, path = "spec", []string{"spec"}
-	}
-	specNode, err := o.node.Pipe(yaml.Lookup(path...))
-	if err != nil || specNode == nil {
-		return nil, ""
-	}
-	spec := &corev1.PodSpec{}
-	if err := decodeInto(specNode, spec); err != nil {
-		if mentionsBinary(specNode, serverBinary) || mentionsBinary(specNode, agentBinary) {
-			o.malformed = fmt.Errorf("%s: %w", specField, err)
-		}
-		return nil, ""
-	}
-	return spec, specField
-}
-
-// findWorkload returns the workload when a container of spec runs bin.
-func findWorkload(o *object, spec *corev1.PodSpec, specField string, bin *binary) *workload {
-	for i := range spec.Containers {
-		c := &spec.Containers[i]
-		argv := append(append([]string{}, c.Command...), c.Args...)
-		if !bin.runs(argv) {
-			continue
-		}
-		field := fmt.Sprintf("%s.containers[%d]", specField, i)
-		fields := argvFields(field, len(c.Command), len(c.Args))
-		return &workload{obj: o, spec: spec, specField: specField, index: i, field: field,
-			argv: argv, flags: parseFlags(bin, argv, fields)}
-	}
-	return nil
-}
-
-// mentionsBinary tells whether a pod spec that fails to decode was meant to run
-// bin, so a broken server pod is reported instead of silently ignored.
-func mentionsBinary(n *yaml.RNode, bin *binary) bool {
-	s, err := n.String()
-	return err == nil && strings.Contains(s, bin.name)
-}
-
-// decodeInto decodes a node into a Kubernetes type through JSON, as the API
-// server would read it.
-func decodeInto(n *yaml.RNode, v any) error {
-	var generic any
-	if err := n.YNode().Decode(&generic); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	j, err := json.Marshal(generic)
-	if err != nil {
-		return fmt.Errorf("encode as JSON: %w", err)
-	}
-	if err := json.Unmarshal(j, v); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	return nil
-}
-
-func stringField(n *yaml.RNode, name string) string {
-	f := n.Field(name)
-	if f == nil || f.Value.YNode().Kind != yaml.ScalarNode {
-		return ""
-	}
-	return f.Value.YNode().Value
-}
-
-func stringMap(n *yaml.RNode, name string) map[string]string {
-	out := map[string]string{}
-	f := n.Field(name)
-	if f == nil || f.Value.YNode().Kind != yaml.MappingNode {
-		return out
-	}
-	c := f.Value.YNode().Content
-	for i := 0; i+1 < len(c); i += 2 {
-		if c[i+1].Kind == yaml.ScalarNode {
-			out[c[i].Value] = c[i+1].Value
-		}
-	}
-	return out
-}
-
-func kindName(k yaml.Kind) string {
-	switch k {
-	case yaml.SequenceNode:
-		return "list"
-	case yaml.ScalarNode:
-		return "scalar"
-	case yaml.AliasNode:
-		return "alias"
-	}
-	return "document"
 }
