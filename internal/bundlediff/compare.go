@@ -1,5 +1,7 @@
 package bundlediff
 
+import "sort"
+
 // Status says what happened to an object.
 type Status string
 
@@ -57,7 +59,8 @@ func (r *Result) Count(s Status) int {
 }
 
 // Compare diffs two parsed bundles; labelA and labelB name them in output.
-// Secret material in either is summarised before comparing.
+// Secret material in both is replaced by its summary in place before
+// comparing, so the objects never carry it to any output afterwards.
 func Compare(labelA string, a []Object, labelB string, b []Object) *Result {
 	r := &Result{A: labelA, B: labelB, Objects: []ObjectDiff{}}
 	inB := map[ID]Object{}
@@ -90,9 +93,5 @@ func Compare(labelA string, a []Object, labelB string, b []Object) *Result {
 }
 
 func sortObjects(objs []ObjectDiff) {
-	for i := 1; i < len(objs); i++ {
-		for j := i; j > 0 && objs[j].ID.less(objs[j-1].ID); j-- {
-			objs[j], objs[j-1] = objs[j-1], objs[j]
-		}
-	}
+	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.less(objs[j].ID) })
 }

@@ -6,6 +6,7 @@ package hoststatus
 import (
 	"context"
 	"net"
+	"strings"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
@@ -77,8 +78,12 @@ func Run(ctx context.Context, opts Options) *Report {
 		return rep.finish()
 	}
 	if root.Bundle.Server == nil {
-		rep.add(Check{Name: "rendered files", Severity: Error, Detail: "no proxy-server static pod among the rendered files",
-			Hint: "the overlay deploys no tunnel (bootstrap-in-place) or render was given the wrong overlay"})
+		detail, hint := "no proxy-server static pod among the rendered files", "the overlay deploys no tunnel (bootstrap-in-place) or render was given the wrong overlay"
+		if len(root.Missing) > 0 {
+			detail = "files render wrote are missing: " + strings.Join(root.Missing, ", ")
+			hint = "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"
+		}
+		rep.add(Check{Name: "rendered files", Severity: Error, Detail: detail, Hint: hint})
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {

@@ -44,6 +44,9 @@ type Root struct {
 	KASMount Mount
 	// CertDir is the certificate directory's host path (absolute, under Dir).
 	CertDir string
+	// Missing lists recorded files that are gone (absolute, under Dir);
+	// Load carries on without them so status can report them.
+	Missing []string
 }
 
 // Mount maps a host directory into a container.
@@ -69,7 +72,9 @@ func Load(dir string) (*Root, error) {
 		abs := r.Abs("/" + f.Path)
 		switch f.Placement {
 		case bundle.PlacementStaticPod, bundle.PlacementClusterManifest:
-			if err := r.addObjects(abs); err != nil {
+			if err := r.addObjects(abs); errors.Is(err, fs.ErrNotExist) {
+				r.Missing = append(r.Missing, abs)
+			} else if err != nil {
 				return nil, err
 			}
 		case bundle.PlacementKASEgressConfig:
@@ -85,7 +90,11 @@ func Load(dir string) (*Root, error) {
 		return nil, fmt.Errorf("rendered manifests under %s: %w", dir, err)
 	}
 	if r.EgressFile != "" {
-		if b.Egress, err = readYAML(r.EgressFile); err != nil {
+		b.Egress, err = readYAML(r.EgressFile)
+		if errors.Is(err, fs.ErrNotExist) {
+			r.Missing = append(r.Missing, r.EgressFile)
+			r.EgressFile = ""
+		} else if err != nil {
 			return nil, err
 		}
 	}

@@ -1,0 +1,105 @@
+package rendered
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+)
+
+func TestLoadRenderedRoot(t *testing.T) {
+	root := t.TempDir()
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: "192.0.2.10", Image: "registry.test.invalid/anp:1"}); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Bundle.Server == nil || r.Bundle.Agent == nil || r.Bundle.Egress == nil {
+		t.Fatalf("bundle %+v: want server, agent and egress", r.Bundle)
+	}
+	if want := (Mount{Host: "/etc/kubernetes/bootstrap-configs", Container: "/etc/kubernetes/config"}); r.KASMount != want {
+		t.Errorf("KAS mount %+v, want %+v", r.KASMount, want)
+	}
+	sock := filepath.Join(root, "etc/kubernetes/bootstrap-configs/konnectivity-server.socket")
+	for _, tc := range []struct {
+		name string
+		got  func() (string, bool)
+		want string
+	}{
+		{"KAS socket", func() (string, bool) { return r.KASHostPath("/etc/kubernetes/config/konnectivity-server.socket") }, sock},
+		{"server socket", func() (string, bool) {
+			return r.ServerHostPath("/etc/kubernetes/bootstrap-configs/konnectivity-server.socket")
+		}, sock},
+		{"server cert", func() (string, bool) { return r.ServerHostPath("/etc/konnectivity/server.crt") }, filepath.Join(root, "opt/openshift/tls/konnectivity/server.crt")},
+		{"KAS path outside the mount", func() (string, bool) { return r.KASHostPath("/etc/kubernetes/configs/x") }, ""},
+		{"server path outside its mounts", func() (string, bool) { return r.ServerHostPath("/var/run/x.sock") }, ""},
+	} {
+		got, ok := tc.got()
+		if got != tc.want || ok != (tc.want != "") {
+			t.Errorf("%s: %q, %v; want %q", tc.name, got, ok, tc.want)
+		}
+	}
+	if r.CertDir != filepath.Join(root, "opt/openshift/tls/konnectivity") || r.EgressFile != filepath.Join(root, "etc/kubernetes/bootstrap-configs/egress-selector-config.yaml") {
+		t.Errorf("cert dir %s, egress file %s", r.CertDir, r.EgressFile)
+	}
+}
+
+// TestKASMountFromTheRenderedFiles: a customised layout is read from where
+// the egress file is and how the override names it, not assumed.
+func TestKASMountFromTheRenderedFiles(t *testing.T) {
+	root := t.TempDir()
+	files := map[string]string{
+		StatePath: `{"version":1,"files":[` +
+			`{"path":"srv/bootstrap/egress.yaml","placement":"kas-egress-config"},` +
+			`{"path":"opt/override.yaml","placement":"kas-config-override"}]}`,
+		"srv/bootstrap/egress.yaml": "apiVersion: apiserver.k8s.io/v1beta1\nkind: EgressSelectorConfiguration\negressSelections: []\n",
+		"opt/override.yaml":         "apiServerArguments:\n  egress-selector-config-file:\n  - /kas/etc/egress.yaml\n",
+	}
+	for p, c := range files {
+		write(t, filepath.Join(root, p), c)
+	}
+	r, err := Load(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Mount{Host: "/srv/bootstrap", Container: "/kas/etc"}); r.KASMount != want {
+		t.Errorf("KAS mount %+v, want %+v", r.KASMount, want)
+	}
+	if p, ok := r.KASHostPath("/kas/etc/sock"); !ok || p != filepath.Join(root, "srv/bootstrap/sock") {
+		t.Errorf("KASHostPath = %q, %v", p, ok)
+	}
+}
+
+func TestLoadErrors(t *testing.T) {
+	empty := t.TempDir()
+	if _, err := Load(empty); !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+empty) {
+		t.Errorf("unrendered root: %v, want ErrNotRendered with the fix", err)
+	}
+	damaged := t.TempDir()
+	write(t, filepath.Join(damaged, StatePath), "{not json")
+	if _, err := Load(damaged); err == nil || !strings.Contains(err.Error(), "is damaged") {
+		t.Errorf("damaged state: %v", err)
+	}
+	gone := t.TempDir()
+	write(t, filepath.Join(gone, StatePath), `{"version":1,"files":[{"path":"etc/kubernetes/manifests/p.yaml","placement":"static-pod"}]}`)
+	r, err := Load(gone)
+	if err != nil || len(r.Missing) != 1 || r.Missing[0] != filepath.Join(gone, "etc/kubernetes/manifests/p.yaml") {
+		t.Errorf("missing listed file: %+v, %v; want it in Missing", r, err)
+	}
+}
+
+func write(t *testing.T, p, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
