@@ -20,6 +20,8 @@ const (
 	DefaultKASConfigMount = "/etc/kubernetes/bootstrap-configs:/etc/kubernetes/config"
 	// DefaultEgressHostPath is where the egress file goes without a host-path annotation.
 	DefaultEgressHostPath = "/etc/kubernetes/bootstrap-configs/egress-selector-config.yaml"
+	// DefaultNamespace holds the agents and their Secret.
+	DefaultNamespace = "openshift-bootstrap-konnectivity"
 	// DefaultSecretName is the agent certificate Secret.
 	DefaultSecretName = "konnectivity-agent-certs"
 
@@ -76,7 +78,44 @@ func newBundle(nodes []*yaml.RNode) *bundle {
 		b.classify(o)
 	}
 	b.findSecret()
+	b.findNamespace()
 	return b
+}
+
+// findNamespace picks the bundle's Namespace among possibly many in a larger
+// build: the agents' own, else the default one, else the one labelled
+// bootstrap-only, else the only one.
+func (b *bundle) findNamespace() {
+	var all, labelled []*object
+	for _, o := range b.objects {
+		if o.kind == "Namespace" {
+			all = append(all, o)
+			if o.labels[LabelBootstrapOnly] == "true" {
+				labelled = append(labelled, o)
+			}
+		}
+	}
+	for _, want := range []string{b.agentNamespace(), DefaultNamespace} {
+		for _, o := range all {
+			if want != "" && o.name == want {
+				b.namespace = o
+				return
+			}
+		}
+	}
+	switch {
+	case len(labelled) == 1:
+		b.namespace = labelled[0]
+	case len(all) == 1:
+		b.namespace = all[0]
+	}
+}
+
+func (b *bundle) agentNamespace() string {
+	if b.agent == nil {
+		return ""
+	}
+	return b.agent.obj.ns
 }
 
 func newObject(n *yaml.RNode) *object {
@@ -101,8 +140,6 @@ func (b *bundle) classify(o *object) {
 		b.egress = firstObject(b.egress, o)
 	case kindOverride:
 		b.override = firstObject(b.override, o)
-	case "Namespace":
-		b.namespace = firstObject(b.namespace, o)
 	}
 	spec, specField := podSpecOf(o)
 	if spec == nil {

@@ -156,3 +156,17 @@ func TestAliasBomb(t *testing.T) {
 		t.Fatalf("Check = %v, %v; want an alias expansion error", fs, err)
 	}
 }
+
+// TestOtherNamespacesInABiggerBuild: unrelated Namespaces around the bundle
+// are not mistaken for the bundle's.
+func TestOtherNamespacesInABiggerBuild(t *testing.T) {
+	in := "apiVersion: v1\nkind: Namespace\nmetadata:\n  name: aaa-unrelated\n---\n" + string(readGood(t)) +
+		"\n---\napiVersion: v1\nkind: Namespace\nmetadata:\n  name: zzz-unrelated\n"
+	fs, err := Check([]byte(in), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fs) != 0 {
+		t.Errorf("want no findings, got\n%s", dump(fs))
+	}
+}
