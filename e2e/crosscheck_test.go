@@ -68,6 +68,8 @@ func TestCheckAgreesWithBinaries(t *testing.T) {
 		{name: "sync interval above cap", agent: true, mutate: setFlag("--sync-interval", "60s"), rule: "sync-interval-above-cap", refuses: "must be less than sync interval cap"},
 		{name: "unknown agent identifier", agent: true, mutate: setFlag("--agent-identifiers", "zone=a"), rule: "agent-identifiers-invalid", refuses: "unknown address type: zone"},
 		{name: "no agent ca-cert", agent: true, mutate: drop("--ca-cert"), rule: "agent-ca-cert-required", refuses: "failed to read CA cert"},
+		{name: "agent port 0", agent: true, mutate: setFlag("--health-server-port", "0"), rule: "port-out-of-range", refuses: "health server port 0 must be greater than 0"},
+		{name: "no agent cert nor key (agent starts; the server refuses it, see TestSecurity)", agent: true, mutate: drop2("--agent-cert", "--agent-key"), rule: "agent-cert-required"},
 		{name: "agent key without cert", agent: true, mutate: drop("--agent-cert"), rule: "agent-cert-required", refuses: "cannot have agent cert empty when agent key is set"},
 		{name: "unknown agent flag", agent: true, mutate: addFlag("--no-such-flag=1"), rule: "unknown-flag", refuses: "unknown flag: --no-such-flag"},
 		{name: "agent keepalive below the server's 30s minimum (agent starts, server drops it)", agent: true, mutate: setFlag("--keepalive-time", "10s"), rule: "agent-keepalive-too-short"},
@@ -178,6 +180,10 @@ func keep(a []string) []string { return a }
 
 func drop(name string) func([]string) []string {
 	return func(a []string) []string { return dropFlags(a, name) }
+}
+
+func drop2(a, b string) func([]string) []string {
+	return func(args []string) []string { return dropFlags(args, a, b) }
 }
 
 func addFlag(arg string) func([]string) []string {

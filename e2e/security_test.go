@@ -15,11 +15,15 @@ import (
 	"time"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
 // TestSecurity checks that the rendered mutual TLS really authenticates both
 // ends: a wrong agent or server certificate means no tunnel, and with
-// failurePolicy Fail the webhook call fails instead of being skipped.
+// failurePolicy Fail the webhook call fails instead of being skipped. Each
+// case also requires check to flag the same bundle and certificates, so the
+// rules the binaries only enforce at the TLS handshake are cross-checked too.
 func TestSecurity(t *testing.T) {
 	e := newEnv(t, bundle.ModeHTTPConnect, ipv4)
 	e.h.startServer(t)
@@ -27,42 +31,39 @@ func TestSecurity(t *testing.T) {
 	foreign := newTestCA(t, "foreign-signer")
 	fCrt, fKey := foreign.leaf(t, "konnectivity-agent", x509.ExtKeyUsageClientAuth)
 
+	noCert := func(args []string) []string { return dropFlags(args, "--agent-cert", "--agent-key") }
 	cases := []struct {
 		name string
-		// agent is the argv to run; setup may change the host before it starts.
-		agent   func(t *testing.T) []string
-		setup   func(t *testing.T)
-		restore func(t *testing.T)
+		// mutate changes the DaemonSet's agent args; agentFiles replace
+		// Secret keys (tls.crt, tls.key) and the same files in the certificate
+		// directory check sees; setup changes the host before the agent starts.
+		mutate     func([]string) []string
+		agentFiles map[string][]byte
+		setup      func(t *testing.T)
+		// rule is what check reports for the same bundle and certificates.
+		rule string
 		// wantLog, when set, is the agent's own reason for refusing the server.
 		// When the server refuses the agent, TLS 1.3 lets the agent see an
 		// alert or just a broken pipe depending on timing, so those cases
 		// rely on the server's side: no agent registered.
 		wantLog string
 	}{
+		{name: "agent without a client certificate", mutate: noCert, rule: "agent-cert-required"},
+		{name: "agent certificate from another CA", agentFiles: map[string][]byte{"tls.crt": fCrt, "tls.key": fKey}, rule: "agent-cert-wrong-ca"},
 		{
-			name: "agent without a client certificate",
-			agent: func(t *testing.T) []string {
-				return agentVariant(t, e, nil, func(args []string) []string {
-					return dropFlags(args, "--agent-cert", "--agent-key")
-				})
-			},
-		},
-		{
-			name: "agent certificate from another CA",
-			agent: func(t *testing.T) []string {
-				return agentVariant(t, e, map[string][]byte{"tls.crt": fCrt, "tls.key": fKey}, nil)
-			},
-		},
-		{
-			name:  "server certificate without the bootstrap IP",
-			agent: func(t *testing.T) []string { return e.h.agent.argv },
+			name: "server certificate without the bootstrap IP",
 			setup: func(t *testing.T) {
 				ca := loadCA(t, certDir)
 				crt, key := ca.leaf(t, "konnectivity-server", x509.ExtKeyUsageServerAuth, "192.0.2.99")
 				swapServerCert(t, e, certDir, crt, key)
 			},
+			rule:    "server-cert-san-missing",
 			wantLog: "certificate is valid for 192.0.2.99, not " + e.fam.bootIP,
 		},
+	}
+	stream, err := kustbuild.Build(e.fam.name, kustbuild.Options{BootstrapIP: e.fam.bootIP, Image: testImage})
+	if err != nil {
+		t.Fatalf("build: %v", err)
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -74,7 +75,9 @@ func TestSecurity(t *testing.T) {
 				tc.setup(t)
 				t.Cleanup(func() { swapServerCert(t, e, certDir, orig["server.crt"], orig["server.key"]) })
 			}
-			agent := startProc(t, e.tp.node, "proxy-agent-bad-"+string(rune('a'+i)), e.h.dir, tc.agent(t))
+			checkAgrees(t, stream, certDir, tc.mutate, tc.agentFiles, tc.rule)
+			argv := agentVariant(t, e, tc.agentFiles, tc.mutate)
+			agent := startProc(t, e.tp.node, "proxy-agent-bad-"+string(rune('a'+i)), e.h.dir, argv)
 			// Wait until the agent has tried and failed to connect twice.
 			_, err := eventually(20*time.Second, 100*time.Millisecond, func() error {
 				if n := strings.Count(agent.log(), "cannot connect once"); n < 2 {
@@ -111,6 +114,25 @@ func TestSecurity(t *testing.T) {
 		}
 		checkAdmission(t, e.kas.client)
 	})
+}
+
+// checkAgrees runs check on the built bundle with the case's agent args and
+// the certificate directory as the case leaves it, and requires rule.
+func checkAgrees(t *testing.T, stream []byte, certDir string, mutate func([]string) []string, agentFiles map[string][]byte, rule string) {
+	t.Helper()
+	if mutate == nil {
+		mutate = keep
+	}
+	broken, _ := breakStream(t, stream, flagCase{agent: true, mutate: mutate})
+	certs := readFiles(t, certDir, "ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key")
+	if agentFiles != nil {
+		certs["agent.crt"], certs["agent.key"] = agentFiles["tls.crt"], agentFiles["tls.key"]
+	}
+	fs, err := check.Check(broken, check.Options{CertFiles: certs})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	assertRule(t, fs, rule)
 }
 
 // serverReady asks the proxy-server's health port whether an agent is connected.
