@@ -120,6 +120,13 @@ func runTunnel(t *testing.T, mode string, fam family) {
 
 	tunnel := measure(t, kas.client)
 	figures.add(name, "webhook latency through the tunnel", tunnel)
+	t.Run("raw webhook round trips: KAS egress dialer vs direct from the node", func(t *testing.T) {
+		viaTunnel := measureRaw(t, webhookClient(kasClusterDialer(t, h.kasEgress), wh.caPEM), fam.webhookIP)
+		direct := measureRaw(t, webhookClient(nsDialer(tp.node), wh.caPEM), fam.webhookIP)
+		figures.add(name, "raw round trip through the tunnel", viaTunnel)
+		figures.add(name, "raw round trip direct from the node", direct)
+		figures.add(name, "raw tunnel overhead (median difference)", (viaTunnel.median - direct.median).Round(10*time.Microsecond))
+	})
 
 	t.Run("server killed and restarted", func(t *testing.T) {
 		h.serverProc.kill()
