@@ -117,3 +117,37 @@ func TestDiffCommandJSON(t *testing.T) {
 		}
 	}
 }
+
+func TestWantColour(t *testing.T) {
+	buf := IO{Stdout: &strings.Builder{}, Getenv: func(string) string { return "" }}
+	devnull, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer devnull.Close()
+	noColor := IO{Stdout: os.Stdout, Getenv: func(k string) string {
+		if k == "NO_COLOR" {
+			return "1"
+		}
+		return ""
+	}}
+	for _, tc := range []struct {
+		name, mode string
+		io         IO
+		want       bool
+	}{
+		{"always", "always", buf, true},
+		{"never", "never", buf, false},
+		{"auto to a buffer", "auto", buf, false},
+		{"auto to /dev/null (a character device, not a terminal)", "auto", IO{Stdout: devnull, Getenv: buf.Getenv}, false},
+		{"auto with NO_COLOR", "auto", noColor, false},
+	} {
+		got, err := wantColour(tc.mode, tc.io)
+		if err != nil || got != tc.want {
+			t.Errorf("%s: %v, %v; want %v", tc.name, got, err, tc.want)
+		}
+	}
+	if _, err := wantColour("sometimes", buf); err == nil {
+		t.Error("an unknown --color value was accepted")
+	}
+}
