@@ -26,7 +26,7 @@ func TestStatusRenderedFiles(t *testing.T) {
 		sev    hoststatus.Severity
 		detail string
 	}{
-		{"as written", func(*testing.T, string) {}, hoststatus.OK, "12 files as render wrote them"},
+		{"as written", func(*testing.T, string) {}, hoststatus.OK, " files as render wrote them"},
 		{"edited by hand", func(t *testing.T, root string) {
 			p := filepath.Join(root, "opt/openshift/manifests/konnectivity-agent-daemonset.yaml")
 			appendTo(t, p, "# edited\n")
