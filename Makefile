@@ -66,5 +66,20 @@ fuzz: ## fuzz the check entry point for a minute
 vuln: ## govulncheck on the module (needs vuln.go.dev, which this sandbox cannot reach)
 	$(GO) run golang.org/x/vuln/cmd/govulncheck@v1.8.0 ./...
 
+DIFF_OUTPUT  ?= text
+GOLDEN_IMAGE := quay.io/openshift/origin-apiserver-network-proxy:4.20
+
+diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|markdown|json); exit 1 if any drifted
+	@rc=0; for o in $$(ls overlays); do \
+	  case $$o in \
+	    upi)  args="" ;; \
+	    ipv6) args="--bootstrap-ip 2001:db8::10 --image $(GOLDEN_IMAGE)" ;; \
+	    *)    args="--bootstrap-ip 192.0.2.10 --image $(GOLDEN_IMAGE)" ;; \
+	  esac; \
+	  s=0; env -u KONNECTIVITY_BOOTSTRAP_IP -u KONNECTIVITY_IMAGE \
+	    $(BIN) diff --output $(DIFF_OUTPUT) $$args testdata/golden/$$o.yaml overlays/$$o || s=$$?; \
+	  if [ $$s -gt $$rc ]; then rc=$$s; fi; \
+	done; exit $$rc
+
 clean: ## remove build outputs (keeps the built tools)
 	rm -rf bin

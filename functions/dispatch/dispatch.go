@@ -11,6 +11,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	certs "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs/v1alpha1"
+	check "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -49,6 +50,7 @@ func init() {
 	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(getenv func(string) string) framework.ResourceListProcessor {
 		return certs.Function{Getenv: getenv}
 	}})
+	Register(Function{Kind: check.Kind, Role: Validator, Factory: check.Processor})
 }
 
 // Lookup returns the function for a kind.

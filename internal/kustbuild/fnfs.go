@@ -131,18 +131,12 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	if err != nil || !keep {
 		return data, err
 	}
-	if _, err := f.filterEntries(kust, "validators", dir, func(_ int, configs []*yaml.RNode) (bool, error) {
-		for _, c := range configs {
-			if fn, _ := dispatch.Lookup(c.GetKind()); fn.Role != dispatch.Validator {
-				return false, nil
-			}
+	// A check may be wired under validators: (legacy plugin) or, last, under
+	// transformers: (exec function; kustomize rejects exec validators).
+	for _, field := range []string{"validators", "transformers"} {
+		if _, err := f.filterEntries(kust, field, dir, f.takeChecks); err != nil {
+			return nil, err
 		}
-		f.mu.Lock()
-		f.checks = append(f.checks, configs...)
-		f.mu.Unlock()
-		return true, nil
-	}); err != nil {
-		return nil, err
 	}
 	if len(generated) > 0 {
 		if err := appendResources(kust, generated); err != nil {
@@ -150,6 +144,20 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 		}
 	}
 	return []byte(kust.MustString()), nil
+}
+
+// takeChecks takes entries whose configs are all our validators; they run
+// on the final output instead.
+func (f *fnFS) takeChecks(_ int, configs []*yaml.RNode) (bool, error) {
+	for _, c := range configs {
+		if fn, _ := dispatch.Lookup(c.GetKind()); fn.Role != dispatch.Validator {
+			return false, nil
+		}
+	}
+	f.mu.Lock()
+	f.checks = append(f.checks, configs...)
+	f.mu.Unlock()
+	return true, nil
 }
 
 // filterEntries calls take for each entry of field that resolves to configs

@@ -89,8 +89,29 @@ func TestBadInputUnwritableRoot(t *testing.T) {
 	expectInputError(t, runBad(t, baseOpts(root)), "--root", "is not writable")
 }
 
+// TestImageOmittedNeedsAPinnedOverlay: without --image the overlay must pin
+// the image; the default overlay leaves the placeholder, the upi one pins a
+// mirror with images:, which --image would otherwise override.
+func TestImageOmittedNeedsAPinnedOverlay(t *testing.T) {
+	opts := baseOpts(t.TempDir())
+	opts.Image = ""
+	expectInputError(t, runBad(t, opts), "--image", "placeholder image")
+
+	root := t.TempDir()
+	opts = baseOpts(root)
+	opts.Image, opts.Overlay = "", "upi"
+	mustRun(t, opts)
+	pod, err := os.ReadFile(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(pod), "image: mirror.example.com:5000/openshift/apiserver-network-proxy:4.20") {
+		t.Errorf("upi overlay rendered without --image lost its mirrored image:\n%s", pod)
+	}
+}
+
 func TestBadInputInvalidImage(t *testing.T) {
-	for _, image := range []string{"", "Quay.io/UPPER/Case:1", "quay.io/x/y:bad tag", "quay.io/x/y@sha256:short", "quay.io//double"} {
+	for _, image := range []string{"Quay.io/UPPER/Case:1", "quay.io/x/y:bad tag", "quay.io/x/y@sha256:short", "quay.io//double"} {
 		t.Run(image, func(t *testing.T) {
 			opts := baseOpts(t.TempDir())
 			opts.Image = image

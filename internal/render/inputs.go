@@ -10,7 +10,9 @@ import (
 
 	"github.com/distribution/reference"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // IP families as the generator's spec.ipFamily names them.
@@ -56,12 +58,13 @@ func writable(dir string) error {
 	return nil
 }
 
-// checkImage applies the container reference grammar the kubelet's runtime uses.
+// checkImage applies the container reference grammar the kubelet's runtime
+// uses. An empty image means the overlay pins it (checkPinned verifies that).
 func checkImage(image string) error {
 	const field = "--image"
 	fix := "use a reference like quay.io/openshift/origin-apiserver-network-proxy:4.20 or NAME@sha256:<64 hex digits>"
 	if image == "" {
-		return inputErrorf(field, fix, "is required")
+		return nil
 	}
 	if _, err := reference.ParseNormalizedNamed(image); err != nil {
 		return inputErrorf(field, fix, "%q is not a valid image reference: %v", image, err)
@@ -97,4 +100,27 @@ func familyName(f string) string {
 		return "IPv6"
 	}
 	return "IPv4"
+}
+
+// checkPinned refuses a bundle whose containers still name the generator's
+// placeholder image: without --image, the overlay must pin the image itself
+// (an images: entry or spec.image), or the kubelet would pull a name that
+// does not exist.
+func checkPinned(objs []object) error {
+	for _, o := range objs {
+		for _, path := range [][]string{{"spec", "containers"}, {"spec", "template", "spec", "containers"}} {
+			containers, err := o.node.Pipe(yaml.Lookup(path...))
+			if err != nil || containers == nil {
+				continue
+			}
+			for _, c := range containers.Content() {
+				image := yaml.NewRNode(c).Field("image")
+				if image != nil && yaml.GetValue(image.Value) == bundlev1.DefaultImage {
+					return inputErrorf("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
+						"is not set and %s %s still uses the placeholder image %q", o.kind, o.name, bundlev1.DefaultImage)
+				}
+			}
+		}
+	}
+	return nil
 }

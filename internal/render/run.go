@@ -82,6 +82,11 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 	if err != nil {
 		return nil, nil, err
 	}
+	if opts.Image == "" {
+		if err := checkPinned(objs); err != nil {
+			return nil, nil, err
+		}
+	}
 	if len(objs) == 0 {
 		rep.Disabled = true
 		return nil, nil, checkStream(d, stream, nil, true, rep)
