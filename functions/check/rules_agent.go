@@ -1,6 +1,9 @@
 package check
 
 import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"slices"
+
 	"net"
 	"net/url"
 	"sort"
@@ -18,10 +21,11 @@ const (
 	agentDefaultKeepalive       = time.Hour
 	agentDefaultSyncInterval    = time.Second
 	agentDefaultSyncIntervalCap = 10 * time.Second
-	// minAgentKeepalive is the server's gRPC keepalive enforcement MinTime:
-	// pinging more often gets the agent disconnected (too_many_pings).
-	minAgentKeepalive = 30 * time.Second
 )
+
+// minAgentKeepalive is the server's gRPC keepalive enforcement MinTime:
+// pinging more often gets the agent disconnected (too_many_pings).
+const minAgentKeepalive = anp.MinAgentKeepalive
 
 // checkAgentFlags applies the flag rules proxy-agent enforces.
 func checkAgentFlags(b *bundle, _ Options, r *report) {
@@ -75,9 +79,6 @@ func checkAgentTiming(w *workload, r *report) {
 	}
 }
 
-// identifierKeys are the address types proxy-agent accepts (pkg/server/header).
-var identifierKeys = map[string]bool{"ipv4": true, "ipv6": true, "cidr": true, "host": true, "default-route": true}
-
 // checkIdentifiers: --agent-identifiers is URL-query syntax with known keys.
 func checkIdentifiers(w *workload, r *report) {
 	u, ok := w.flags.get("agent-identifiers")
@@ -85,10 +86,14 @@ func checkIdentifiers(w *workload, r *report) {
 		return
 	}
 	const fix = "write --agent-identifiers in URL-query form with keys ipv4, ipv6, cidr, host, default-route joined by '&', e.g. ipv4=10.0.0.5&default-route=true"
-	q, err := url.ParseQuery(u.Value)
+	q, unknown, err := anp.ParseIdentifiers(u.Value)
 	if err != nil {
 		r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix, "--agent-identifiers=%q is not URL-query syntax: %v", u.Value, err)
 		return
+	}
+	for _, k := range unknown {
+		r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix,
+			"--agent-identifiers has unknown key %q (proxy-agent: unknown address type: %s)", k, k)
 	}
 	keys := make([]string, 0, len(q))
 	for k := range q {
@@ -96,9 +101,7 @@ func checkIdentifiers(w *workload, r *report) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		if !identifierKeys[k] {
-			r.errorf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix,
-				"--agent-identifiers has unknown key %q (proxy-agent: unknown address type: %s)", k, k)
+		if slices.Contains(unknown, k) {
 			continue
 		}
 		for _, v := range q[k] {

@@ -1,5 +1,7 @@
 package check
 
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+
 // reportConflict: the binaries do not refuse a shared port; one listener
 // fails with "address already in use" and the process keeps running. Losing
 // the health server breaks the probes (an error); losing only the admin
@@ -50,7 +52,7 @@ func checkPorts(b *bundle, _ Options, r *report) {
 			if p.name == "server-port" && uds && v == 0 {
 				return ""
 			}
-			if v < 1024 || v > 49151 {
+			if !anp.PortInRange(int64(v)) {
 				return "outside 1024..49151; proxy-server refuses reserved and ephemeral ports"
 			}
 			return ""

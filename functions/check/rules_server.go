@@ -1,6 +1,8 @@
 package check
 
 import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+
 	"strings"
 )
 
@@ -114,10 +116,10 @@ func checkStrategies(w *workload, r *report) {
 	field := w.flags.fieldOr("proxy-strategies", w.field+".args")
 	n := 0
 	for _, s := range strings.Split(v, ",") {
-		switch s {
-		case "":
+		switch {
+		case s == "":
 			continue
-		case "default", "destHost", "defaultRoute":
+		case anp.IsProxyStrategy(s):
 			n++
 		default:
 			r.errorf("proxy-strategy-unknown", w.obj.ref(), field, "use default, destHost or defaultRoute (case matters)",

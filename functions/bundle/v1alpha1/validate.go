@@ -3,7 +3,6 @@ package v1alpha1
 import (
 	"fmt"
 	"net"
-	"net/url"
 	"path"
 	"regexp"
 	"slices"
@@ -13,6 +12,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
 )
 
 type validator struct{ errs FieldErrors }
@@ -83,7 +84,7 @@ func (v *validator) image(ref string) {
 }
 
 func (v *validator) port(field string, p int32) {
-	if p < 1024 || p > 49151 {
+	if !anp.PortInRange(int64(p)) {
 		v.add(field, "pick a port between 1024 and 49151", "port %d is outside 1024..49151, which proxy-server and proxy-agent reject", p)
 	}
 }
@@ -125,12 +126,9 @@ func (v *validator) server(s *ServerSpec) {
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
 	for i, st := range s.ProxyStrategies {
-		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, "default", "destHost", "defaultRoute")
+		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
 	}
 }
-
-// The agent's gRPC keepalive below 30s is refused by the server's enforcement policy.
-const minAgentKeepalive = 30 * time.Second
 
 // bindFamily keeps the agent listener on the family agents dial.
 func (v *validator) bindFamily(family, bind string) {
@@ -170,7 +168,7 @@ func (v *validator) agent(a *AgentSpec) {
 	v.port("spec.agent.healthPort", a.HealthPort)
 	v.port("spec.agent.adminPort", a.AdminPort)
 	v.distinct("proxy-agent", map[string]int32{"spec.agent.healthPort": a.HealthPort, "spec.agent.adminPort": a.AdminPort})
-	v.duration("spec.agent.keepaliveTime", a.KeepaliveTime, minAgentKeepalive)
+	v.duration("spec.agent.keepaliveTime", a.KeepaliveTime, anp.MinAgentKeepalive)
 	sync := v.duration("spec.agent.syncInterval", a.SyncInterval, time.Second)
 	v.duration("spec.agent.probeInterval", a.ProbeInterval, time.Second)
 	if limit := v.duration("spec.agent.syncIntervalCap", a.SyncIntervalCap, time.Second); limit < sync {
@@ -179,27 +177,18 @@ func (v *validator) agent(a *AgentSpec) {
 	v.identifiers(a.Identifiers)
 }
 
-var identifierKeys = map[string]bool{"ipv4": true, "ipv6": true, "cidr": true, "host": true, "default-route": true}
-
 func (v *validator) identifiers(raw string) {
 	const field = "spec.agent.identifiers"
 	if raw == "" {
 		return
 	}
-	q, err := url.ParseQuery(raw)
+	_, unknown, err := anp.ParseIdentifiers(raw)
 	if err != nil || strings.Contains(raw, ",") {
 		v.add(field, "join identifiers with & in URL-query form, e.g. ipv4=10.0.0.5&default-route=true", "%q is not in URL-query form", raw)
 		return
 	}
-	keys := make([]string, 0, len(q))
-	for k := range q {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !identifierKeys[k] {
-			v.add(field, "use only the keys ipv4, ipv6, cidr, host, default-route", "unknown identifier key %q", k)
-		}
+	for _, k := range unknown {
+		v.add(field, "use only the keys "+strings.Join(anp.IdentifierKeys, ", "), "unknown identifier key %q", k)
 	}
 }
 
