@@ -5,13 +5,14 @@ package v1alpha1
 
 import (
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
 )
 
 // API group, version and kind of the generator's config.
 const (
 	Group      = "bundle.konnectivity.io"
-	Version    = "v1alpha1"
-	APIVersion = Group + "/" + Version
+	APIVersion = krmconfig.APIVersion
 	Kind       = "KonnectivityBundle"
 )
 
@@ -24,12 +25,7 @@ type KonnectivityBundle struct {
 }
 
 // ObjectMeta is the part of metadata a function config may carry.
-type ObjectMeta struct {
-	Name        string            `json:"name,omitempty"`
-	Namespace   string            `json:"namespace,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
-}
+type ObjectMeta = krmconfig.ObjectMeta
 
 // Spec is everything the bundle can be told. Zero values mean "use the default".
 type Spec struct {

@@ -4,28 +4,20 @@
 // resource (kustomize rejects validators that do).
 package v1alpha1
 
-// API group, version and kind of the validator's config.
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+
+// API version and kind of the validator's config.
 const (
-	Group      = "bundle.konnectivity.io"
-	Version    = "v1alpha1"
-	APIVersion = Group + "/" + Version
+	APIVersion = krmconfig.APIVersion
 	Kind       = "KonnectivityCheck"
 )
 
 // KonnectivityCheck is the validator's function config.
 type KonnectivityCheck struct {
-	APIVersion string     `json:"apiVersion"`
-	Kind       string     `json:"kind"`
-	Metadata   ObjectMeta `json:"metadata,omitempty"`
-	Spec       Spec       `json:"spec,omitempty"`
-}
-
-// ObjectMeta is the part of metadata a function config may carry.
-type ObjectMeta struct {
-	Name        string            `json:"name,omitempty"`
-	Namespace   string            `json:"namespace,omitempty"`
-	Labels      map[string]string `json:"labels,omitempty"`
-	Annotations map[string]string `json:"annotations,omitempty"`
+	APIVersion string               `json:"apiVersion"`
+	Kind       string               `json:"kind"`
+	Metadata   krmconfig.ObjectMeta `json:"metadata,omitempty"`
+	Spec       Spec                 `json:"spec,omitempty"`
 }
 
 // Spec tunes the checks (check.Options).
