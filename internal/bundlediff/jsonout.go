@@ -1,7 +1,7 @@
 package bundlediff
 
 import (
-	"encoding/json"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
 )
 
@@ -15,8 +15,5 @@ func writeJSON(w io.Writer, r *Result) error {
 	rep := jsonReport{Result: r, Equal: r.Equal(), Summary: map[Status]int{
 		Changed: r.Count(Changed), Added: r.Count(Added), Removed: r.Count(Removed),
 	}}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(rep)
+	return jsonout.Write(w, rep)
 }

@@ -1,18 +1,15 @@
 package egressprobe
 
 import (
-	"encoding/json"
 	"fmt"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
 	"time"
 )
 
 // WriteJSON writes the result as indented JSON (took in nanoseconds).
 func WriteJSON(w io.Writer, r *Result) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return jsonout.Write(w, r)
 }
 
 // WriteText writes the verdict, the path taken, and the time.

@@ -2,17 +2,14 @@ package hoststatus
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
 )
 
 // WriteJSON writes the report as indented JSON.
 func WriteJSON(w io.Writer, r *Report) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	return enc.Encode(r)
+	return jsonout.Write(w, r)
 }
 
 // WriteText writes one line per check, a hint under each problem, and the
