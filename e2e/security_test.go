@@ -32,22 +32,7 @@ func TestSecurity(t *testing.T) {
 	fCrt, fKey := foreign.leaf(t, "konnectivity-agent", x509.ExtKeyUsageClientAuth)
 
 	noCert := func(args []string) []string { return dropFlags(args, "--agent-cert", "--agent-key") }
-	cases := []struct {
-		name string
-		// mutate changes the DaemonSet's agent args; agentFiles replace
-		// Secret keys (tls.crt, tls.key) and the same files in the certificate
-		// directory check sees; setup changes the host before the agent starts.
-		mutate     func([]string) []string
-		agentFiles map[string][]byte
-		setup      func(t *testing.T)
-		// rule is what check reports for the same bundle and certificates.
-		rule string
-		// wantLog, when set, is the agent's own reason for refusing the server.
-		// When the server refuses the agent, TLS 1.3 lets the agent see an
-		// alert or just a broken pipe depending on timing, so those cases
-		// rely on the server's side: no agent registered.
-		wantLog string
-	}{
+	cases := []refusalCase{
 		{name: "agent without a client certificate", mutate: noCert, rule: "agent-cert-required"},
 		{name: "agent certificate from another CA", agentFiles: map[string][]byte{"tls.crt": fCrt, "tls.key": fKey}, rule: "agent-cert-wrong-ca"},
 		{
@@ -66,44 +51,7 @@ func TestSecurity(t *testing.T) {
 		t.Fatalf("build: %v", err)
 	}
 	for i, tc := range cases {
-		t.Run(tc.name, func(t *testing.T) {
-			if err := serverReady(e); err == nil {
-				t.Fatal("proxy-server is ready before any agent ran; the readiness check would prove nothing")
-			}
-			if tc.setup != nil {
-				orig := readFiles(t, certDir, "server.crt", "server.key")
-				tc.setup(t)
-				t.Cleanup(func() { swapServerCert(t, e, certDir, orig["server.crt"], orig["server.key"]) })
-			}
-			checkAgrees(t, stream, certDir, tc.mutate, tc.agentFiles, tc.rule)
-			argv := agentVariant(t, e, tc.agentFiles, tc.mutate)
-			agent := startProc(t, e.tp.node, "proxy-agent-bad-"+string(rune('a'+i)), e.h.dir, argv)
-			// Wait until the agent has tried and failed to connect twice.
-			_, err := eventually(20*time.Second, 100*time.Millisecond, func() error {
-				if n := strings.Count(agent.log(), "cannot connect once"); n < 2 {
-					return fmt.Errorf("%d failed connection attempts so far", n)
-				}
-				return nil
-			})
-			if err != nil {
-				t.Fatalf("agent: %v", err)
-			}
-			log := agent.log()
-			if strings.Contains(log, "successfully connected") {
-				t.Fatal("the agent connected to the server")
-			}
-			if tc.wantLog != "" && !strings.Contains(log, tc.wantLog) {
-				t.Fatalf("agent log lacks %q", tc.wantLog)
-			}
-			if err := serverReady(e); err == nil {
-				t.Fatal("proxy-server /readyz reports an agent connected")
-			}
-			if err := admit(e.kas.client, false); err == nil {
-				t.Fatal("webhook call succeeded with a refused agent; failurePolicy Fail should have failed it")
-			}
-			t.Logf("refused; agent says: %s", lastLineWith(log, "cannot connect once"))
-			agent.stop()
-		})
+		t.Run(tc.name, func(t *testing.T) { e.refusal(t, tc, stream, certDir, fmt.Sprintf("proxy-agent-bad-%d", i)) })
 	}
 
 	t.Run("the rendered agent connects (control)", func(t *testing.T) {
@@ -114,6 +62,62 @@ func TestSecurity(t *testing.T) {
 		}
 		checkAdmission(t, e.kas.client)
 	})
+}
+
+// refusalCase is one way the agent and server must fail to authenticate.
+type refusalCase struct {
+	name string
+	// mutate changes the DaemonSet's agent args; agentFiles replace Secret
+	// keys (tls.crt, tls.key) and the same files in the certificate directory
+	// check sees; setup changes the host before the agent starts.
+	mutate     func([]string) []string
+	agentFiles map[string][]byte
+	setup      func(t *testing.T)
+	// rule is what check reports for the same bundle and certificates.
+	rule string
+	// wantLog, when set, is the agent's own reason for refusing the server.
+	// When the server refuses the agent, TLS 1.3 lets the agent see an alert
+	// or just a broken pipe depending on timing, so those cases rely on the
+	// server's side: no agent registered.
+	wantLog string
+}
+
+// refusal runs one case: check flags it, the agent keeps failing to connect,
+// the server has no agent, and the webhook call fails closed.
+func (e *env) refusal(t *testing.T, tc refusalCase, stream []byte, certDir, procName string) {
+	if err := serverReady(e); err == nil {
+		t.Fatal("proxy-server is ready before any agent ran; the readiness check would prove nothing")
+	}
+	if tc.setup != nil {
+		orig := readFiles(t, certDir, "server.crt", "server.key")
+		tc.setup(t)
+		t.Cleanup(func() { swapServerCert(t, e, certDir, orig["server.crt"], orig["server.key"]) })
+	}
+	checkAgrees(t, stream, certDir, tc.mutate, tc.agentFiles, tc.rule)
+	agent := startProc(t, e.tp.node, procName, e.h.dir, agentVariant(t, e, tc.agentFiles, tc.mutate))
+	defer agent.stop()
+	// Wait until the agent has tried and failed to connect twice.
+	_, err := eventually(20*time.Second, 100*time.Millisecond, func() error {
+		if n := strings.Count(agent.log(), "cannot connect once"); n < 2 {
+			return fmt.Errorf("%d failed connection attempts so far", n)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatalf("agent: %v", err)
+	}
+	log := agent.log()
+	switch {
+	case strings.Contains(log, "successfully connected"):
+		t.Fatal("the agent connected to the server")
+	case tc.wantLog != "" && !strings.Contains(log, tc.wantLog):
+		t.Fatalf("agent log lacks %q", tc.wantLog)
+	case serverReady(e) == nil:
+		t.Fatal("proxy-server /readyz reports an agent connected")
+	case admit(e.kas.client, false) == nil:
+		t.Fatal("webhook call succeeded with a refused agent; failurePolicy Fail should have failed it")
+	}
+	t.Logf("refused; agent says: %s", lastLineWith(log, "cannot connect once"))
 }
 
 // checkAgrees runs check on the built bundle with the case's agent args and

@@ -1,0 +1,35 @@
+//go:build e2e
+
+package e2e
+
+import "testing"
+
+// env is a bootstrap host with the rendered bundle mapped, the bootstrap KAS
+// running with the rendered egress selector, the rendered cluster objects
+// applied and the webhook registered; server and agent are not started.
+type env struct {
+	name, mode string
+	fam        family
+	tp         *topology
+	root       string
+	h          *bootstrapHost
+	wh         *webhook
+	kas        *apiserver
+}
+
+func newEnv(t *testing.T, mode string, fam family) *env {
+	t.Helper()
+	e := &env{name: mode + "/" + fam.name, mode: mode, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
+	renderInto(t, e.root, mode, fam)
+	e.h = mapBundle(t, e.tp, e.root)
+	e.wh = startWebhook(t, e.tp.pod, fam.webhookIP)
+	// The KAS starts before the server, as on a real bootstrap node.
+	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+e.h.kasEgress)
+	applyDocs(t, e.kas, e.h.b.clusterDocs)
+	dryRunStaticPod(t, e.kas, e.h.serverPod())
+	registerWebhook(t, e.kas.client, e.wh)
+	return e
+}
+
+// figure records one of this case's figures.
+func (e *env) figure(name string, value any) { figures.add(e.name, name, value) }
