@@ -38,6 +38,7 @@ func Build(target string, opts Options) ([]byte, error) {
 	}
 	getenv := opts.env()
 	wrapped := newFnFS(fsys, getenv)
+	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
 	if wrapped.err != nil {
@@ -125,11 +126,15 @@ func resolve(target string) (filesys.FileSystem, string, error) {
 }
 
 func describe(target, dir string) string {
-	if strings.HasPrefix(dir, "/overlays/") && !strings.ContainsRune(target, filepath.Separator) {
+	if strings.HasPrefix(dir, "/overlays/") && !filepath.IsAbs(target) && !strings.ContainsRune(target, filepath.Separator) {
 		return "overlay " + strings.TrimPrefix(dir, "/overlays/")
 	}
 	return dir
 }
+
+// embeddedTree marks the in-memory copy of the embedded overlays, whose
+// content cannot change while the process runs.
+type embeddedTree struct{ filesys.FileSystem }
 
 // embeddedFS copies the embedded tree into an in-memory filesystem rooted at /.
 func embeddedFS() (filesys.FileSystem, error) {
@@ -144,5 +149,5 @@ func embeddedFS() (filesys.FileSystem, error) {
 		}
 		return mem.WriteFile("/"+path, data)
 	})
-	return mem, err
+	return embeddedTree{mem}, err
 }

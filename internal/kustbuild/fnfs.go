@@ -33,6 +33,7 @@ type fnFS struct {
 	rewritten map[string][]byte // rewritten kustomization files, by absolute path
 	checks    []*yaml.RNode     // validator configs taken out of kustomizations
 	err       error             // first function error; kustomize would bury it
+	immutable bool              // the embedded tree: nested builds can be cached
 	inspect   bool              // record generator configs instead of running them
 	configs   []*yaml.RNode     // generator configs seen, when inspecting
 }
@@ -206,26 +207,23 @@ func appendResources(kust *yaml.RNode, names []string) error {
 
 // ourConfigs returns the configs an entry names when all are ours, else nil.
 func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
-	var data []byte
+	var nodes []*yaml.RNode
 	switch path := filepath.Join(dir, entry); {
 	case strings.Contains(entry, "\n"):
-		data = []byte(entry) // inline config
+		nodes = parseConfigs([]byte(entry)) // inline config
 	case f.FileSystem.IsDir(path):
-		m, err := krusty.MakeKustomizer(kustomizerOptions()).Run(f, path)
-		if err != nil {
-			return nil, nil // kustomize will report it in context
-		}
-		if data, err = m.AsYaml(); err != nil {
+		var err error
+		if nodes, err = f.buildDir(path); err != nil || nodes == nil {
 			return nil, err
 		}
 	default:
-		var err error
-		if data, err = f.FileSystem.ReadFile(path); err != nil {
+		data, err := f.FileSystem.ReadFile(path)
+		if err != nil {
 			return nil, nil
 		}
+		nodes = parseConfigs(data)
 	}
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
-	if err != nil || len(nodes) == 0 {
+	if len(nodes) == 0 {
 		return nil, nil
 	}
 	for _, n := range nodes {
@@ -234,4 +232,45 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 		}
 	}
 	return nodes, nil
+}
+
+func parseConfigs(data []byte) []*yaml.RNode {
+	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(data), OmitReaderAnnotations: true}).Read()
+	if err != nil {
+		return nil // not YAML we know: leave the entry to kustomize
+	}
+	return nodes
+}
+
+// embeddedBuilds caches nested builds of the embedded tree, which cannot
+// change while the process runs; callers get copies.
+var embeddedBuilds sync.Map // path -> []*yaml.RNode
+
+// buildDir builds a directory named under generators:/transformers:/
+// validators: to see which configs it yields; nil when kustomize should
+// report the problem itself, in context.
+func (f *fnFS) buildDir(path string) ([]*yaml.RNode, error) {
+	if cached, ok := embeddedBuilds.Load(path); ok && f.immutable {
+		return copyNodes(cached.([]*yaml.RNode)), nil
+	}
+	m, err := krusty.MakeKustomizer(kustomizerOptions()).Run(f, path)
+	if err != nil {
+		return nil, nil
+	}
+	nodes, err := resourceNodes(m)
+	if err != nil {
+		return nil, err
+	}
+	if f.immutable {
+		embeddedBuilds.Store(path, copyNodes(nodes))
+	}
+	return nodes, nil
+}
+
+func copyNodes(in []*yaml.RNode) []*yaml.RNode {
+	out := make([]*yaml.RNode, len(in))
+	for i, n := range in {
+		out[i] = n.Copy()
+	}
+	return out
 }

@@ -72,14 +72,12 @@ func (f *fnFS) validate(m resmap.ResMap) error {
 	return nil
 }
 
+// resourceNodes copies kustomize's resources (each already an RNode), so a
+// function can neither change the build nor cost a YAML round trip.
 func resourceNodes(m resmap.ResMap) ([]*yaml.RNode, error) {
 	out := make([]*yaml.RNode, 0, m.Size())
 	for _, r := range m.Resources() {
-		n, err := yaml.Parse(r.MustYaml())
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, n)
+		out = append(out, r.RNode.Copy())
 	}
 	return out, nil
 }
