@@ -36,11 +36,7 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	startProc(t, ns, name+"-etcd", dir, []string{tool(t, "etcd"),
-		"--name=e2e", "--data-dir=" + filepath.Join(dir, "etcd"), "--log-level=warn", "--unsafe-no-fsync",
-		"--listen-client-urls=http://127.0.0.1:2379", "--advertise-client-urls=http://127.0.0.1:2379",
-		"--listen-peer-urls=http://127.0.0.1:2380", "--initial-advertise-peer-urls=http://127.0.0.1:2380",
-		"--initial-cluster=e2e=http://127.0.0.1:2380"})
+	startEtcd(t, ns, name+"-etcd", dir)
 	token := "e2e-admin-token"
 	writeFiles(t, dir, map[string][]byte{
 		"tokens.csv": []byte(token + ",e2e-admin,e2e-admin,system:masters\n"),
@@ -69,6 +65,23 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 	if a.client, err = kubernetes.NewForConfig(a.cfg); err != nil {
 		t.Fatal(err)
 	}
+	a.waitReady(t, name)
+	return a
+}
+
+// startEtcd runs a single-member etcd on the namespace's IPv4 loopback.
+func startEtcd(t *testing.T, ns, name, dir string) {
+	t.Helper()
+	startProc(t, ns, name, dir, []string{tool(t, "etcd"),
+		"--name=e2e", "--data-dir=" + filepath.Join(dir, "etcd"), "--log-level=warn", "--unsafe-no-fsync",
+		"--listen-client-urls=http://127.0.0.1:2379", "--advertise-client-urls=http://127.0.0.1:2379",
+		"--listen-peer-urls=http://127.0.0.1:2380", "--initial-advertise-peer-urls=http://127.0.0.1:2380",
+		"--initial-cluster=e2e=http://127.0.0.1:2380"})
+}
+
+// waitReady polls /readyz until the apiserver answers ok (bounded).
+func (a *apiserver) waitReady(t *testing.T, name string) {
+	t.Helper()
 	took, err := eventually(60*time.Second, 100*time.Millisecond, func() error {
 		if !a.proc.running() {
 			return fmt.Errorf("kube-apiserver exited: %v", a.proc.err)
@@ -82,7 +95,6 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 		t.Fatalf("%s not ready: %v", name, err)
 	}
 	t.Logf("%s ready %v after start", name, took.Round(time.Millisecond))
-	return a
 }
 
 // kubeconfig writes a kubeconfig for commands run inside the namespace.

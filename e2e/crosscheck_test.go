@@ -76,34 +76,41 @@ func TestCheckAgreesWithBinaries(t *testing.T) {
 	}
 	for i, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			broken, pod := breakStream(t, stream, tc)
-			findings, err := check.Check(broken, check.Options{CertFiles: certs})
-			if err != nil {
-				t.Fatalf("check: %v", err)
-			}
-			assertRule(t, findings, tc.rule)
-			image := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
-			h, err := mapContainer(pod.Spec, pod.Spec.Containers[0].Name, root, secrets, image)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p := startProc(t, ns, fmt.Sprintf("crosscheck-%02d", i), testDir(t), h.argv)
-			exitErr, exited := p.wait(acceptWindow)
-			switch {
-			case tc.refuses == "" && exited:
-				t.Fatalf("binary exited (%v) although the case expects it to start:\n%s", exitErr, tail(p.logPath, 10))
-			case tc.refuses == "" && tc.rule == "":
-				t.Logf("control: check finds no error and the binary starts")
-			case tc.refuses == "":
-				t.Logf("binary starts with these flags; check rule %q is stricter than the binary", tc.rule)
-			case !exited:
-				t.Fatalf("binary still runs after %v; want it to refuse with %q", acceptWindow, tc.refuses)
-			case exitErr == nil:
-				t.Fatalf("binary exited 0; want a refusal with %q", tc.refuses)
-			case !strings.Contains(p.log(), tc.refuses):
-				t.Fatalf("binary refused (%v) but not with %q:\n%s", exitErr, tc.refuses, tail(p.logPath, 10))
-			}
+			runFlagCase(t, tc, stream, root, ns, secrets, certs, fmt.Sprintf("crosscheck-%02d", i))
 		})
+	}
+}
+
+// runFlagCase: check must report tc.rule for the broken bundle, and the real
+// binary started from the broken manifest must refuse (or, for a stricter
+// rule, start).
+func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secrets map[string]string, certs map[string][]byte, procName string) {
+	broken, pod := breakStream(t, stream, tc)
+	findings, err := check.Check(broken, check.Options{CertFiles: certs})
+	if err != nil {
+		t.Fatalf("check: %v", err)
+	}
+	assertRule(t, findings, tc.rule)
+	image := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
+	h, err := mapContainer(pod.Spec, pod.Spec.Containers[0].Name, root, secrets, image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := startProc(t, ns, procName, testDir(t), h.argv)
+	exitErr, exited := p.wait(acceptWindow)
+	switch {
+	case tc.refuses == "" && exited:
+		t.Fatalf("binary exited (%v) although the case expects it to start:\n%s", exitErr, tail(p.logPath, 10))
+	case tc.refuses == "" && tc.rule == "":
+		t.Logf("control: check finds no error and the binary starts")
+	case tc.refuses == "":
+		t.Logf("binary starts with these flags; check rule %q is stricter than the binary", tc.rule)
+	case !exited:
+		t.Fatalf("binary still runs after %v; want it to refuse with %q", acceptWindow, tc.refuses)
+	case exitErr == nil:
+		t.Fatalf("binary exited 0; want a refusal with %q", tc.refuses)
+	case !strings.Contains(p.log(), tc.refuses):
+		t.Fatalf("binary refused (%v) but not with %q:\n%s", exitErr, tc.refuses, tail(p.logPath, 10))
 	}
 }
 

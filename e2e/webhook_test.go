@@ -139,9 +139,15 @@ func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
 		Ports:       []discoveryv1.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}},
 	}, metav1.CreateOptions{})
 	create("webhook endpointslice", err)
+	create("validating webhook configuration", createWebhookConfig(c, w))
+}
+
+// createWebhookConfig registers the Service-referenced webhook for
+// ConfigMaps in the target namespace, failing closed.
+func createWebhookConfig(c kubernetes.Interface, w *webhook) error {
 	fail, none, timeout, path := admregv1.Fail, admregv1.SideEffectClassNone, int32(5), "/validate"
 	svcPort := int32(443)
-	_, err = c.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(ctx, &admregv1.ValidatingWebhookConfiguration{
+	_, err := c.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(context.Background(), &admregv1.ValidatingWebhookConfiguration{
 		ObjectMeta: metav1.ObjectMeta{Name: webhookCfgName},
 		Webhooks: []admregv1.ValidatingWebhook{{
 			Name: "deny.e2e.konnectivity.io",
@@ -158,7 +164,7 @@ func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
 			AdmissionReviewVersions: []string{"v1"},
 		}},
 	}, metav1.CreateOptions{})
-	create("validating webhook configuration", err)
+	return err
 }
 
 // admit asks the apiserver to create a ConfigMap (dry run, so loops leave no
