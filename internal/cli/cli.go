@@ -175,7 +175,7 @@ func printOverview(w io.Writer) {
 }
 
 func printCommandHelp(w io.Writer, c *Command, fs *pflag.FlagSet) {
-	fmt.Fprintf(w, "%s\n\nUsage:\n  %s %s [flags] %s\n", c.Short, ProgramName, c.Name, c.Args)
+	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.Short, strings.TrimSpace(fmt.Sprintf("%s %s [flags] %s", ProgramName, c.Name, c.Args)))
 	if c.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
 	}

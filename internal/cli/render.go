@@ -51,7 +51,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name (ipv4, ipv6, dualstack, sno, upi) or kustomization directory; default ipv4")
 	fs.StringVar(&opts.Root, "root", "", "host root directory to write under (/ on the bootstrap node)")
 	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto")
-	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference; may be omitted when the overlay pins the image (images: or spec.image), and then must be, to keep the pin")
+	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference; omit it when the overlay pins the image (images: or spec.image), which it would replace")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
