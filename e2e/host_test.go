@@ -29,17 +29,16 @@ const testImage = "registry.e2e.invalid/apiserver-network-proxy:e2e"
 
 // bootstrapHost is a rendered bundle mapped onto this machine.
 type bootstrapHost struct {
-	owner        *testing.T // the test whose end stops server and agent
-	tp           *topology
-	b            *renderedBundle
-	dir          string
-	server       *hostCommand
-	agent        *hostCommand
-	socket       string // host path of the server's UDS
-	kasEgress    string // the egress file with KAS container paths mapped
-	serverProc   *proc
-	agentProc    *proc
-	agentStarted time.Time
+	owner      *testing.T // the test whose end stops server and agent
+	tp         *topology
+	b          *renderedBundle
+	dir        string
+	server     *hostCommand
+	agent      *hostCommand
+	socket     string // host path of the server's UDS
+	kasEgress  string // the egress file with KAS container paths mapped
+	serverProc *proc
+	agentProc  *proc
 }
 
 // shortRoot is a temporary root with a short path: the UDS lives under it and
@@ -173,7 +172,6 @@ func (h *bootstrapHost) startServer(t *testing.T) {
 // mapped DaemonSet container).
 func (h *bootstrapHost) startAgent(t *testing.T, argv []string) {
 	t.Helper()
-	h.agentStarted = time.Now()
 	h.agentProc = startProcOwned(t, h.owner, h.tp.node, "proxy-agent", h.dir, argv)
 }
 

@@ -24,7 +24,6 @@ type testCA struct {
 	cert    *x509.Certificate
 	signer  crypto.Signer
 	certPEM []byte
-	keyPEM  []byte
 }
 
 func newTestCA(t *testing.T, cn string) *testCA {
@@ -44,13 +43,7 @@ func newTestCA(t *testing.T, cn string) *testCA {
 		t.Fatalf("create CA %s: %v", cn, err)
 	}
 	cert, _ := x509.ParseCertificate(der)
-	kder, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return &testCA{cert: cert, signer: key,
-		certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		keyPEM:  pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder})}
+	return &testCA{cert: cert, signer: key, certPEM: pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})}
 }
 
 // leaf issues a certificate; hosts are IP or DNS SANs.
