@@ -4,16 +4,11 @@ package e2e
 
 import (
 	"context"
-	"fmt"
 	"net"
-	"os"
-	"os/exec"
-	"runtime"
-	"strings"
 	"testing"
 	"time"
 
-	"golang.org/x/sys/unix"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netnstest"
 )
 
 // family is one IP family's addressing plan. Every address is a documentation
@@ -43,109 +38,27 @@ type topology struct {
 	boot, node, pod string // namespace names
 }
 
-var nsCounter int
-
 // newTopology creates the namespaces and links and deletes them when the test ends.
 func newTopology(t *testing.T, fam family) *topology {
 	t.Helper()
-	nsCounter++
-	p := fmt.Sprintf("kbe2e%d-%d", os.Getpid(), nsCounter)
-	tp := &topology{fam: fam, boot: p + "-boot", node: p + "-node", pod: p + "-pod"}
-	for _, ns := range []string{tp.boot, tp.node, tp.pod} {
-		run(t, "ip", "netns", "add", ns)
-		name := ns
-		t.Cleanup(func() { deleteNetns(t, name) })
-		run(t, "ip", "-n", ns, "link", "set", "lo", "up")
-	}
-	link(t, tp.boot, "b0", fam.bootIP, tp.node, "n0", fam.nodeIP, fam.prefix)
-	link(t, tp.node, "n1", fam.nodePodIP, tp.pod, "p0", fam.webhookIP, fam.prefix)
+	ns := netnstest.Add(t, "kbe2e", "boot", "node", "pod")
+	tp := &topology{fam: fam, boot: ns[0], node: ns[1], pod: ns[2]}
+	netnstest.Link(t, tp.boot, "b0", fam.bootIP, tp.node, "n0", fam.nodeIP, fam.prefix)
+	netnstest.Link(t, tp.node, "n1", fam.nodePodIP, tp.pod, "p0", fam.webhookIP, fam.prefix)
 	return tp
 }
 
-// link joins two namespaces with a veth pair and addresses both ends.
-func link(t *testing.T, nsA, ifA, ipA, nsB, ifB, ipB string, prefix int) {
-	t.Helper()
-	run(t, "ip", "link", "add", ifA, "netns", nsA, "type", "veth", "peer", "name", ifB, "netns", nsB)
-	for _, e := range [][3]string{{nsA, ifA, ipA}, {nsB, ifB, ipB}} {
-		args := []string{"-n", e[0], "addr", "add", fmt.Sprintf("%s/%d", e[2], prefix), "dev", e[1]}
-		if strings.Contains(e[2], ":") {
-			args = append(args, "nodad") // usable at once, no duplicate address detection delay
-		}
-		run(t, "ip", args...)
-		run(t, "ip", "-n", e[0], "link", "set", e[1], "up")
-	}
-}
-
-// deleteNetns kills whatever still runs in the namespace, then deletes it.
-func deleteNetns(t *testing.T, ns string) {
-	if out, err := exec.Command("ip", "netns", "pids", ns).Output(); err == nil {
-		self := fmt.Sprint(os.Getpid()) // a retired inNetns thread may still be listed
-		for _, pid := range strings.Fields(string(out)) {
-			if pid == self {
-				continue
-			}
-			_ = exec.Command("kill", "-KILL", pid).Run()
-		}
-	}
-	if out, err := exec.Command("ip", "netns", "del", ns).CombinedOutput(); err != nil {
-		t.Errorf("delete network namespace %s: %v: %s", ns, err, out)
-	}
-}
-
-// sweepStaleNetns deletes namespaces an earlier, killed run left behind:
-// names are kbe2e<pid>-..., and only those whose test process is gone go.
-func sweepStaleNetns() {
-	out, err := exec.Command("ip", "netns", "list").Output()
-	if err != nil {
-		return
-	}
-	for _, line := range strings.Split(string(out), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || !strings.HasPrefix(f[0], "kbe2e") {
-			continue
-		}
-		var pid int
-		if _, err := fmt.Sscanf(f[0], "kbe2e%d-", &pid); err != nil || pid == os.Getpid() {
-			continue
-		}
-		if err := unix.Kill(pid, 0); err == unix.ESRCH {
-			fmt.Fprintf(os.Stderr, "e2e: deleting network namespace %s left by dead run %d\n", f[0], pid)
-			_ = exec.Command("ip", "netns", "del", f[0]).Run()
-		}
-	}
-}
+// sweepStaleNetns deletes namespaces an earlier, killed run left behind.
+func sweepStaleNetns() { netnstest.SweepStale("kbe2e") }
 
 // run runs a setup command and fails the test with its output if it fails.
 func run(t *testing.T, name string, args ...string) string {
 	t.Helper()
-	out, err := exec.Command(name, args...).CombinedOutput()
-	if err != nil {
-		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
-	}
-	return string(out)
+	return netnstest.Run(t, name, args...)
 }
 
-// inNetns runs fn on an OS thread switched into the named namespace. The
-// thread is never unlocked, so the runtime discards it afterwards and no other
-// goroutine ever runs in the wrong namespace. Sockets created by fn stay in ns.
-func inNetns(ns string, fn func() error) error {
-	errc := make(chan error, 1)
-	go func() {
-		runtime.LockOSThread()
-		f, err := os.Open("/run/netns/" + ns)
-		if err != nil {
-			errc <- fmt.Errorf("open network namespace %s: %w", ns, err)
-			return
-		}
-		defer f.Close()
-		if err := unix.Setns(int(f.Fd()), unix.CLONE_NEWNET); err != nil {
-			errc <- fmt.Errorf("enter network namespace %s: %w", ns, err)
-			return
-		}
-		errc <- fn()
-	}()
-	return <-errc
-}
+// inNetns runs fn inside the named namespace (see netnstest.In).
+func inNetns(ns string, fn func() error) error { return netnstest.In(ns, fn) }
 
 // nsDialer dials from inside a namespace; used by client-go to reach an
 // apiserver that listens on a namespace's loopback.
