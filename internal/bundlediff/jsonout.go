@@ -1,8 +1,9 @@
 package bundlediff
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
 
 type jsonReport struct {

@@ -2,9 +2,10 @@ package egressprobe
 
 import (
 	"fmt"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
 
 // WriteJSON writes the result as indented JSON (took in nanoseconds).

@@ -3,8 +3,9 @@ package hoststatus
 import (
 	"bufio"
 	"fmt"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
 
 // WriteJSON writes the report as indented JSON.
