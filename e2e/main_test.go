@@ -10,6 +10,8 @@ import (
 	"runtime"
 	"sync"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
 // init keeps the main goroutine on the main thread, so no inNetns goroutine
@@ -39,23 +41,11 @@ func repoRoot() string {
 	return filepath.Dir(wd)
 }
 
-// tool returns the path of a built real component. Missing binaries skip the
-// test with the command that builds them, unless KB_REQUIRE_TOOLS=1 (CI).
+// tool returns the path of a built real component (see tooltest.Bin: a
+// missing one skips with the command that builds it, or fails under CI).
 func tool(t testing.TB, name string) string {
 	t.Helper()
-	dir := os.Getenv("KB_TOOLS_BIN")
-	if dir == "" {
-		dir = filepath.Join(repoRoot(), "_output", "bin")
-	}
-	p := filepath.Join(dir, name)
-	if _, err := os.Stat(p); err != nil {
-		msg := fmt.Sprintf("%s not built (%v): run tools/build.sh %s", name, err, name)
-		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
-	return p
+	return tooltest.Bin(t, name)
 }
 
 var (
