@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,10 +52,10 @@ func Link(t testing.TB, nsA, ifA, ipA, nsB, ifB, ipB string, prefix int) {
 // remove kills whatever still runs in the namespace, then deletes it.
 func remove(t testing.TB, ns string) {
 	if out, err := exec.Command("ip", "netns", "pids", ns).Output(); err == nil {
-		self := fmt.Sprint(os.Getpid()) // a retired InNetns thread may still be listed
-		for _, pid := range strings.Fields(string(out)) {
-			if pid != self {
-				_ = exec.Command("kill", "-KILL", pid).Run()
+		for _, field := range strings.Fields(string(out)) {
+			// A retired In thread of this very process may still be listed.
+			if pid, err := strconv.Atoi(field); err == nil && pid != os.Getpid() {
+				_ = unix.Kill(pid, unix.SIGKILL)
 			}
 		}
 	}
