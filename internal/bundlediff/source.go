@@ -52,7 +52,11 @@ func LoadOverlay(name string, opts kustbuild.Options) (Source, error) {
 	if !slices.Contains(kustbuild.Overlays(), name) {
 		return Source{}, fmt.Errorf("%q is not an overlay; overlays: %s", name, strings.Join(kustbuild.Overlays(), ", "))
 	}
-	return build(name, "overlay "+name, opts)
+	b, err := kustbuild.BuildOverlay(name, opts)
+	if err != nil {
+		return Source{}, err
+	}
+	return Source{Label: "overlay " + name, Stream: b}, nil
 }
 
 func build(target, label string, opts kustbuild.Options) (Source, error) {

@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -36,6 +37,23 @@ func Build(target string, opts Options) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return build(fsys, dir, target, opts)
+}
+
+// BuildOverlay builds an embedded overlay by name, even when a directory of
+// that name exists in the working directory.
+func BuildOverlay(name string, opts Options) ([]byte, error) {
+	if !slices.Contains(Overlays(), name) {
+		return nil, fmt.Errorf("%q is not an overlay; overlays: %s", name, strings.Join(Overlays(), ", "))
+	}
+	fsys, err := embeddedFS()
+	if err != nil {
+		return nil, err
+	}
+	return build(fsys, "/overlays/"+name, name, opts)
+}
+
+func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
 	getenv := opts.env()
 	wrapped := newFnFS(fsys, getenv)
 	_, wrapped.immutable = fsys.(embeddedTree)

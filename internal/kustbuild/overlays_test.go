@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
@@ -110,4 +111,41 @@ func unifiedDiff(t testing.TB, want, got []byte) string {
 	}
 	out, _ := exec.Command("diff", "-u", a, b).CombinedOutput()
 	return string(out)
+}
+
+// TestBuildOverlayIgnoresLocalDirectory: a directory named like an overlay in
+// the working directory shadows it for Build (the user's tree wins) but not
+// for BuildOverlay, which always means the embedded one.
+func TestBuildOverlayIgnoresLocalDirectory(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll("ipv6", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kust := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources: [cm.yaml]\n"
+	cm := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: local-ipv6\n"
+	for name, body := range map[string]string{"kustomization.yaml": kust, "cm.yaml": cm} {
+		if err := os.WriteFile(filepath.Join("ipv6", name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	opts := inputs(t, "ipv6")
+	local, err := Build("ipv6", opts)
+	if err != nil || !strings.Contains(string(local), "name: local-ipv6") {
+		t.Fatalf("Build(ipv6) should build the local directory: %q, %v", local, err)
+	}
+	embedded, err := BuildOverlay("ipv6", opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "testdata", "golden", "ipv6.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(embedded, want) {
+		t.Errorf("BuildOverlay(ipv6) differs from the golden file:\n%s", unifiedDiff(t, want, embedded))
+	}
+	if _, err := BuildOverlay("nope", opts); err == nil || !strings.Contains(err.Error(), "overlays: dualstack") {
+		t.Errorf("BuildOverlay(nope) = %v, want an error listing the overlays", err)
+	}
 }
