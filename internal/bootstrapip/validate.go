@@ -46,7 +46,7 @@ func Validate(s string, want Family) (netip.Addr, error) {
 		return netip.Addr{}, fmt.Errorf("%q has a zone; a certificate SAN cannot carry one, give a global address", s)
 	}
 	addr = addr.Unmap()
-	if kind := unusable(addr); kind != "" {
+	if kind := Unusable(addr); kind != "" {
 		return netip.Addr{}, fmt.Errorf("%q is %s; agents on other nodes cannot reach it", s, kind)
 	}
 	if want != "" && FamilyOf(addr) != want {
@@ -55,8 +55,9 @@ func Validate(s string, want Family) (netip.Addr, error) {
 	return addr, nil
 }
 
-// unusable names the reason addr cannot be a bootstrap IP, or returns "".
-func unusable(addr netip.Addr) string {
+// Unusable names the reason addr cannot be a bootstrap IP (agents on other
+// nodes cannot dial it), or returns "".
+func Unusable(addr netip.Addr) string {
 	switch {
 	case addr.IsUnspecified():
 		return "the unspecified address"

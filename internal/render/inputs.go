@@ -88,12 +88,7 @@ func checkIP(raw, family string) (netip.Addr, error) {
 	return ip, nil
 }
 
-func familyOf(ip netip.Addr) string {
-	if ip.Is4() {
-		return familyIPv4
-	}
-	return familyIPv6
-}
+func familyOf(ip netip.Addr) string { return string(bootstrapip.FamilyOf(ip)) }
 
 func familyName(f string) string {
 	if f == familyIPv6 {

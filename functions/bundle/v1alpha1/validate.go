@@ -3,17 +3,19 @@ package v1alpha1
 import (
 	"fmt"
 	"net"
+	"net/netip"
 	"path"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
 	"time"
 
+	"github.com/distribution/reference"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 type validator struct{ errs FieldErrors }
@@ -64,7 +66,7 @@ func (v *validator) bootstrapIP(family, raw string) {
 	switch {
 	case ip == nil:
 		v.add(field, "give a plain IPv4 or IPv6 address, without port or prefix length", "%q is not an IP address", raw)
-	case ip.IsUnspecified() || ip.IsLoopback() || ip.IsMulticast() || ip.IsLinkLocalUnicast():
+	case bootstrapip.Unusable(unmapped(ip)) != "":
 		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes (unspecified, loopback, multicast or link-local)", raw)
 	case family == FamilyIPv4 && ip.To4() == nil:
 		v.add(field, "use an IPv4 address, or set spec.ipFamily: ipv6", "%s is not an IPv4 address but spec.ipFamily is ipv4", raw)
@@ -73,12 +75,9 @@ func (v *validator) bootstrapIP(family, raw string) {
 	}
 }
 
-// imageRef is the shape of a container image reference: optional registry
-// host[:port], lowercase path components, optional :tag and/or @digest.
-var imageRef = regexp.MustCompile(`^(?:[a-zA-Z0-9.-]+(?::[0-9]+)?/)?[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*(?:/[a-z0-9]+(?:(?:[._]|__|-+)[a-z0-9]+)*)*(?::[A-Za-z0-9_][A-Za-z0-9_.-]{0,127})?(?:@sha256:[a-f0-9]{64})?$`)
-
 func (v *validator) image(ref string) {
-	if !imageRef.MatchString(ref) {
+	// The same grammar render applies to --image, so the two never disagree.
+	if _, err := reference.ParseNormalizedNamed(ref); err != nil {
 		v.add("spec.image", "use a reference like quay.io/openshift/apiserver-network-proxy:4.20 or name@sha256:<64 hex>", "%q is not a valid image reference", ref)
 	}
 }
@@ -242,4 +241,10 @@ func (v *validator) socketLength(p *PathsSpec) {
 				"socket path %q is %d bytes, longer than the %d a Unix socket path can have", sock, len(sock), maxSocketPath)
 		}
 	}
+}
+
+// unmapped converts a parsed IP (16 bytes even for IPv4) for bootstrapip.
+func unmapped(ip net.IP) netip.Addr {
+	addr, _ := netip.AddrFromSlice(ip)
+	return addr.Unmap()
 }
