@@ -3,10 +3,10 @@ package check
 import (
 	"bytes"
 	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
 )
 
 // TestOutputGolden renders the findings of a bundle with the published
@@ -59,19 +59,5 @@ func TestWriteJSONEmpty(t *testing.T) {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (create it with -update)", err)
-	}
-	if !bytes.Equal(got, want) {
-		t.Errorf("%s differs (refresh with -update if intended):\n--- got\n%s\n--- want\n%s", path, got, want)
-	}
+	goldenfile.Assert(t, path, got, *update)
 }

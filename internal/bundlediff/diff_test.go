@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden outputs under testdata/cases")
@@ -150,20 +152,7 @@ func checkGolden(t *testing.T, dir string, r *Result, f Format) {
 	if err := Write(&buf, r, f, false); err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(dir, goldenExt[f])
-	if *update {
-		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/bundlediff -update)", err)
-	}
-	if !bytes.Equal(buf.Bytes(), want) {
-		t.Errorf("%s output differs from %s (review, then -update):\n--- got\n%s\n--- want\n%s", f, path, buf.Bytes(), want)
-	}
+	goldenfile.Assert(t, filepath.Join(dir, goldenExt[f]), buf.Bytes(), *update)
 }
 
 // TestSecretsNeverPrinted: no output format may contain any line of the PEM

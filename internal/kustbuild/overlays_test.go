@@ -4,11 +4,11 @@ import (
 	"bytes"
 	"flag"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
@@ -58,19 +58,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(tooltest.RepoRoot(), "testdata", "golden", overlay+".yaml")
-			if *update {
-				if err := os.WriteFile(path, got, 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			want, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatalf("%v (run `make golden` to create it)", err)
-			}
-			if !bytes.Equal(got, want) {
-				t.Errorf("overlay %s drifted from %s (review, then `make golden`):\n%s", overlay, path, unifiedDiff(t, want, got))
-			}
+			goldenfile.Assert(t, path, got, *update)
 		})
 	}
 }
@@ -103,15 +91,7 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-func unifiedDiff(t testing.TB, want, got []byte) string {
-	dir := t.TempDir()
-	a, b := filepath.Join(dir, "want.yaml"), filepath.Join(dir, "got.yaml")
-	if os.WriteFile(a, want, 0o644) != nil || os.WriteFile(b, got, 0o644) != nil {
-		return "(could not write diff inputs)"
-	}
-	out, _ := exec.Command("diff", "-u", a, b).CombinedOutput()
-	return string(out)
-}
+func unifiedDiff(t testing.TB, want, got []byte) string { return goldenfile.Diff(t, want, got) }
 
 // TestBuildOverlayIgnoresLocalDirectory: a directory named like an overlay in
 // the working directory shadows it for Build (the user's tree wins) but not

@@ -10,6 +10,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/want from the current output")
@@ -127,20 +129,7 @@ func checkOutputs(t *testing.T, name string, rep *Report) {
 		if err := write(&buf); err != nil {
 			t.Fatal(err)
 		}
-		p := filepath.Join("testdata", "want", name+"."+ext)
-		if *update {
-			if err := os.WriteFile(p, buf.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			continue
-		}
-		want, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatalf("%v (run go test ./internal/netreq -update)", err)
-		}
-		if !bytes.Equal(buf.Bytes(), want) {
-			t.Errorf("%s differs from %s (review, then -update):\n%s", ext, p, buf.Bytes())
-		}
+		goldenfile.Assert(t, filepath.Join("testdata", "want", name+"."+ext), buf.Bytes(), *update)
 	}
 }
 

@@ -2,9 +2,10 @@ package render
 
 import (
 	"flag"
-	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
@@ -26,22 +27,7 @@ func TestRenderedFilesGolden(t *testing.T) {
 				}
 				got := readFile(t, root, rel)
 				golden := filepath.Join("testdata", "golden", tc.overlay, filepath.FromSlash(rel))
-				if *update {
-					if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
-						t.Fatal(err)
-					}
-					if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-						t.Fatal(err)
-					}
-					continue
-				}
-				want, err := os.ReadFile(golden)
-				if err != nil {
-					t.Fatalf("%v (run go test ./internal/render -run Golden -update)", err)
-				}
-				if got != string(want) {
-					t.Errorf("%s differs from %s (rerun with -update if intended):\n--- got\n%s--- want\n%s", rel, golden, got, want)
-				}
+				goldenfile.Assert(t, golden, []byte(got), *update)
 			}
 		})
 	}
