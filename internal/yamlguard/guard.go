@@ -1,0 +1,116 @@
+// Package yamlguard is the one gate every YAML (or JSON) input of this module
+// passes before anything parses it for real: files and standard input of
+// check, diff, ports, fn and render, every file a kustomization build reads,
+// KRM ResourceLists and the render state file. It bounds what one input may
+// cost (total size, nodes added by aliases, nesting depth) and refuses
+// duplicate and non-scalar mapping keys, which different readers resolve
+// differently. Every refusal is an *Error that names the limit and its value,
+// or the key and where it is.
+//
+// API for callers:
+//
+//	data, err := yamlguard.ReadFile(path)       // size-bounded read, then Check
+//	data, err := yamlguard.ReadAll(r, "stdin")  // same for a reader
+//	err := yamlguard.Check(data)                // bytes already in memory
+//
+// errors.Is(err, yamlguard.ErrNotYAML) tells a syntax error (which callers
+// may leave to their parser to report in its own words) from a refusal.
+package yamlguard
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Limits every input is held to. They are far above any real bundle or
+// kustomization (a bundle is tens of kilobytes, objects nest about fifteen
+// levels) and far below what exhausts the memory of a bootstrap host.
+const (
+	// MaxBytes is the largest input accepted, in bytes.
+	MaxBytes = 8 << 20
+	// MaxAliasNodes is how many nodes aliases may add when expanded, over
+	// the whole input: a few lines of nested aliases ("billion laughs")
+	// otherwise expand to billions.
+	MaxAliasNodes = 1_000_000
+	// MaxDepth is the deepest nesting of mappings and sequences, aliases
+	// expanded.
+	MaxDepth = 200
+)
+
+// Limit names which bound an input broke.
+type Limit string
+
+// The refusals Check can report.
+const (
+	LimitSize        Limit = "size"
+	LimitAliases     Limit = "alias expansion"
+	LimitDepth       Limit = "nesting depth"
+	LimitAliasCycle  Limit = "alias cycle"
+	LimitDuplicate   Limit = "duplicate key"
+	LimitComplexKey  Limit = "non-scalar key"
+	limitSyntaxError Limit = "syntax"
+)
+
+// ErrNotYAML is wrapped by the error for input that does not parse.
+var ErrNotYAML = errors.New("not valid YAML")
+
+// Error is one refusal: which limit or rule, its value, and where.
+type Error struct {
+	Limit Limit
+	// Max is the limit's value (bytes, nodes or levels); 0 for key rules.
+	Max int64
+	// Where is "document N" plus the field path, when known.
+	Where   string
+	Message string
+	err     error
+}
+
+func (e *Error) Error() string {
+	s := e.Message
+	if e.Where != "" {
+		s = e.Where + ": " + s
+	}
+	return s
+}
+
+// Unwrap exposes ErrNotYAML for syntax errors.
+func (e *Error) Unwrap() error { return e.err }
+
+// ReadFile reads at most MaxBytes+1 bytes of path and checks them.
+func ReadFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := ReadAll(f, path)
+	if err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// ReadAll reads r (named name in errors) without ever holding more than
+// MaxBytes+1 bytes, and checks what it read.
+func ReadAll(r io.Reader, name string) ([]byte, error) {
+	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("reading %s: %w", name, err)
+	}
+	if err := Check(data); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	return data, nil
+}
+
+// CheckSize refuses n bytes when they are more than MaxBytes; for inputs
+// that are not necessarily YAML (files a kustomization reads).
+func CheckSize(n int64) error {
+	if n > MaxBytes {
+		return &Error{Limit: LimitSize, Max: MaxBytes, Message: fmt.Sprintf(
+			"input is larger than the size limit of %d bytes (%d MiB); a bundle or kustomization file is far smaller, so this is not one", MaxBytes, MaxBytes>>20)}
+	}
+	return nil
+}

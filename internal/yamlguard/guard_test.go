@@ -1,0 +1,112 @@
+package yamlguard
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestCheck(t *testing.T) {
+	bomb, err := os.ReadFile("testdata/alias-bomb.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name  string
+		input string
+		limit Limit  // "" = accepted
+		want  string // substring of the message
+	}{
+		{"plain object", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\ndata: {k: v}\n", "", ""},
+		{"small aliases are fine", "a: &x {k: v}\nb: *x\nc: [*x, *x]\n", "", ""},
+		{"merge key", "a: &x {k: v}\nb: {<<: *x, j: w}\n", "", ""},
+		{"equal keys in two documents", "k: 1\n---\nk: 2\n", "", ""},
+		{"equal keys in sibling mappings", "a: {k: 1}\nb: {k: 2}\n", "", ""},
+		{"alias bomb", string(bomb), LimitAliases, "aliases expand to more than the alias limit of 1000000 nodes"},
+		{"deep nesting", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), LimitDepth, "deeper than the depth limit of 200 levels"},
+		{"deep through an alias", "a: &d " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\nb: " + strings.Repeat("[", 100) + "*d" + strings.Repeat("]", 100), LimitDepth, "alias *d nests deeper than the depth limit of 200"},
+		{"alias cycle", "a: &c [x, *c]\n", LimitAliasCycle, "refers to a node that contains it"},
+		{"duplicate key", "metadata:\n  name: a\n  name: b\n", LimitDuplicate, `document 1 at metadata: key "name" appears twice (lines 2 and 3)`},
+		{"duplicate kind", "kind: Secret\nkind: ConfigMap\n", LimitDuplicate, `key "kind" appears twice`},
+		{"duplicate in list item", "items:\n- a: 1\n- b: 1\n  b: 2\n", LimitDuplicate, "at items[1]: key \"b\""},
+		{"quoted and plain equal", "spec: {\"1\": a, 1: b}\n", LimitDuplicate, `key "1"`},
+		{"duplicate in second document", "k: 1\n---\nk: 1\nk: 2\n", LimitDuplicate, "document 2"},
+		{"mapping as key", "spec:\n  ? {a: b}\n  : c\n", LimitComplexKey, "document 1 at spec: the key at line 2 is a mapping; keys must be plain strings"},
+		{"sequence as key", "? [a]\n: c\n", LimitComplexKey, "is a sequence"},
+		{"too large", strings.Repeat("#", MaxBytes+1), LimitSize, "larger than the size limit of 8388608 bytes (8 MiB)"},
+		{"syntax error", "a: [b\n", limitSyntaxError, "document 1"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			err := Check([]byte(tc.input))
+			if tc.limit == "" {
+				if err != nil {
+					t.Fatalf("refused: %v", err)
+				}
+				return
+			}
+			var ge *Error
+			if !errors.As(err, &ge) {
+				t.Fatalf("got %v, want a refusal for the %s limit", err, tc.limit)
+			}
+			if ge.Limit != tc.limit || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %s refusal %q, want %s with %q", ge.Limit, err, tc.limit, tc.want)
+			}
+			if errors.Is(err, ErrNotYAML) != (tc.limit == limitSyntaxError) {
+				t.Fatalf("errors.Is(ErrNotYAML) wrong for %v", err)
+			}
+		})
+	}
+}
+
+// A large stream without aliases is bounded by its size only: below the
+// size limit it passes however many nodes it has, above it the message
+// names the size limit and never the alias limit.
+func TestLargeAliasFreeInput(t *testing.T) {
+	item := "- {name: n, value: v}\n" // 4 nodes in 22 bytes
+	under := strings.Repeat(item, (MaxBytes-100)/len(item))
+	if err := Check([]byte(under)); err != nil {
+		t.Fatalf("%d bytes, %d nodes, no aliases: %v", len(under), 4*len(under)/len(item), err)
+	}
+	over := under + strings.Repeat(item, 10)
+	err := Check([]byte(over))
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Limit != LimitSize || ge.Max != MaxBytes || strings.Contains(err.Error(), "alias") {
+		t.Fatalf("got %v, want the size limit only", err)
+	}
+}
+
+func TestReadAllStopsAtTheLimit(t *testing.T) {
+	r := &countingReader{}
+	_, err := ReadAll(r, "stdin")
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Limit != LimitSize || !strings.HasPrefix(err.Error(), "stdin: ") {
+		t.Fatalf("got %v, want stdin: size refusal", err)
+	}
+	if r.n > MaxBytes+1 {
+		t.Fatalf("read %d bytes, more than the limit+1", r.n)
+	}
+}
+
+// countingReader is an endless stream of comment bytes.
+type countingReader struct{ n int }
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = '#'
+	}
+	c.n += len(p)
+	return len(p), nil
+}
+
+func TestReadFile(t *testing.T) {
+	_, err := ReadFile("testdata/alias-bomb.yaml")
+	var ge *Error
+	if !errors.As(err, &ge) || ge.Limit != LimitAliases || !strings.HasPrefix(err.Error(), "testdata/alias-bomb.yaml: document 1 at data.") {
+		t.Fatalf("got %v", err)
+	}
+	if _, err := ReadFile("testdata/missing.yaml"); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("missing file: got %v", err)
+	}
+}
