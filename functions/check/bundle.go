@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -59,8 +61,8 @@ type bundle struct {
 
 // parseBundle reads the stream and identifies each object's role.
 func parseBundle(stream []byte) (*bundle, error) {
-	if err := checkExpansion(stream); err != nil {
-		return nil, err
+	if err := yamlguard.Check(stream); err != nil {
+		return nil, fmt.Errorf("parse YAML stream: %w", err)
 	}
 	nodes, err := kio.FromBytes(stream)
 	if err != nil {

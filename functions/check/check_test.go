@@ -152,7 +152,7 @@ func TestAliasBomb(t *testing.T) {
 		b.WriteString(fmt.Sprintf(format, args...))
 	}
 	fs, err := Check([]byte(b.String()), Options{})
-	if err == nil || !strings.Contains(err.Error(), "aliases expand") {
+	if err == nil || !strings.Contains(err.Error(), "aliases expand to more than the alias limit") {
 		t.Fatalf("Check = %v, %v; want an alias expansion error", fs, err)
 	}
 }

@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // Factory makes a kind's processor; getenv supplies runtime values.
@@ -90,7 +92,11 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 // an error: framework.Execute alone exits 0 then, and kustomize ignores
 // results, so the caller must turn this into a non-zero exit.
 func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
-	rw := &kio.ByteReadWriter{Reader: in, Writer: out, KeepReaderAnnotations: true}
+	input, err := yamlguard.ReadAll(in, "the ResourceList on stdin")
+	if err != nil {
+		return err
+	}
+	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: out, KeepReaderAnnotations: true}
 	return framework.Execute(failOnErrorResults(Processor(getenv)), rw)
 }
 

@@ -4,11 +4,12 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"os"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // RunLegacy serves kustomize's legacy exec plugin protocol: the config file
@@ -21,13 +22,13 @@ func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func
 	if !ok {
 		return fmt.Errorf("this binary serves no plugin kind %q", kind)
 	}
-	config, err := os.ReadFile(configPath)
+	config, err := yamlguard.ReadFile(configPath)
 	if err != nil {
 		return fmt.Errorf("reading plugin config: %w", err)
 	}
-	input, err := io.ReadAll(in)
+	input, err := yamlguard.ReadAll(in, "resources on stdin")
 	if err != nil {
-		return fmt.Errorf("reading resources from stdin: %w", err)
+		return err
 	}
 	rl := &framework.ResourceList{}
 	if rl.FunctionConfig, err = yaml.Parse(string(config)); err != nil {

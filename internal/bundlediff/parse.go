@@ -15,6 +15,8 @@ import (
 
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // ID identifies an object across two bundles.
@@ -54,8 +56,14 @@ type Object struct {
 
 // Parse splits a YAML (or JSON) stream into objects, sorted by identity.
 // Empty documents are skipped; a document without apiVersion, kind or
-// metadata.name, or two documents with the same identity, are errors.
+// metadata.name, two documents with the same identity, and anything the YAML
+// guard refuses (duplicate keys, alias bombs) are errors.
 func Parse(stream []byte) ([]Object, error) {
+	// The guard refuses duplicate keys: with two kind keys, the reader that
+	// decides redaction and the reader of the output could see different kinds.
+	if err := yamlguard.Check(stream); err != nil {
+		return nil, err
+	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(stream)))
 	var objs []Object
 	seen := map[ID]int{}

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // Source is one side of a comparison: its bytes and how to name it.
@@ -22,16 +23,16 @@ type Source struct {
 // (built) or an overlay name (built). Only directories and overlays use opts.
 func Load(arg string, stdin io.Reader, opts kustbuild.Options) (Source, error) {
 	if arg == "-" {
-		b, err := io.ReadAll(stdin)
+		b, err := yamlguard.ReadAll(stdin, "stdin")
 		if err != nil {
-			return Source{}, fmt.Errorf("read stdin: %w", err)
+			return Source{}, err
 		}
 		return Source{Label: "stdin", Stream: b}, nil
 	}
 	st, err := os.Stat(arg)
 	switch {
 	case err == nil && !st.IsDir():
-		b, err := os.ReadFile(arg)
+		b, err := yamlguard.ReadFile(arg)
 		if err != nil {
 			return Source{}, fmt.Errorf("read bundle file: %w", err)
 		}

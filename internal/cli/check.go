@@ -3,11 +3,11 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"io"
 	"os"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"github.com/spf13/pflag"
 )
 
@@ -87,18 +87,17 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options) 
 // readBundle reads a YAML stream from stdin or a file, or builds a kustomization directory.
 func readBundle(io IO, target string) ([]byte, error) {
 	if target == "-" {
-		b, err := readAll(io.Stdin)
-		if err != nil {
-			return nil, fmt.Errorf("reading standard input: %w", err)
+		if io.Stdin == nil {
+			return nil, errors.New("no standard input")
 		}
-		return b, nil
+		return yamlguard.ReadAll(io.Stdin, "standard input")
 	}
 	st, err := os.Stat(target)
 	if err != nil {
 		return nil, fmt.Errorf("reading bundle: %w", err)
 	}
 	if !st.IsDir() {
-		b, err := os.ReadFile(target)
+		b, err := yamlguard.ReadFile(target)
 		if err != nil {
 			return nil, fmt.Errorf("reading bundle: %w", err)
 		}
@@ -109,13 +108,6 @@ func readBundle(io IO, target string) ([]byte, error) {
 		return nil, fmt.Errorf("building %s before checking it: %w", target, err)
 	}
 	return b, nil
-}
-
-func readAll(r io.Reader) ([]byte, error) {
-	if r == nil {
-		return nil, errors.New("no standard input")
-	}
-	return io.ReadAll(r)
 }
 
 func describeTarget(target string) string {

@@ -2,12 +2,14 @@ package kustbuild
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -64,7 +66,7 @@ func (f *fnFS) ReadFile(path string) ([]byte, error) {
 		return data, nil
 	}
 	f.mu.Unlock()
-	data, err := f.FileSystem.ReadFile(path)
+	data, err := f.guardedRead(path)
 	if err != nil || !isKustomizationFile(path) {
 		return data, err
 	}
@@ -217,7 +219,10 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 			return nil, err
 		}
 	default:
-		data, err := f.FileSystem.ReadFile(path)
+		data, err := f.guardedRead(path)
+		if errors.As(err, new(*yamlguard.Error)) {
+			return nil, err
+		}
 		if err != nil {
 			return nil, nil
 		}

@@ -27,7 +27,8 @@ func Check(data []byte) error {
 			return nil
 		}
 		if err != nil {
-			return &Error{Limit: limitSyntaxError, Where: fmt.Sprintf("document %d", doc), Message: err.Error(), err: fmt.Errorf("%w: %v", ErrNotYAML, err)}
+			wrapped := fmt.Errorf("%w: %v", ErrNotYAML, err)
+			return &Error{Limit: limitSyntaxError, Where: fmt.Sprintf("document %d", doc), Message: wrapped.Error(), err: wrapped}
 		}
 		w.doc = doc
 		if err := w.walk(&n, 0); err != nil {
@@ -104,7 +105,11 @@ func (w *walker) mapping(n *yaml.Node, depth int64) error {
 			return w.fail(LimitComplexKey, 0, fmt.Sprintf("the key at line %d is a %s; keys must be plain strings (quote it, or restructure the value)", n.Content[i].Line, kindName(k.Kind)))
 		}
 		if first, dup := seen[k.Value]; dup {
-			return w.fail(LimitDuplicate, 0, fmt.Sprintf("key %q appears twice (lines %d and %d); readers disagree on which one wins, so remove one", k.Value, first, n.Content[i].Line))
+			where := fmt.Sprintf("lines %d and %d", first, n.Content[i].Line)
+			if first == n.Content[i].Line {
+				where = fmt.Sprintf("both on line %d", first)
+			}
+			return w.fail(LimitDuplicate, 0, fmt.Sprintf("key %q appears twice (%s); readers disagree on which one wins, so remove one", k.Value, where))
 		}
 		seen[k.Value] = n.Content[i].Line
 		w.path = append(w.path, k.Value)
