@@ -14,7 +14,8 @@ import (
 
 // redact replaces secret material in place with summaries before anything is
 // compared, so no output path can print it: every value of a Secret's data
-// and stringData, a ConfigMap's binaryData, and any string holding PEM.
+// and stringData, a ConfigMap's binaryData, and any string holding PEM or
+// base64 of PEM, wherever it is (annotations included).
 func redact(o Object) {
 	switch o.ID.Kind {
 	case "Secret":
@@ -60,12 +61,47 @@ func redactPEM(v any) any {
 			t[i] = redactPEM(e)
 		}
 	case string:
-		if strings.Contains(t, "-----BEGIN ") {
-			return Summarise([]byte(t))
+		if r, ok := redactString(t); ok {
+			return r
 		}
 	}
 	return v
 }
+
+// redactString summarises a string that holds PEM, or base64 of PEM anywhere
+// inside it: an annotation such as kubectl.kubernetes.io/last-applied-configuration
+// carries a whole Secret as JSON, its keys base64-encoded.
+func redactString(s string) (string, bool) {
+	if strings.Contains(s, pemMarker) {
+		return Summarise([]byte(s)), true
+	}
+	for _, enc := range pemMarkerBase64 {
+		if !strings.Contains(s, enc) {
+			continue
+		}
+		if dec, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), "")); err == nil {
+			return "base64 of " + Summarise(dec), true
+		}
+		return "holds base64-encoded PEM, " + Summarise([]byte(s)), true
+	}
+	return s, false
+}
+
+const pemMarker = "-----BEGIN "
+
+// pemMarkerBase64 are the base64 forms of pemMarker at each of the three
+// byte alignments it can have in an encoded stream, trimmed to the
+// characters that depend on the marker alone.
+var pemMarkerBase64 = func() []string {
+	var out []string
+	for k := range 3 {
+		enc := base64.StdEncoding.EncodeToString([]byte(strings.Repeat("x", k) + pemMarker))
+		first := (8*k + 5) / 6               // first character made only of marker bits
+		last := (8*(k+len(pemMarker)))/6 - 1 // last character made only of marker bits
+		out = append(out, enc[first:last+1])
+	}
+	return out
+}()
 
 // Summarise describes secret bytes without revealing them: each PEM
 // certificate by fingerprint, subject, SANs and expiry; each key by type and
