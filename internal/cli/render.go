@@ -32,7 +32,9 @@ Exit codes:
   0  written, already up to date, dry run, or Konnectivity disabled (sno)
   1  building, reading or writing failed (the host is unchanged)
   2  usage error
-  3  bad input: --bootstrap-ip, --image, --root or a damaged certificate file
+  3  bad input: --bootstrap-ip, --image, --root, YAML the guard refuses in the
+     --overlay directory (alias bomb, duplicate key, too large), a parent
+     path that is a file, or a damaged certificate file
   4  the bundle failed its checks (nothing written)
   5  refused: a destination exists that render did not write (use --force)`
 

@@ -68,6 +68,13 @@ func TestRenderCommandExitCodes(t *testing.T) {
 	if err := os.WriteFile(pod, []byte("not ours\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	fileRoot := t.TempDir() // etc/kubernetes is a file where render needs a directory
+	if err := os.MkdirAll(filepath.Join(fileRoot, "etc"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(fileRoot, "etc/kubernetes"), []byte("x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	cases := []struct {
 		name   string
 		args   []string
@@ -75,6 +82,7 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"ok", hostRenderArgs(t.TempDir()), 0, ""},
+		{"file where a directory should be", hostRenderArgs(fileRoot), 3, "a parent of it is a file, not a directory (fix: remove or move the file"},
 		{"missing root", []string{"render", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, 2, "--root is required"},
 		{"stray argument", append(hostRenderArgs(t.TempDir()), "extra"), 2, "takes no arguments"},
 		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},

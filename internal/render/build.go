@@ -2,7 +2,10 @@ package render
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -19,6 +22,9 @@ func buildBundle(d *deps, opts Options, ip string) ([]byte, error) {
 		if _, ierr := checkIP(ip, fam); ierr != nil {
 			return nil, ierr
 		}
+	}
+	if errors.As(err, new(*yamlguard.Error)) { // hostile or ambiguous YAML is bad input (exit 3)
+		return nil, &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the named file"}
 	}
 	return nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 }

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"syscall"
 )
 
 // desiredFile is one file as render wants it on the host.
@@ -84,6 +85,9 @@ func compareDisk(abs string, w desiredFile) (Action, error) {
 	fi, err := os.Lstat(abs)
 	if errors.Is(err, os.ErrNotExist) {
 		return ActionCreate, nil
+	}
+	if errors.Is(err, syscall.ENOTDIR) {
+		return "", inputErrorf("destination "+abs, "remove or move the file that stands where one of its parent directories should be", "a parent of it is a file, not a directory")
 	}
 	if err != nil {
 		return "", fmt.Errorf("inspect %s: %w", abs, err)
