@@ -37,6 +37,12 @@ func TestValidate(t *testing.T) {
 		{"224.0.0.1", "", "multicast", false},
 		{"ff02::1", "", "multicast", false},
 		{"255.255.255.255", "", "broadcast", false},
+		{"0.1.2.3", "", `"0.1.2.3" is in 0.0.0.0/8 ("this network"`, false},
+		{"::ffff:0.1.2.3", "", "0.0.0.0/8", false},
+		{"240.0.0.1", "", `"240.0.0.1" is in 240.0.0.0/4 (reserved`, false},
+		{"254.1.2.3", IPv4, "240.0.0.0/4", false},
+		{"1.0.0.1", IPv4, "1.0.0.1", true},
+		{"239.255.255.254", "", "multicast", false},
 	}
 	for _, tc := range cases {
 		got, err := Validate(tc.in, tc.family)

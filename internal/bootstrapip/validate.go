@@ -69,6 +69,16 @@ func Unusable(addr netip.Addr) string {
 		return "a link-local address"
 	case addr == netip.AddrFrom4([4]byte{255, 255, 255, 255}):
 		return "the broadcast address"
+	case thisNetwork.Contains(addr):
+		return "in 0.0.0.0/8 (\"this network\", never a destination)"
+	case reservedIPv4.Contains(addr):
+		return "in 240.0.0.0/4 (reserved, not routed)"
 	}
 	return ""
 }
+
+// RFC 6890 special-purpose IPv4 blocks that can never be a destination.
+var (
+	thisNetwork  = netip.MustParsePrefix("0.0.0.0/8")
+	reservedIPv4 = netip.MustParsePrefix("240.0.0.0/4")
+)

@@ -12,7 +12,6 @@ import (
 
 	"github.com/distribution/reference"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
@@ -33,12 +32,11 @@ func (s *Spec) Validate() error {
 	v.oneOf("spec.ipFamily", s.IPFamily, FamilyIPv4, FamilyIPv6, FamilyDualStack)
 	v.bootstrapIP(s.IPFamily, s.BootstrapIP)
 	v.image(s.Image)
-	if errs := validation.IsDNS1123Label(s.Namespace); len(errs) > 0 {
-		v.add("spec.namespace", "use a lowercase DNS label such as "+DefaultNamespace, "%q is not a valid namespace: %s", s.Namespace, strings.Join(errs, "; "))
-	}
+	v.namespace(s.Namespace)
 	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
 	v.server(&s.Server)
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
+	v.bindAddress(s.IPFamily, s.BootstrapIP, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
 	v.paths(&s.Paths)
 	if len(v.errs) == 0 {
@@ -67,7 +65,7 @@ func (v *validator) bootstrapIP(family, raw string) {
 	case ip == nil:
 		v.add(field, "give a plain IPv4 or IPv6 address, without port or prefix length", "%q is not an IP address", raw)
 	case bootstrapip.Unusable(unmapped(ip)) != "":
-		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes (unspecified, loopback, multicast or link-local)", raw)
+		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes: it is %s", raw, bootstrapip.Unusable(unmapped(ip)))
 	case family == FamilyIPv4 && ip.To4() == nil:
 		v.add(field, "use an IPv4 address, or set spec.ipFamily: ipv6", "%s is not an IPv4 address but spec.ipFamily is ipv4", raw)
 	case family == FamilyIPv6 && ip.To4() != nil:
@@ -127,6 +125,7 @@ func (v *validator) server(s *ServerSpec) {
 	for i, st := range s.ProxyStrategies {
 		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
 	}
+	v.podSettings("spec.server", s.PriorityClassName, s.Resources)
 }
 
 // bindFamily keeps the agent listener on the family agents dial.
@@ -174,6 +173,8 @@ func (v *validator) agent(a *AgentSpec) {
 		v.add("spec.agent.syncIntervalCap", "make the cap at least spec.agent.syncInterval", "%s is below spec.agent.syncInterval %s", a.SyncIntervalCap, a.SyncInterval)
 	}
 	v.identifiers(a.Identifiers)
+	v.podSettings("spec.agent", a.PriorityClassName, a.Resources)
+	v.nodeSelector(a.NodeSelector)
 }
 
 func (v *validator) identifiers(raw string) {
@@ -192,6 +193,7 @@ func (v *validator) identifiers(raw string) {
 }
 
 func (v *validator) paths(p *PathsSpec) {
+	usable := true
 	for _, f := range []struct{ field, value string }{
 		{"spec.paths.bootstrapConfigDir", p.BootstrapConfigDir},
 		{"spec.paths.kasConfigDir", p.KASConfigDir},
@@ -200,20 +202,33 @@ func (v *validator) paths(p *PathsSpec) {
 		{"spec.paths.clusterManifestsDir", p.ClusterManifestsDir},
 		{"spec.paths.kasConfigOverride", p.KASConfigOverride},
 	} {
+		if !v.pathText(f.field, f.value) {
+			usable = false
+			continue
+		}
 		if !path.IsAbs(f.value) || path.Clean(f.value) != f.value || f.value == "/" {
 			v.add(f.field, "give a clean absolute path below /", "%q is not a clean absolute path", f.value)
+			usable = false
 		}
 	}
 	for _, f := range []struct{ field, value string }{
 		{"spec.paths.socketName", p.SocketName},
 		{"spec.paths.egressConfigName", p.EgressConfigName},
 	} {
+		if !v.pathText(f.field, f.value) {
+			usable = false
+			continue
+		}
 		if strings.Contains(f.value, "/") || f.value == "." || f.value == ".." {
 			v.add(f.field, "give a file name only; the directory is spec.paths.bootstrapConfigDir", "%q is not a plain file name", f.value)
 		}
 	}
 	v.kasMountDirs(p)
+	if !usable {
+		return // where a path lands means nothing until it is a clean path
+	}
 	v.socketLength(p)
+	v.hostPaths(p)
 }
 
 // kasMountDirs: the kas-config-mount annotation is HOSTDIR:CONTAINERDIR, so
