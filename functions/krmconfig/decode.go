@@ -17,8 +17,13 @@ import (
 // Decode parses a config into out (a pointer to a struct with apiVersion
 // and kind fields) strictly: an unknown or misspelled field is an error that
 // names its full path and the closest known field; a value of the wrong type
-// names its field. The apiVersion and kind must be the given ones.
+// names its field. The apiVersion and kind must be the given ones. A
+// duplicate or non-scalar key, or input over the YAML guard's limits, is an
+// error naming its field.
 func Decode(data []byte, apiVersion, kind string, out any) error {
+	if err := guard(data); err != nil {
+		return err
+	}
 	raw, err := yaml.YAMLToJSON(data)
 	if err != nil {
 		return fmt.Errorf("%s config is not valid YAML: %w", kind, err)
@@ -37,6 +42,9 @@ func Decode(data []byte, apiVersion, kind string, out any) error {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
 			return FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got %s, want %s", article(te.Value), article(te.Type.String())), Fix: "write the value as " + article(te.Type.String())}}
+		}
+		if fe := locateError(tree, reflect.TypeOf(out).Elem(), ""); fe != nil {
+			return FieldErrors{*fe}
 		}
 		return fmt.Errorf("decoding %s config: %w", kind, err)
 	}

@@ -62,7 +62,10 @@ type Error struct {
 	// Max is the limit's value (bytes, nodes or levels); 0 for key rules.
 	Max int64
 	// Where is "document N" plus the field path, when known.
-	Where   string
+	Where string
+	// Path is the field path inside the document (spec.agent.nodeSelector,
+	// items[0].metadata), "" at the top or when unknown.
+	Path    string
 	Message string
 	err     error
 }

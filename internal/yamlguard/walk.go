@@ -156,10 +156,11 @@ func (w *walker) expand(n *yaml.Node) (expansion, error) {
 
 func (w *walker) fail(limit Limit, maxValue int64, msg string) error {
 	where := fmt.Sprintf("document %d", w.doc)
-	if p := strings.ReplaceAll(strings.Join(w.path, "."), ".[", "["); p != "" {
+	p := strings.ReplaceAll(strings.Join(w.path, "."), ".[", "[")
+	if p != "" {
 		where += " at " + p
 	}
-	return &Error{Limit: limit, Max: maxValue, Where: where, Message: msg}
+	return &Error{Limit: limit, Max: maxValue, Where: where, Path: p, Message: msg}
 }
 
 func kindName(k yaml.Kind) string {

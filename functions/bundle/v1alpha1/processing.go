@@ -47,11 +47,13 @@ func Resolve(config []byte, getenv func(string) string) (*Spec, error) {
 // a kustomize generator hold only the (local-config) function config.
 func Processor(getenv func(string) string) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
-		config, err := rl.FunctionConfig.MarshalJSON()
+		// YAML, not JSON: a key JSON cannot hold (a mapping) then fails in
+		// Decode with its field path instead of in the encoder with none.
+		config, err := rl.FunctionConfig.String()
 		if err != nil {
 			return fmt.Errorf("reading function config: %w", err)
 		}
-		spec, err := Resolve(config, getenv)
+		spec, err := Resolve([]byte(config), getenv)
 		if err != nil {
 			return krmconfig.Results(err)
 		}

@@ -78,22 +78,17 @@ func (v *validator) hostPaths(p *PathsSpec) {
 func (v *validator) hostDirsApart(p *PathsSpec) {
 	all := p.hostDirs()
 	reported := map[string]bool{}
-	for _, a := range all {
-		for _, b := range all {
-			if a.role == b.role || !within(b.dir, a.dir) {
+	for i, a := range all {
+		for j, b := range all {
+			if a.role == b.role || !within(b.dir, a.dir) || (a.dir == b.dir && j < i) {
+				continue // an equal pair is reported once
+			}
+			key := a.dir + "|" + a.role + "|" + b.dir + "|" + b.role
+			field, msg := overlap(a, b)
+			if field == "" || reported[key] {
 				continue
 			}
-			field, msg := b.field, fmt.Sprintf("%q is inside %s %s", b.dir, a.role, a.dir)
-			if field == "" {
-				field, msg = a.field, fmt.Sprintf("%q contains %s %s", a.dir, b.role, b.dir)
-			}
-			if field == "" || reported[field+a.dir+b.dir] {
-				continue
-			}
-			reported[field+a.dir+b.dir] = true
-			if a.field != "" && b.field != "" {
-				msg += " (" + a.field + ")"
-			}
+			reported[key] = true
 			v.add(field, hostDirFix, "%s", msg)
 		}
 	}
@@ -104,6 +99,27 @@ func (v *validator) hostDirsApart(p *PathsSpec) {
 				"%q is inside %s %s", p.KASConfigOverride, a.role, a.dir)
 		}
 	}
+}
+
+// overlap names the field to blame for b being a or inside it, and says so.
+func overlap(a, b hostDir) (field, msg string) {
+	switch {
+	case a.dir == b.dir && a.field == "":
+		return b.field, fmt.Sprintf("%s %q is also %s", b.role, b.dir, a.role)
+	case a.dir == b.dir:
+		field, msg = a.field, fmt.Sprintf("%s %q is also %s", a.role, a.dir, b.role)
+		if b.field != "" {
+			msg += " (" + b.field + ")"
+		}
+	case b.field != "":
+		field, msg = b.field, fmt.Sprintf("%s %q is inside %s %s", b.role, b.dir, a.role, a.dir)
+		if a.field != "" {
+			msg += " (" + a.field + ")"
+		}
+	default:
+		field, msg = a.field, fmt.Sprintf("%s %q contains %s %s", a.role, a.dir, b.role, b.dir)
+	}
+	return field, msg
 }
 
 // pathText refuses what no path can carry intact: control characters (a NUL
