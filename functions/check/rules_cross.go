@@ -5,11 +5,13 @@ import (
 	"net"
 
 	"k8s.io/apiserver/pkg/apis/apiserver"
+
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 )
 
 // checkCross: values two objects must agree on (mode-protocol-mismatch,
 // agent-port-mismatch, proxy-server-host-mismatch, namespace-mismatch,
-// bootstrap-only-label-missing).
+// agent-namespace-reserved, bootstrap-only-label-missing).
 func checkCross(b *bundle, _ Options, r *report) {
 	checkModeProtocol(b, r)
 	checkAgentPort(b, r)
@@ -74,6 +76,10 @@ func checkNamespaces(b *bundle, r *report) {
 		return
 	}
 	ns := b.agent.obj.ns
+	if why := bundlev1.ReservedNamespace(ns); why != "" {
+		r.errorf("agent-namespace-reserved", b.agent.obj.ref(), "metadata.namespace", bundlev1.ReservedNamespaceFix,
+			"the agents' namespace %s: teardown deletes it with everything in it", why)
+	}
 	if b.namespace != nil && b.namespace.name != ns {
 		r.errorf("namespace-mismatch", b.agent.obj.ref(), "metadata.namespace",
 			fmt.Sprintf("put the agents in namespace %s", b.namespace.name),
