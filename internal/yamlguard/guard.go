@@ -9,7 +9,7 @@
 //
 // API for callers:
 //
-//	data, err := yamlguard.ReadFile(path)       // size-bounded read, then Check
+//	data, err := yamlguard.ReadFile(path)       // size-bounded read, then Check (syntax errors pass)
 //	data, err := yamlguard.ReadAll(r, "stdin")  // same for a reader
 //	err := yamlguard.Check(data)                // bytes already in memory
 //
@@ -81,7 +81,7 @@ func (e *Error) Error() string {
 // Unwrap exposes ErrNotYAML for syntax errors.
 func (e *Error) Unwrap() error { return e.err }
 
-// ReadFile reads at most MaxBytes+1 bytes of path and checks them.
+// ReadFile reads at most MaxBytes+1 bytes of path and checks them, as ReadAll.
 func ReadFile(path string) ([]byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -96,13 +96,14 @@ func ReadFile(path string) ([]byte, error) {
 }
 
 // ReadAll reads r (named name in errors) without ever holding more than
-// MaxBytes+1 bytes, and checks what it read.
+// MaxBytes+1 bytes, and checks what it read. Input that is not valid YAML is
+// returned without error: the caller's parser reports it in its own words.
 func ReadAll(r io.Reader, name string) ([]byte, error) {
 	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
 	if err != nil {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
-	if err := Check(data); err != nil {
+	if err := Check(data); err != nil && !errors.Is(err, ErrNotYAML) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	return data, nil

@@ -109,4 +109,8 @@ func TestReadFile(t *testing.T) {
 	if _, err := ReadFile("testdata/missing.yaml"); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("missing file: got %v", err)
 	}
+	// Syntax is the parser's to report, in its own words.
+	if data, err := ReadAll(strings.NewReader("a: [b\n"), "stdin"); err != nil || string(data) != "a: [b\n" {
+		t.Fatalf("syntax error: got %q, %v", data, err)
+	}
 }
