@@ -33,8 +33,9 @@ Exit codes:
   1  building, reading or writing failed (the host is unchanged)
   2  usage error
   3  bad input: --bootstrap-ip, --image, --root, YAML the guard refuses in the
-     --overlay directory (alias bomb, duplicate key, too large), a parent
-     path that is a file, or a damaged certificate file
+     --overlay directory (alias bomb, duplicate key, too large), an overlay
+     config the generator refuses (named by field), a parent path that is a
+     file, or a damaged certificate file
   4  the bundle failed its checks (nothing written)
   5  refused: a destination exists that render did not write (use --force)`
 

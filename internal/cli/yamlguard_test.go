@@ -88,6 +88,28 @@ func TestDuplicateKeyInBundleConfig(t *testing.T) {
 	}
 }
 
+// TestRenderBadOverlayConfigIsBadInput: a generator config the function
+// refuses (here a certDir element longer than a file name can be, which
+// render once reported as a damaged certificate file) is bad input, exit 3,
+// naming the field.
+func TestRenderBadOverlayConfigIsBadInput(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"kustomization.yaml": "generators:\n- config.yaml\n",
+		"config.yaml": "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata: {name: b}\n" +
+			"spec:\n  paths:\n    certDir: /opt/openshift/" + strings.Repeat("k", 300) + "\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, _, stderr := runCLI(t, "", hostRenderArgs(t.TempDir(), "--overlay", dir)...)
+	if code != 3 || !strings.Contains(stderr, "spec.paths.certDir: the element") || !strings.Contains(stderr, "longer than the 255 a file name can have") {
+		t.Fatalf("exit %d, want 3 naming spec.paths.certDir; stderr:\n%s", code, stderr)
+	}
+}
+
 // TestLargeAliasFreeInputNamesTheSizeLimit: a large stream without aliases
 // is refused for its size, never blamed on aliases.
 func TestLargeAliasFreeInputNamesTheSizeLimit(t *testing.T) {

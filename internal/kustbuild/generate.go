@@ -35,7 +35,7 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		}
 		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
 		if err := fn.Factory(f.getenv).Process(rl); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), resultsError(err))
+			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: resultsError(err)}
 		}
 		for _, item := range rl.Items {
 			if item.GetAnnotations()[localConfig] != "true" {
@@ -81,6 +81,18 @@ func resourceNodes(m resmap.ResMap) ([]*yaml.RNode, error) {
 	}
 	return out, nil
 }
+
+// ConfigError is a generator config that its function refused: bad input
+// in the kustomization, not a failure of the build.
+type ConfigError struct {
+	Kind, Name string
+	Err        error
+}
+
+func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.Name, e.Err) }
+
+// Unwrap exposes the function's error.
+func (e *ConfigError) Unwrap() error { return e.Err }
 
 func resultsError(err error) error {
 	if rs, ok := err.(framework.Results); ok {

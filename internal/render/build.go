@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -23,8 +24,9 @@ func buildBundle(d *deps, opts Options, ip string) ([]byte, error) {
 			return nil, ierr
 		}
 	}
-	if errors.As(err, new(*yamlguard.Error)) { // hostile or ambiguous YAML is bad input (exit 3)
-		return nil, &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the named file"}
+	// Hostile YAML and a generator config its function refuses are bad input (exit 3).
+	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) {
+		return nil, &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
 	}
 	return nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 }
