@@ -16,6 +16,7 @@ import (
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/yaml"
 )
 
@@ -128,7 +129,7 @@ func (r *Root) readState() error {
 }
 
 func (r *Root) addObjects(abs string) error {
-	data, err := os.ReadFile(abs)
+	data, err := yamlguard.ReadFile(abs)
 	if err != nil {
 		return fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
@@ -141,7 +142,7 @@ func (r *Root) addObjects(abs string) error {
 }
 
 func readYAML(p string) (map[string]any, error) {
-	data, err := os.ReadFile(p)
+	data, err := yamlguard.ReadFile(p)
 	if err != nil {
 		return nil, fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
