@@ -70,6 +70,7 @@ type Error struct {
 	err     error
 }
 
+// Error is "document N at PATH: message".
 func (e *Error) Error() string {
 	s := e.Message
 	if e.Where != "" {
