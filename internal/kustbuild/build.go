@@ -14,7 +14,9 @@ import (
 	"strings"
 
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
@@ -27,6 +29,13 @@ type Options struct {
 	BootstrapIP string              // KONNECTIVITY_BOOTSTRAP_IP for the generator
 	Image       string              // KONNECTIVITY_IMAGE for the generator
 	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
+	// BootstrapIPFor, when set, decides the bootstrap IP once the build
+	// reaches a KonnectivityBundle config: it gets that config's spec after
+	// every overlay patch, defaulted except for bootstrapIP (which is the
+	// overlay's own value or ""), and returns the address to generate with
+	// ("" leaves it to the environment). It replaces BootstrapIP, so a caller
+	// learns the overlay's ipFamily and bootstrapIP from the build itself.
+	BootstrapIPFor func(spec bundle.Spec) (string, error)
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -54,21 +63,31 @@ func BuildOverlay(name string, opts Options) ([]byte, error) {
 }
 
 func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
-	getenv := opts.env()
-	wrapped := newFnFS(fsys, getenv)
+	m, _, err := run(fsys, dir, target, opts)
+	if err != nil {
+		return nil, err
+	}
+	return m.AsYaml()
+}
+
+// run is one kustomize run with our functions in-process and the wired
+// checks applied to its result.
+func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
+	wrapped := newFnFS(fsys, opts.env())
+	wrapped.bootstrapIPFor = opts.BootstrapIPFor
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
 	if wrapped.err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := wrapped.validate(m); err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
-	return m.AsYaml()
+	return m, wrapped, nil
 }
 
 // kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
