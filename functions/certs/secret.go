@@ -67,7 +67,9 @@ func AgentSecretNode(r *Result, namespace, hostPath string) (*yaml.RNode, error)
 	)), nil
 }
 
-func str(v string) *yaml.Node { return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: v} }
+func str(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: v}
+}
 
 func mapping(kv ...*yaml.Node) *yaml.Node {
 	return &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap, Content: kv}
