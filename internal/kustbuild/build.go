@@ -141,7 +141,7 @@ func resolve(target string) (filesys.FileSystem, string, error) {
 	}
 	if st, err := os.Stat(target); err == nil {
 		if !st.IsDir() {
-			return nil, "", fmt.Errorf("%s is a file; give a kustomization directory or an overlay name (%s)", target, strings.Join(Overlays(), ", "))
+			return nil, "", &UnknownTargetError{Target: target, IsFile: true}
 		}
 		abs, err := filepath.Abs(target)
 		if err != nil {
@@ -159,7 +159,21 @@ func resolve(target string) (filesys.FileSystem, string, error) {
 			}
 		}
 	}
-	return nil, "", fmt.Errorf("%q is neither a directory nor an overlay; overlays: %s", target, strings.Join(Overlays(), ", "))
+	return nil, "", &UnknownTargetError{Target: target}
+}
+
+// UnknownTargetError is a build target that is neither a kustomization
+// directory nor an embedded overlay.
+type UnknownTargetError struct {
+	Target string
+	IsFile bool // it exists but is a file
+}
+
+func (e *UnknownTargetError) Error() string {
+	if e.IsFile {
+		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", e.Target, strings.Join(Overlays(), ", "))
+	}
+	return fmt.Sprintf("%q is neither a directory nor an overlay; overlays: %s", e.Target, strings.Join(Overlays(), ", "))
 }
 
 func describe(target, dir string) string {

@@ -4,15 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
 // countingDeps counts builds, so a test can tell the fast path was taken.
 func countingDeps(builds *int) *deps {
 	d := realDeps()
 	build := d.build
-	d.build = func(target, ip, image string, getenv func(string) string) ([]byte, error) {
+	d.build = func(target string, opts kustbuild.Options) (*kustbuild.Model, error) {
 		*builds++
-		return build(target, ip, image, getenv)
+		return build(target, opts)
 	}
 	return d
 }

@@ -22,6 +22,11 @@ type Options struct {
 	DryRun bool
 	// Force overwrites destinations that render did not write.
 	Force bool
+	// KeyAlgorithm ("" or ecdsa, or rsa) and KeySize (0 for the default)
+	// are what new certificates are made with, as for the certs command;
+	// certificates of another algorithm or size are replaced.
+	KeyAlgorithm string
+	KeySize      int
 	// Getenv is passed to the build and IP detection; nil means no environment.
 	Getenv func(string) string
 
