@@ -57,7 +57,8 @@ func TestFastPathNotTakenWhenAFileDrifted(t *testing.T) {
 		drift func(p string) error
 	}{
 		{"bytes", bundlePaths[2], func(p string) error { return os.WriteFile(p, []byte("edited by hand\n"), 0o644) }},
-		{"mode", certDirRel + "/agent.key", func(p string) error { return os.Chmod(p, 0o644) }},
+		// A loosened key is not repaired but replaced (TestUnsafeCertificatesAreReplaced).
+		{"mode", bundlePaths[0], func(p string) error { return os.Chmod(p, 0o600) }},
 		{"deleted", bundlePaths[0], os.Remove},
 	}
 	for _, tc := range cases {

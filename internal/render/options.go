@@ -67,6 +67,8 @@ type Report struct {
 	CertsReason    string
 	Files          []FileReport
 	Warnings       []Finding
+
+	certDir string // absolute certificate directory, once planned
 }
 
 // Count returns how many files have the given action.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -42,7 +43,7 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err := newTxn(ops).apply(changes, dirs); err != nil {
 		return nil, fmt.Errorf("write the bundle (the host is unchanged): %w", err)
 	}
-	return rep, nil
+	return rep, secureCertDir(rep)
 }
 
 // hostInputs are the validated inputs and the previous state.
@@ -141,7 +142,10 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 		return nil, nil, err
 	}
 	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
-	if !in.force {
+	rep.certDir = certAbs
+	// Damage is worth stopping for only where the files could be reused;
+	// from an unsafe place they are all replaced anyway.
+	if !in.force && certs.TrustReason(certAbs) == "" {
 		if err := checkCertFiles(certAbs); err != nil {
 			return nil, nil, err
 		}
@@ -207,6 +211,21 @@ func checkModel(d *deps, model []*yaml.RNode, certFiles map[string][]byte, allow
 	}
 	if len(errs) > 0 {
 		return &CheckError{Findings: errs}
+	}
+	return nil
+}
+
+// secureCertDir makes the certificate directory a safe place again after
+// the new files are in: certificates from a directory another user owns or
+// could write are never reused, so without this every run would replace
+// them. A crash before it leaves the directory as it was; the next render
+// finds it unsafe, replaces the files again and repairs it.
+func secureCertDir(rep *Report) error {
+	if rep.certDir == "" {
+		return nil
+	}
+	if err := certs.SecureDir(rep.certDir); err != nil {
+		return fmt.Errorf("the bundle is written, but %w", err)
 	}
 	return nil
 }
