@@ -34,6 +34,9 @@ type Options struct {
 	deps *deps
 	// noFastPath makes tests take the full path on an unchanged re-run.
 	noFastPath bool
+	// ownerID replaces the random owner id of a root's first render (tests
+	// with golden files).
+	ownerID string
 }
 
 // Action says what render does (or would do) to one file.

@@ -52,6 +52,7 @@ type hostInputs struct {
 	force       bool
 	prev        *State
 	fingerprint string
+	opts        Options
 }
 
 // resolveInputs validates the flags and reads the state. The bootstrap IP
@@ -76,7 +77,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err != nil {
 		return hostInputs{}, err
 	}
-	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev}
+	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, opts: opts}
 	if ip != "" { // the fast path needs every input before the build
 		in.fingerprint = fingerprint(opts.Overlay, ip, opts.Image)
 	}
@@ -156,6 +157,11 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	}
 	rep.CertsGenerated, rep.CertsReason = cp.Generated, cp.Reason
 	if b, err = withAgentSecret(d, b, cp); err != nil {
+		return nil, nil, err
+	}
+	// The state records the owner through prev (newState copies it).
+	in.prev.Owner = ownerFor(in.opts, in.prev)
+	if err := stampOwner(b.objects, in.prev.Owner); err != nil {
 		return nil, nil, err
 	}
 	if err := checkModel(d, nodes(b.objects), cp.Files, false, rep); err != nil {
