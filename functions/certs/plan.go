@@ -129,6 +129,9 @@ func reuseReason(s settings, files map[string][]byte) string {
 // is an empty one; any other read error is returned.
 func readFiles(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
+	}
 	for _, name := range FileNames {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		switch {

@@ -27,7 +27,7 @@ func TrustReason(dir string) string {
 	case fi.Mode()&fs.ModeSymlink != 0:
 		return fmt.Sprintf("%s is a symbolic link", dir)
 	case !fi.IsDir():
-		return fmt.Sprintf("%s is not a directory", dir)
+		return "" // not a place to reuse from at all: Plan reports it
 	}
 	if r := ownerReason(dir, fi); r != "" {
 		return r
