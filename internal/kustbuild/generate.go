@@ -102,17 +102,13 @@ func (f *fnFS) envFor(c *yaml.RNode) (func(string) string, error) {
 	if c.GetKind() != bundle.Kind || (f.bootstrapIPFor == nil && f.spec != nil) {
 		return f.getenv, nil
 	}
-	raw, err := c.MarshalJSON()
-	if err != nil {
-		return f.getenv, nil
-	}
-	cfg, err := bundle.Decode(raw)
+	spec, err := decodeSpec(c)
 	if err != nil {
 		return f.getenv, nil
 	}
 	getenv := f.getenv
 	if f.bootstrapIPFor != nil {
-		own := cfg.Spec
+		own := *spec
 		own.Default(func(k string) string {
 			if k == bundle.EnvBootstrapIP {
 				return ""
@@ -130,10 +126,10 @@ func (f *fnFS) envFor(c *yaml.RNode) (func(string) string, error) {
 			return f.getenv(k)
 		}
 	}
-	cfg.Spec.Default(getenv)
+	spec.Default(getenv)
 	f.mu.Lock()
 	if f.spec == nil {
-		f.spec = &cfg.Spec
+		f.spec = spec
 	}
 	f.mu.Unlock()
 	return getenv, nil
