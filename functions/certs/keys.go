@@ -28,6 +28,13 @@ func (k keySpec) request() *csr.KeyRequest {
 	return &csr.KeyRequest{A: k.algo, S: k.size}
 }
 
+// CheckKey validates a key algorithm and size as Options takes them; the
+// error is a *FieldError naming KeyAlgorithm or KeySize.
+func CheckKey(algorithm string, size int) error {
+	_, err := parseKeySpec(algorithm, size)
+	return err
+}
+
 func parseKeySpec(algo string, size int) (keySpec, error) {
 	switch strings.ToLower(algo) {
 	case "", "ecdsa":

@@ -70,17 +70,21 @@ func TestModes(t *testing.T) {
 	if fi, err := os.Stat(filepath.Dir(opts.Dir)); err != nil || fi.Mode().Perm() != 0o755 {
 		t.Errorf("parent directory: %v %v, want 0755", fi.Mode(), err)
 	}
-	// Loosened modes are tightened on reuse without rewriting the files.
+	// Loosened modes make the place unsafe (TrustReason): everything is
+	// regenerated and the modes repaired; then the files are reused as they are.
 	os.Chmod(opts.Dir, 0o755)
 	os.Chmod(filepath.Join(opts.Dir, CAKey), 0o644)
-	before := mtimes(t, opts.Dir)
-	if r := ensure(t, opts); r.Generated {
-		t.Fatalf("regenerated: %s", r.Reason)
+	if r := ensure(t, opts); !r.Generated {
+		t.Fatal("certificates reused from a directory open to others")
 	}
 	checkModes(t, opts.Dir)
+	before := mtimes(t, opts.Dir)
+	if r := ensure(t, opts); r.Generated {
+		t.Fatalf("regenerated after the repair: %s", r.Reason)
+	}
 	for n, m := range mtimes(t, opts.Dir) {
 		if !m.Equal(before[n]) {
-			t.Errorf("%s rewritten while fixing modes", n)
+			t.Errorf("%s rewritten on reuse", n)
 		}
 	}
 	if entries, _ := os.ReadDir(opts.Dir); len(entries) != len(FileNames) {

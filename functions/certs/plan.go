@@ -24,11 +24,15 @@ type Result struct {
 //
 // A bad or expiring CA replaces all six files. A CA that is still good is
 // kept and only a bad leaf is replaced, so agents that already trust the CA
-// keep working when, say, only the bootstrap IP changed.
+// keep working when, say, only the bootstrap IP changed. Files in a place
+// that is not safe (TrustReason) are not even read: all six are replaced.
 func Plan(opts Options) (*Result, error) {
 	s, err := opts.settings()
 	if err != nil {
 		return nil, err
+	}
+	if reason := TrustReason(s.dir); reason != "" {
+		return generateAll(s, reason+", so no certificate there is trusted")
 	}
 	files, err := readFiles(s.dir)
 	if err != nil {
@@ -125,6 +129,9 @@ func reuseReason(s settings, files map[string][]byte) string {
 // is an empty one; any other read error is returned.
 func readFiles(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
+	}
 	for _, name := range FileNames {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		switch {

@@ -2,18 +2,35 @@ package certs
 
 import (
 	"encoding/base64"
-	"encoding/json"
 	"fmt"
 	"path"
 	"strings"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"k8s.io/apimachinery/pkg/util/validation"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
+
+// secretKeys are the Secret's data keys in the order they are written.
+var secretKeys = []string{"ca.crt", "tls.crt", "tls.key"}
 
 // AgentSecret is the Secret konnectivity-agent-certs (tls.crt, tls.key, ca.crt) as a YAML document with the
 // bundle labels and the placement/host-path annotations of docs/bundle-shape.md.
 func AgentSecret(r *Result, namespace, hostPath string) ([]byte, error) {
+	n, err := AgentSecretNode(r, namespace, hostPath)
+	if err != nil {
+		return nil, err
+	}
+	s, err := n.String()
+	if err != nil {
+		return nil, fmt.Errorf("agent Secret: %w", err)
+	}
+	return []byte(s), nil
+}
+
+// AgentSecretNode is AgentSecret as a node, for callers that hold the
+// bundle as parsed objects.
+func AgentSecretNode(r *Result, namespace, hostPath string) (*yaml.RNode, error) {
 	if r == nil {
 		return nil, fmt.Errorf("agent Secret: no certificates (nil Result)")
 	}
@@ -23,29 +40,37 @@ func AgentSecret(r *Result, namespace, hostPath string) ([]byte, error) {
 	if !path.IsAbs(hostPath) || path.Clean(hostPath) != hostPath {
 		return nil, fmt.Errorf("agent Secret host path %q: must be a clean absolute path", hostPath)
 	}
-	data := map[string][]byte{"ca.crt": r.Files[CACert], "tls.crt": r.Files[AgentCert], "tls.key": r.Files[AgentKey]}
-	for _, k := range []string{"ca.crt", "tls.crt", "tls.key"} {
-		if len(data[k]) == 0 {
+	files := map[string][]byte{"ca.crt": r.Files[CACert], "tls.crt": r.Files[AgentCert], "tls.key": r.Files[AgentKey]}
+	data := make([]*yaml.Node, 0, 2*len(secretKeys))
+	for _, k := range secretKeys {
+		if len(files[k]) == 0 {
 			return nil, fmt.Errorf("agent Secret: no certificate data for %s", k)
 		}
+		data = append(data, str(k), str(base64.StdEncoding.EncodeToString(files[k])))
 	}
-	// Written by hand, in the usual field order, so the bytes are stable;
-	// every value is either validated above, base64 or a JSON string (which
-	// YAML reads as a double-quoted scalar).
-	var b strings.Builder
-	fmt.Fprintf(&b, "apiVersion: v1\nkind: Secret\nmetadata:\n")
-	fmt.Fprintf(&b, "  name: %s\n  namespace: %s\n", bundle.AgentSecretName, namespace)
-	fmt.Fprintf(&b, "  labels:\n    %s: %s\n    %s: \"true\"\n", bundle.LabelApp, bundle.AppAgent, bundle.LabelBootstrapOnly)
-	fmt.Fprintf(&b, "  annotations:\n    %s: %s\n    %s: %s\n",
-		bundle.AnnotationHostPath, jsonString(hostPath), bundle.AnnotationPlacement, bundle.PlacementClusterManifest)
-	fmt.Fprintf(&b, "type: kubernetes.io/tls\ndata:\n")
-	for _, k := range []string{"ca.crt", "tls.crt", "tls.key"} {
-		fmt.Fprintf(&b, "  %s: %s\n", k, base64.StdEncoding.EncodeToString(data[k]))
-	}
-	return []byte(b.String()), nil
+	// Built field by field, in the usual order, so the bytes are stable.
+	hp := str(hostPath)
+	hp.Style = yaml.DoubleQuotedStyle
+	trueLabel := str("true")
+	trueLabel.Style = yaml.DoubleQuotedStyle
+	return yaml.NewRNode(mapping(
+		str("apiVersion"), str("v1"),
+		str("kind"), str("Secret"),
+		str("metadata"), mapping(
+			str("name"), str(bundle.AgentSecretName),
+			str("namespace"), str(namespace),
+			str("labels"), mapping(str(bundle.LabelApp), str(bundle.AppAgent), str(bundle.LabelBootstrapOnly), trueLabel),
+			str("annotations"), mapping(str(bundle.AnnotationHostPath), hp, str(bundle.AnnotationPlacement), str(bundle.PlacementClusterManifest)),
+		),
+		str("type"), str("kubernetes.io/tls"),
+		str("data"), mapping(data...),
+	)), nil
 }
 
-func jsonString(s string) string {
-	b, _ := json.Marshal(s) // a string always marshals
-	return string(b)
+func str(v string) *yaml.Node {
+	return &yaml.Node{Kind: yaml.ScalarNode, Tag: yaml.NodeTagString, Value: v}
+}
+
+func mapping(kv ...*yaml.Node) *yaml.Node {
+	return &yaml.Node{Kind: yaml.MappingNode, Tag: yaml.NodeTagMap, Content: kv}
 }

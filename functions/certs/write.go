@@ -77,7 +77,8 @@ func modeOf(name string) fs.FileMode {
 	return CertMode
 }
 
-// ensureDir creates dir (parents 0755, dir itself 0700) or tightens it.
+// ensureDir creates dir (parents 0755, dir itself 0700) or makes it a safe
+// place again (SecureDir).
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("create certificate directory: %w", err)
@@ -85,14 +86,14 @@ func ensureDir(dir string) error {
 	if err := os.Mkdir(dir, DirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create certificate directory: %w", err)
 	}
-	fi, err := os.Stat(dir)
+	fi, err := os.Lstat(dir)
 	if err != nil {
 		return fmt.Errorf("certificate directory: %w", err)
 	}
 	if !fi.IsDir() {
-		return fmt.Errorf("certificate directory %s is not a directory", dir)
+		return fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
 	}
-	return ensureMode(dir, DirMode)
+	return SecureDir(dir)
 }
 
 func ensureMode(path string, mode fs.FileMode) error {

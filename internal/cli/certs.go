@@ -39,8 +39,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node IP agents dial (required; the server certificate's only SAN)")
 	fs.StringVar(&opts.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
 	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
-	fs.StringVar(&opts.KeyAlgorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
-	fs.IntVar(&opts.KeySize, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
+	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("certs takes no arguments, got %q", args)
@@ -55,6 +54,13 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return runCerts(io, opts)
 	}
+}
+
+// keyFlags are the key choice of new certificates, shared by certs and
+// render; certs.CheckKey validates them.
+func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
+	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
+	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
 }
 
 // certsFlagError names the flag behind an invalid option.

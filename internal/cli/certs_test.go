@@ -80,7 +80,7 @@ func TestCertsCommandBadInput(t *testing.T) {
 		{"short validity", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--validity", "30m"}, 2, "--validity: 30m0s: must be more than 1h0m0s"},
 		{"bad validity", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--validity", "1d"}, 2, `invalid argument "1d" for "--validity"`},
 		{"argument", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "extra"}, 2, "certs takes no arguments"},
-		{"dir is a file", []string{"--bootstrap-ip", "192.0.2.10", "--dir", file}, 1, "konnectivity-bundle certs: read certificate directory: open " + file + "/ca.crt: not a directory"},
+		{"dir is a file", []string{"--bootstrap-ip", "192.0.2.10", "--dir", file}, 1, "konnectivity-bundle certs: certificate directory " + file + " is not a directory (fix: remove it, or give another directory)"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

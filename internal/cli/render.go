@@ -25,17 +25,28 @@ an error leaves the host as it was. A second run with the same inputs writes
 nothing. Teardown removes what render recorded in
 <root>/var/lib/konnectivity-bundle/state.json.
 
---bootstrap-ip auto uses OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP when set, else
-the source address of the route to a public address of the overlay's family.
+The bootstrap IP comes from --bootstrap-ip or from the overlay's own
+spec.bootstrapIP: when both are set they must be the same address (else exit
+3 naming both); either alone is enough. --bootstrap-ip auto uses the
+overlay's spec.bootstrapIP when it sets one, else OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP
+when set, else the source address of the route to a public address of the
+overlay's family.
+
+Certificates are reused only from a safe place: a directory owned by the
+running user with no group or world access, holding files owned by that user
+with no group or world write (keys 0600). Otherwise they are regenerated and
+the reason printed. --key-algorithm rsa makes RSA certificates; existing
+ones of another algorithm or size are replaced.
 
 Exit codes:
   0  written, already up to date, dry run, or Konnectivity disabled (sno)
   1  building, reading or writing failed (the host is unchanged)
   2  usage error
-  3  bad input: --bootstrap-ip, --image, --root, YAML the guard refuses in the
-     --overlay directory (alias bomb, duplicate key, too large), an overlay
-     config the generator refuses (named by field), a parent path that is a
-     file, or a damaged certificate file
+  3  bad input: --overlay (unknown, YAML the guard refuses, or a generator
+     config its function refuses, named by field), --bootstrap-ip (or one
+     disagreeing with the overlay's spec.bootstrapIP), --image, --root (or a
+     parent path that is a file), --key-algorithm, --key-size, or a damaged
+     certificate file
   4  the bundle failed its checks (nothing written)
   5  refused: a destination exists that render did not write (use --force)`
 
@@ -53,19 +64,18 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var quiet bool
 	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name (ipv4, ipv6, dualstack, sno, upi) or kustomization directory; default ipv4")
 	fs.StringVar(&opts.Root, "root", "", "host root directory to write under (/ on the bootstrap node)")
-	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto")
+	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto; optional when the overlay sets spec.bootstrapIP")
 	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference; omit it when the overlay pins the image (images: or spec.image), which it would replace")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
+	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("render takes no arguments, got %q", args)
 		}
-		for _, req := range []struct{ flag, val string }{{"--root", opts.Root}, {"--bootstrap-ip", opts.BootstrapIP}} {
-			if req.val == "" {
-				return Usagef("%s is required", req.flag)
-			}
+		if opts.Root == "" {
+			return Usagef("--root is required")
 		}
 		opts.Getenv = io.Getenv
 		rep, err := render.Run(context.Background(), opts)

@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,6 +90,14 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 3, "--image"},
 		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", hostBadCheckOverlay(t)), 4, "[agent-port-mismatch]"},
 		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
+		{"unknown overlay", hostRenderArgs(t.TempDir(), "--overlay", "nosuch"), 3, `--overlay: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
+		{"flag disagrees with the overlay", []string{"render", "--root", t.TempDir(), "--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, 3,
+			"--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
+		{"overlay gives the IP", []string{"render", "--root", t.TempDir(), "--overlay", "upi"}, 0, ""},
+		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 3, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
+		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP}, 3,
+			"--image was not given, and DaemonSet konnectivity-agent of overlay ipv4 still uses the placeholder image"},
+		{"bad key size", hostRenderArgs(t.TempDir(), "--key-algorithm", "rsa", "--key-size", "1024"), 3, "--key-size: 1024"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -127,6 +136,27 @@ func TestRenderCommandOutput(t *testing.T) {
 	code, out, _ = runHostCmd(t, hostRenderArgs(root, "-q")...)
 	if code != 0 || out != "" {
 		t.Errorf("-q printed %q (exit %d)", out, code)
+	}
+}
+
+func TestRenderCommandMakesRSACertificates(t *testing.T) {
+	root := t.TempDir()
+	if code, _, stderr := runHostCmd(t, hostRenderArgs(root, "--key-algorithm", "rsa", "--key-size", "3072")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, name := range []string{"ca", "server", "agent"} {
+		out, err := exec.Command("openssl", "x509", "-noout", "-text", "-in", filepath.Join(root, "opt/openshift/tls/konnectivity", name+".crt")).CombinedOutput()
+		if err != nil {
+			t.Fatalf("openssl: %v\n%s", err, out)
+		}
+		if !strings.Contains(string(out), "rsaEncryption") || !strings.Contains(string(out), "(3072 bit)") {
+			t.Errorf("%s.crt is not RSA 3072:\n%s", name, out)
+		}
+	}
+	// The default again replaces them, saying why.
+	code, out, _ := runHostCmd(t, hostRenderArgs(root)...)
+	if code != 0 || !strings.Contains(out, "key algorithm changed from RSA 3072 to ECDSA P-256") {
+		t.Errorf("back to ECDSA: exit %d\n%s", code, out)
 	}
 }
 

@@ -21,6 +21,13 @@ other file, then the directories render created if they are empty. With
 last, with background propagation and without waiting for finalization.
 Idempotent: files and objects already gone count as removed.
 
+It deletes only objects it can prove are its own: render marks the
+Namespace, DaemonSet and Secret with the annotation konnectivity-bundle.io/owner
+set to the root's id recorded in the state file. teardown reads each live
+object first and deletes it (conditional on the UID it read) only when the
+marker matches; any other object is refused with the reason, left in place
+and dropped from the state.
+
 Without --kubeconfig, or when the API server is unreachable, the cluster
 objects stay recorded in the state file, so a later teardown can delete them.
 
@@ -84,6 +91,9 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 	for _, o := range rep.NotFound {
 		fmt.Fprintf(w, "gone      %s\n", o)
 	}
-	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d still recorded\n",
-		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Pending))
+	for _, o := range rep.Refused {
+		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", o)
+	}
+	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d refused, %d still recorded\n",
+		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Refused), len(rep.Pending))
 }

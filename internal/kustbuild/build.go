@@ -14,7 +14,9 @@ import (
 	"strings"
 
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
@@ -27,6 +29,13 @@ type Options struct {
 	BootstrapIP string              // KONNECTIVITY_BOOTSTRAP_IP for the generator
 	Image       string              // KONNECTIVITY_IMAGE for the generator
 	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
+	// BootstrapIPFor, when set, decides the bootstrap IP once the build
+	// reaches a KonnectivityBundle config: it gets that config's spec after
+	// every overlay patch, defaulted except for bootstrapIP (which is the
+	// overlay's own value or ""), and returns the address to generate with
+	// ("" leaves it to the environment). It replaces BootstrapIP, so a caller
+	// learns the overlay's ipFamily and bootstrapIP from the build itself.
+	BootstrapIPFor func(spec bundle.Spec) (string, error)
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -54,21 +63,31 @@ func BuildOverlay(name string, opts Options) ([]byte, error) {
 }
 
 func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
-	getenv := opts.env()
-	wrapped := newFnFS(fsys, getenv)
+	m, _, err := run(fsys, dir, target, opts)
+	if err != nil {
+		return nil, err
+	}
+	return m.AsYaml()
+}
+
+// run is one kustomize run with our functions in-process and the wired
+// checks applied to its result.
+func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
+	wrapped := newFnFS(fsys, opts.env())
+	wrapped.bootstrapIPFor = opts.BootstrapIPFor
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
 	if wrapped.err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := wrapped.validate(m); err != nil {
-		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
-	return m.AsYaml()
+	return m, wrapped, nil
 }
 
 // kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
@@ -122,7 +141,7 @@ func resolve(target string) (filesys.FileSystem, string, error) {
 	}
 	if st, err := os.Stat(target); err == nil {
 		if !st.IsDir() {
-			return nil, "", fmt.Errorf("%s is a file; give a kustomization directory or an overlay name (%s)", target, strings.Join(Overlays(), ", "))
+			return nil, "", &UnknownTargetError{Target: target, IsFile: true}
 		}
 		abs, err := filepath.Abs(target)
 		if err != nil {
@@ -140,7 +159,21 @@ func resolve(target string) (filesys.FileSystem, string, error) {
 			}
 		}
 	}
-	return nil, "", fmt.Errorf("%q is neither a directory nor an overlay; overlays: %s", target, strings.Join(Overlays(), ", "))
+	return nil, "", &UnknownTargetError{Target: target}
+}
+
+// UnknownTargetError is a build target that is neither a kustomization
+// directory nor an embedded overlay.
+type UnknownTargetError struct {
+	Target string
+	IsFile bool // it exists but is a file
+}
+
+func (e *UnknownTargetError) Error() string {
+	if e.IsFile {
+		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", e.Target, strings.Join(Overlays(), ", "))
+	}
+	return fmt.Sprintf("%q is neither a directory nor an overlay; overlays: %s", e.Target, strings.Join(Overlays(), ", "))
 }
 
 func describe(target, dir string) string {

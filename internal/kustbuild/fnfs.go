@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/api/konfig"
@@ -38,6 +39,9 @@ type fnFS struct {
 	immutable bool              // the embedded tree: nested builds can be cached
 	inspect   bool              // record generator configs instead of running them
 	configs   []*yaml.RNode     // generator configs seen, when inspecting
+
+	bootstrapIPFor func(bundle.Spec) (string, error) // Options.BootstrapIPFor
+	spec           *bundle.Spec                      // the first KonnectivityBundle spec generated
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {

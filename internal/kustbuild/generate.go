@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -29,12 +30,16 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if fn.Role != dispatch.Generator {
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
+		getenv, err := f.envFor(c)
+		if err != nil {
+			return nil, err
+		}
 		input := c.Copy()
 		if err := input.PipeE(yaml.SetAnnotation(localConfig, "true")); err != nil {
 			return nil, err
 		}
 		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
-		if err := fn.Factory(f.getenv).Process(rl); err != nil {
+		if err := fn.Factory(getenv).Process(rl); err != nil {
 			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: resultsError(err)}
 		}
 		for _, item := range rl.Items {
@@ -99,4 +104,45 @@ func resultsError(err error) error {
 		return dispatch.ResultsError(rs)
 	}
 	return err
+}
+
+// envFor is the environment config c generates with. For a KonnectivityBundle
+// config it asks bootstrapIPFor for the address, from the config itself, and
+// records the spec the generator then sees. A config that does not decode
+// is left to the generator, which names the field at fault.
+func (f *fnFS) envFor(c *yaml.RNode) (func(string) string, error) {
+	if c.GetKind() != bundle.Kind || (f.bootstrapIPFor == nil && f.spec != nil) {
+		return f.getenv, nil
+	}
+	spec, err := decodeSpec(c)
+	if err != nil {
+		return f.getenv, nil
+	}
+	getenv := f.getenv
+	if f.bootstrapIPFor != nil {
+		own := *spec
+		own.Default(func(k string) string {
+			if k == bundle.EnvBootstrapIP {
+				return ""
+			}
+			return f.getenv(k)
+		})
+		ip, err := f.bootstrapIPFor(own)
+		if err != nil {
+			return nil, err
+		}
+		getenv = func(k string) string {
+			if k == bundle.EnvBootstrapIP && ip != "" {
+				return ip
+			}
+			return f.getenv(k)
+		}
+	}
+	spec.Default(getenv)
+	f.mu.Lock()
+	if f.spec == nil {
+		f.spec = spec
+	}
+	f.mu.Unlock()
+	return getenv, nil
 }

@@ -5,6 +5,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Spec returns the defaulted KonnectivityBundle spec a target would generate
@@ -26,16 +27,25 @@ func Spec(target string, opts Options) (*bundle.Spec, error) {
 		if c.GetKind() != bundle.Kind {
 			continue
 		}
-		raw, err := c.MarshalJSON()
-		if err != nil {
-			return nil, err
-		}
-		cfg, err := bundle.Decode(raw)
+		spec, err := decodeSpec(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", describe(target, dir), err)
 		}
-		cfg.Spec.Default(getenv)
-		return &cfg.Spec, nil
+		spec.Default(getenv)
+		return spec, nil
 	}
 	return nil, nil
+}
+
+// decodeSpec is a KonnectivityBundle config's spec as written, not defaulted.
+func decodeSpec(c *yaml.RNode) (*bundle.Spec, error) {
+	raw, err := c.MarshalJSON()
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := bundle.Decode(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &cfg.Spec, nil
 }

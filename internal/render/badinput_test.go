@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // runBad runs render expecting an error, and checks the host is untouched.
@@ -189,7 +191,7 @@ func TestRefuseToOverwriteForeignFile(t *testing.T) {
 func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 	opts := baseOpts(t.TempDir())
 	d := realDeps()
-	d.check = func([]byte, map[string][]byte, bool) ([]Finding, error) {
+	d.check = func([]*yaml.RNode, map[string][]byte, bool) ([]Finding, error) {
 		return []Finding{{Severity: "error", Rule: "test-rule", Object: "Pod kube-system/konnectivity-server", Message: "injected"}}, nil
 	}
 	opts.deps = d

@@ -1,34 +1,46 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
-
-	"sigs.k8s.io/kustomize/kyaml/kio"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// buildBundle builds the overlay with the resolved bootstrap IP.
-func buildBundle(d *deps, opts Options, ip string) ([]byte, error) {
-	stream, err := d.build(opts.Overlay, ip, opts.Image, getenvOf(opts))
-	if err == nil {
-		return stream, nil
-	}
-	// Say it in terms of the flag when the overlay wants the other family.
-	if fam, ferr := overlayFamily(d, opts); ferr == nil {
-		if _, ierr := checkIP(ip, fam); ierr != nil {
-			return nil, ierr
+// buildModel builds the overlay once and returns its objects with the
+// bootstrap IP the generator used. The IP is settled when the build reaches
+// the overlay's config, so the overlay's own spec.bootstrapIP and ipFamily
+// count without a second build.
+func buildModel(d *deps, opts Options) (*kustbuild.Model, string, error) {
+	var settled string
+	kopts := kustbuild.Options{Image: opts.Image, Getenv: getenvOf(opts),
+		BootstrapIPFor: func(spec bundlev1.Spec) (string, error) {
+			ip, err := settleIP(d, opts, spec)
+			settled = ip
+			return ip, err
+		}}
+	m, err := d.build(opts.Overlay, kopts)
+	if err != nil {
+		var input *InputError
+		if errors.As(err, &input) {
+			return nil, "", input // already says which flag or field to change
 		}
+		var unknown *kustbuild.UnknownTargetError
+		if errors.As(err, &unknown) {
+			return nil, "", inputErrorf("--overlay", "give a kustomization directory or an overlay name", "%v", unknown)
+		}
+		// Hostile YAML and a generator config its function refuses are bad input (exit 3).
+		if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) {
+			return nil, "", &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
+		}
+		return nil, "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 	}
-	// Hostile YAML and a generator config its function refuses are bad input (exit 3).
-	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) {
-		return nil, &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
+	if settled == "" && opts.BootstrapIP != AutoIP {
+		settled = opts.BootstrapIP // a target without our generator
 	}
-	return nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+	return m, settled, nil
 }
 
 // getenvOf never returns nil: a nil Getenv means no environment, where the
@@ -40,63 +52,69 @@ func getenvOf(opts Options) func(string) string {
 	return opts.Getenv
 }
 
-func resolveIP(d *deps, opts Options) (string, error) {
-	switch opts.BootstrapIP {
-	case "":
-		return "", inputErrorf("--bootstrap-ip", "pass the bootstrap node's IP, or auto", "is required")
-	case AutoIP:
-		fam, err := overlayFamily(d, opts)
-		if err != nil {
-			return "", err
-		}
-		raw, err := d.detectIP(fam, getenvOf(opts))
-		if err != nil {
-			return "", inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
-		}
-		ip, err := checkIP(raw, fam)
-		if err != nil {
-			return "", fmt.Errorf("auto-detected address: %w", err)
-		}
-		return ip.String(), nil
-	default:
-		ip, err := checkIP(opts.BootstrapIP, "")
-		if err != nil {
-			return "", err
-		}
-		return ip.String(), nil
+// settleIP applies kustbuild.ResolveBootstrapIP to --bootstrap-ip and the
+// overlay's spec.bootstrapIP. auto detects an address of the overlay's
+// family unless the overlay names one itself (its own address beats a
+// guess). A disabled bundle needs no address.
+func settleIP(d *deps, opts Options, spec bundlev1.Spec) (string, error) {
+	fam := familyIPv4 // dual-stack agents dial the primary family, IPv4 unless the overlay says ipv6
+	if spec.IPFamily == familyIPv6 {
+		fam = familyIPv6
 	}
+	enabled := spec.Enabled == nil || *spec.Enabled
+	flag := opts.BootstrapIP
+	if flag == AutoIP {
+		if flag = ""; spec.BootstrapIP == "" && enabled {
+			detected, err := detect(d, opts, fam)
+			if err != nil {
+				return "", err
+			}
+			flag = detected
+		}
+	}
+	raw, err := kustbuild.ResolveBootstrapIP(flag, spec.BootstrapIP)
+	var conflict *kustbuild.BootstrapIPConflictError
+	if errors.As(err, &conflict) {
+		return "", inputSentencef("--bootstrap-ip", "drop --bootstrap-ip to use the overlay's address, or pass the same address, or change spec.bootstrapIP in the overlay",
+			"%s disagrees with overlay %s's spec.bootstrapIP %s", conflict.Flag, overlayName(opts.Overlay), conflict.Spec)
+	}
+	if err != nil {
+		return "", err
+	}
+	field := "--bootstrap-ip"
+	switch {
+	case raw == "" && !enabled:
+		return "", nil
+	case raw == "":
+		return "", inputSentencef(field, "pass the bootstrap node's IP or auto, or set spec.bootstrapIP in the overlay",
+			"was not given, and overlay %s sets no spec.bootstrapIP: render needs the address agents dial", overlayName(opts.Overlay))
+	case flag == "":
+		field = "overlay spec.bootstrapIP"
+	}
+	ip, err := checkIP(field, raw, fam)
+	if err != nil {
+		return "", err
+	}
+	return ip.String(), nil
 }
 
-// overlayFamily reads the family from the overlay's own config, after its
-// patches; dual-stack agents dial the primary family, which the installer
-// takes to be IPv4 unless the first service network is IPv6.
-func overlayFamily(d *deps, opts Options) (string, error) {
-	fam, err := d.family(opts.Overlay, getenvOf(opts))
+// detect is --bootstrap-ip auto for the overlay's family.
+func detect(d *deps, opts Options, fam string) (string, error) {
+	raw, err := d.detectIP(fam, getenvOf(opts))
 	if err != nil {
-		return "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+		return "", inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
 	}
-	if fam == familyIPv6 {
-		return familyIPv6, nil
+	ip, err := checkIP("--bootstrap-ip", raw, fam)
+	var bad *InputError
+	if errors.As(err, &bad) {
+		return "", inputErrorf(bad.Field, "pass the address explicitly", "auto detected %s, which cannot be used: %s", raw, bad.Message)
 	}
-	return familyIPv4, nil
+	return ip.String(), err
 }
 
 func overlayName(o string) string {
 	if o == "" {
-		return "(default)"
+		return kustbuild.DefaultOverlay
 	}
 	return o
-}
-
-// encodeObjects writes objects back to a stream with their annotations.
-func encodeObjects(objs []object) ([]byte, error) {
-	nodes := make([]*yaml.RNode, len(objs))
-	for i, o := range objs {
-		nodes[i] = o.node
-	}
-	var buf bytes.Buffer
-	if err := (kio.ByteWriter{Writer: &buf}).Write(nodes); err != nil {
-		return nil, fmt.Errorf("encode the bundle: %w", err)
-	}
-	return buf.Bytes(), nil
 }

@@ -1,15 +1,23 @@
 package render
 
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
 // deps are render's collaborators: the in-process build, the certificate
 // library, the bundle checks and IP detection. Tests swap single functions
 // to inject failures; production uses realDeps.
 type deps struct {
-	build       func(target, bootstrapIP, image string, getenv func(string) string) ([]byte, error)
-	family      func(target string, getenv func(string) string) (string, error)
+	build       func(target string, opts kustbuild.Options) (*kustbuild.Model, error)
 	planCerts   func(dir, bootstrapIP string) (*certPlan, error)
-	agentSecret func(p *certPlan, namespace, hostPath string) ([]byte, error)
-	check       func(stream []byte, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error)
+	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)
+	check       func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error)
 	detectIP    func(family string, getenv func(string) string) (string, error)
+
+	// keyAlgorithm and keySize are what new certificates are made with.
+	keyAlgorithm string
+	keySize      int
 }
 
 // certPlan is the certificate library's decision for the certificate
@@ -22,8 +30,10 @@ type certPlan struct {
 }
 
 func (o *Options) collaborators() *deps {
-	if o.deps != nil {
-		return o.deps
+	d := o.deps
+	if d == nil {
+		d = realDeps()
 	}
-	return realDeps()
+	d.keyAlgorithm, d.keySize = o.KeyAlgorithm, o.KeySize
+	return d
 }

@@ -5,36 +5,18 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // realDeps wires the packages of contracts 1-3 and internal/bootstrapip.
 func realDeps() *deps {
-	return &deps{
-		build: func(target, ip, image string, getenv func(string) string) ([]byte, error) {
-			return kustbuild.Build(target, kustbuild.Options{BootstrapIP: ip, Image: image, Getenv: getenv})
+	d := &deps{
+		build: kustbuild.BuildModel,
+		agentSecret: func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error) {
+			return certs.AgentSecretNode(p.lib.(*certs.Result), namespace, hostPath)
 		},
-		family: func(target string, getenv func(string) string) (string, error) {
-			spec, err := kustbuild.Spec(target, kustbuild.Options{Getenv: getenv})
-			if err != nil || spec == nil {
-				return "", err
-			}
-			return spec.IPFamily, nil
-		},
-		planCerts: func(dir, ip string) (*certPlan, error) {
-			r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip})
-			if err != nil {
-				return nil, err
-			}
-			return &certPlan{Generated: r.Generated, Reason: r.Reason, Files: r.Files, lib: r}, nil
-		},
-		agentSecret: func(p *certPlan, namespace, hostPath string) ([]byte, error) {
-			return certs.AgentSecret(p.lib.(*certs.Result), namespace, hostPath)
-		},
-		check: func(stream []byte, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error) {
-			fs, err := check.Check(stream, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty})
-			if err != nil {
-				return nil, err
-			}
+		check: func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) ([]Finding, error) {
+			fs := check.CheckNodes(nodes, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty})
 			out := make([]Finding, len(fs))
 			for i, f := range fs {
 				out[i] = Finding{Severity: string(f.Severity), Rule: f.Rule, Object: f.Object, Field: f.Field, Message: f.Message, Fix: f.Fix}
@@ -49,4 +31,12 @@ func realDeps() *deps {
 			return det.Addr.String(), nil
 		},
 	}
+	d.planCerts = func(dir, ip string) (*certPlan, error) {
+		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip, KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
+		if err != nil {
+			return nil, err
+		}
+		return &certPlan{Generated: r.Generated, Reason: r.Reason, Files: r.Files, lib: r}, nil
+	}
+	return d
 }

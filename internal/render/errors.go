@@ -11,17 +11,31 @@ type InputError struct {
 	Field   string // "--bootstrap-ip", "--root", "certificate file /opt/.../server.crt"
 	Message string
 	Fix     string
+	// Sentence says Message continues Field as one sentence ("--image was
+	// not given and ..."), rather than following a colon.
+	Sentence bool
 }
 
 func (e *InputError) Error() string {
-	if e.Fix == "" {
-		return fmt.Sprintf("%s: %s", e.Field, e.Message)
+	sep := ": "
+	if e.Sentence {
+		sep = " "
 	}
-	return fmt.Sprintf("%s: %s (fix: %s)", e.Field, e.Message, e.Fix)
+	if e.Fix == "" {
+		return e.Field + sep + e.Message
+	}
+	return fmt.Sprintf("%s%s%s (fix: %s)", e.Field, sep, e.Message, e.Fix)
 }
 
 func inputErrorf(field, fix, format string, args ...any) *InputError {
 	return &InputError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix}
+}
+
+// inputSentencef is inputErrorf for a message that reads on from the field.
+func inputSentencef(field, fix, format string, args ...any) *InputError {
+	e := inputErrorf(field, fix, format, args...)
+	e.Sentence = true
+	return e
 }
 
 // RefusedError lists destinations that exist with other content and were not

@@ -4,15 +4,17 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
 // countingDeps counts builds, so a test can tell the fast path was taken.
 func countingDeps(builds *int) *deps {
 	d := realDeps()
 	build := d.build
-	d.build = func(target, ip, image string, getenv func(string) string) ([]byte, error) {
+	d.build = func(target string, opts kustbuild.Options) (*kustbuild.Model, error) {
 		*builds++
-		return build(target, ip, image, getenv)
+		return build(target, opts)
 	}
 	return d
 }
@@ -55,7 +57,8 @@ func TestFastPathNotTakenWhenAFileDrifted(t *testing.T) {
 		drift func(p string) error
 	}{
 		{"bytes", bundlePaths[2], func(p string) error { return os.WriteFile(p, []byte("edited by hand\n"), 0o644) }},
-		{"mode", certDirRel + "/agent.key", func(p string) error { return os.Chmod(p, 0o644) }},
+		// A loosened key is not repaired but replaced (TestUnsafeCertificatesAreReplaced).
+		{"mode", bundlePaths[0], func(p string) error { return os.Chmod(p, 0o600) }},
 		{"deleted", bundlePaths[0], os.Remove},
 	}
 	for _, tc := range cases {

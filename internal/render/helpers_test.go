@@ -30,8 +30,12 @@ var bundlePaths = []string{
 
 const certDirRel = "opt/openshift/tls/konnectivity"
 
+// testOwner is the owner id of roots rendered with baseOpts, so the golden
+// files can pin the marker.
+const testOwner = "0123456789abcdef0123456789abcdef"
+
 func baseOpts(root string) Options {
-	return Options{Overlay: "ipv4", Root: root, BootstrapIP: testIP, Image: testImage, Getenv: noEnv}
+	return Options{Overlay: "ipv4", Root: root, BootstrapIP: testIP, Image: testImage, Getenv: noEnv, ownerID: testOwner}
 }
 
 func noEnv(string) string { return "" }

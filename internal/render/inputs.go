@@ -11,6 +11,7 @@ import (
 	"github.com/distribution/reference"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -72,11 +73,25 @@ func checkImage(image string) error {
 	return nil
 }
 
+// checkKey validates --key-algorithm and --key-size with the certificate
+// library's own rules.
+func checkKey(opts Options) error {
+	err := certs.CheckKey(opts.KeyAlgorithm, opts.KeySize)
+	var fe *certs.FieldError
+	if errors.As(err, &fe) {
+		field := "--key-algorithm"
+		if fe.Field == "KeySize" {
+			field = "--key-size"
+		}
+		return inputErrorf(field, "use ecdsa (P-256), or rsa with 2048, 3072 or 4096 bits", "%v", fe.Err)
+	}
+	return err
+}
+
 // checkIP rejects addresses cluster nodes cannot dial (the rules of
 // internal/bootstrapip) and, when the overlay's family is known (family is
-// not ""), addresses of the other family.
-func checkIP(raw, family string) (netip.Addr, error) {
-	const field = "--bootstrap-ip"
+// not ""), addresses of the other family; field names where raw came from.
+func checkIP(field, raw, family string) (netip.Addr, error) {
 	ip, err := bootstrapip.Validate(raw, "")
 	if err != nil {
 		return ip, inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", err)
@@ -101,7 +116,7 @@ func familyName(f string) string {
 // placeholder image: without --image, the overlay must pin the image itself
 // (an images: entry or spec.image), or the kubelet would pull a name that
 // does not exist.
-func checkPinned(objs []object) error {
+func checkPinned(objs []object, overlay string) error {
 	for _, o := range objs {
 		for _, path := range [][]string{{"spec", "containers"}, {"spec", "template", "spec", "containers"}} {
 			containers, err := o.node.Pipe(yaml.Lookup(path...))
@@ -111,8 +126,8 @@ func checkPinned(objs []object) error {
 			for _, c := range containers.Content() {
 				image := yaml.NewRNode(c).Field("image")
 				if image != nil && yaml.GetValue(image.Value) == bundlev1.DefaultImage {
-					return inputErrorf("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
-						"is not set and %s %s still uses the placeholder image %q", o.kind, o.name, bundlev1.DefaultImage)
+					return inputSentencef("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
+						"was not given, and %s %s of overlay %s still uses the placeholder image %s", o.kind, o.name, overlayName(overlay), bundlev1.DefaultImage)
 				}
 			}
 		}

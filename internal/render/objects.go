@@ -1,12 +1,10 @@
 package render
 
 import (
-	"bytes"
 	"fmt"
 	"path"
 	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -42,26 +40,39 @@ func (o object) id() string {
 	return fmt.Sprintf("%s/%s %s", o.apiVersion, o.kind, o.name)
 }
 
-// parseObjects reads a YAML stream and resolves every object's placement.
-func parseObjects(stream []byte) ([]object, error) {
-	nodes, err := (&kio.ByteReader{Reader: bytes.NewReader(stream), OmitReaderAnnotations: true}).Read()
-	if err != nil {
-		return nil, fmt.Errorf("parse the built bundle: %w", err)
-	}
+// newObjects resolves every built object's placement; the nodes become
+// render's model of the bundle and are not copied.
+func newObjects(nodes []*yaml.RNode) ([]object, error) {
 	objs := make([]object, 0, len(nodes))
-	seen := map[string]string{}
 	for _, n := range nodes {
 		o, err := newObject(n)
 		if err != nil {
 			return nil, err
 		}
-		if prev, dup := seen[o.hostPath]; dup {
-			return nil, fmt.Errorf("%s and %s both have %s %s", prev, o.id(), annotationHostPath, o.hostPath)
-		}
-		seen[o.hostPath] = o.id()
 		objs = append(objs, o)
 	}
-	return objs, nil
+	return objs, uniqueHostPaths(objs)
+}
+
+// uniqueHostPaths refuses two objects bound for one file.
+func uniqueHostPaths(objs []object) error {
+	seen := map[string]string{}
+	for _, o := range objs {
+		if prev, dup := seen[o.hostPath]; dup {
+			return fmt.Errorf("%s and %s both have %s %s", prev, o.id(), annotationHostPath, o.hostPath)
+		}
+		seen[o.hostPath] = o.id()
+	}
+	return nil
+}
+
+// nodes is the model as the checks read it.
+func nodes(objs []object) []*yaml.RNode {
+	out := make([]*yaml.RNode, len(objs))
+	for i, o := range objs {
+		out[i] = o.node
+	}
+	return out
 }
 
 func newObject(n *yaml.RNode) (object, error) {

@@ -22,6 +22,11 @@ type Options struct {
 	DryRun bool
 	// Force overwrites destinations that render did not write.
 	Force bool
+	// KeyAlgorithm ("" or ecdsa, or rsa) and KeySize (0 for the default)
+	// are what new certificates are made with, as for the certs command;
+	// certificates of another algorithm or size are replaced.
+	KeyAlgorithm string
+	KeySize      int
 	// Getenv is passed to the build and IP detection; nil means no environment.
 	Getenv func(string) string
 
@@ -29,6 +34,9 @@ type Options struct {
 	deps *deps
 	// noFastPath makes tests take the full path on an unchanged re-run.
 	noFastPath bool
+	// ownerID replaces the random owner id of a root's first render (tests
+	// with golden files).
+	ownerID string
 }
 
 // Action says what render does (or would do) to one file.
@@ -62,6 +70,8 @@ type Report struct {
 	CertsReason    string
 	Files          []FileReport
 	Warnings       []Finding
+
+	certDir string // absolute certificate directory, once planned
 }
 
 // Count returns how many files have the given action.

@@ -6,6 +6,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Run renders the bundle onto the host under opts.Root. Every error before
@@ -40,7 +43,7 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err := newTxn(ops).apply(changes, dirs); err != nil {
 		return nil, fmt.Errorf("write the bundle (the host is unchanged): %w", err)
 	}
-	return rep, nil
+	return rep, secureCertDir(rep)
 }
 
 // hostInputs are the validated inputs and the previous state.
@@ -49,9 +52,12 @@ type hostInputs struct {
 	force       bool
 	prev        *State
 	fingerprint string
+	opts        Options
 }
 
-// resolveInputs validates the flags, resolves the IP and reads the state.
+// resolveInputs validates the flags and reads the state. The bootstrap IP
+// is known here only when the flag gives an address; auto and an overlay's
+// own spec.bootstrapIP are settled by the build.
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	root, err := checkRoot(opts.Root, opts.DryRun)
 	if err != nil {
@@ -60,7 +66,10 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err := checkImage(opts.Image); err != nil {
 		return hostInputs{}, err
 	}
-	ip, err := resolveIP(d, opts)
+	if err := checkKey(opts); err != nil {
+		return hostInputs{}, err
+	}
+	ip, err := explicitIP(opts)
 	if err != nil {
 		return hostInputs{}, err
 	}
@@ -68,33 +77,50 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err != nil {
 		return hostInputs{}, err
 	}
-	return hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, fingerprint: fingerprint(opts.Overlay, ip, opts.Image)}, nil
+	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, opts: opts}
+	if ip != "" { // the fast path needs every input before the build
+		in.fingerprint = fingerprint(opts.Overlay, ip, opts.Image)
+	}
+	return in, nil
 }
 
-// planAll builds the bundle and plans every file; a disabled bundle plans
-// nothing and sets rep.Disabled.
+// explicitIP is --bootstrap-ip when it gives an address, else "".
+func explicitIP(opts Options) (string, error) {
+	if opts.BootstrapIP == "" || opts.BootstrapIP == AutoIP {
+		return "", nil
+	}
+	ip, err := checkIP("--bootstrap-ip", opts.BootstrapIP, "")
+	if err != nil {
+		return "", err
+	}
+	return ip.String(), nil
+}
+
+// planAll builds the bundle once and plans every file from that model; a
+// disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	stream, err := buildBundle(d, opts, in.ip)
+	model, ip, err := buildModel(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	objs, err := parseObjects(stream)
+	in.ip, rep.BootstrapIP = ip, ip
+	objs, err := newObjects(model.Nodes)
 	if err != nil {
 		return nil, nil, err
 	}
 	if opts.Image == "" {
-		if err := checkPinned(objs); err != nil {
+		if err := checkPinned(objs, opts.Overlay); err != nil {
 			return nil, nil, err
 		}
 	}
 	if len(objs) == 0 {
 		rep.Disabled = true
-		return nil, nil, checkStream(d, stream, nil, true, rep)
+		return nil, nil, checkModel(d, nil, nil, true, rep)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, stream, rep)
+	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, rep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -105,15 +131,22 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 }
 
 // planHost plans certificates, adds the agent Secret, checks the complete
-// stream and compares every resulting file with the disk.
-func planHost(d *deps, in hostInputs, b *bundle, stream []byte, rep *Report) ([]change, []dirSpec, error) {
+// model and compares every resulting file with the disk.
+func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSpec, error) {
 	root, ip := in.root, in.ip
+	if ip == "" {
+		return nil, nil, inputSentencef("--bootstrap-ip", "pass the bootstrap node's IP",
+			"was not given, and the overlay has no KonnectivityBundle config that could give it")
+	}
 	certDir, err := b.certDir()
 	if err != nil {
 		return nil, nil, err
 	}
 	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
-	if !in.force {
+	rep.certDir = certAbs
+	// Damage is worth stopping for only where the files could be reused;
+	// from an unsafe place they are all replaced anyway.
+	if !in.force && certs.TrustReason(certAbs) == "" {
 		if err := checkCertFiles(certAbs); err != nil {
 			return nil, nil, err
 		}
@@ -123,18 +156,18 @@ func planHost(d *deps, in hostInputs, b *bundle, stream []byte, rep *Report) ([]
 		return nil, nil, fmt.Errorf("plan certificates in %s: %w", certAbs, err)
 	}
 	rep.CertsGenerated, rep.CertsReason = cp.Generated, cp.Reason
-	full, err := withAgentSecret(d, b, stream, cp)
-	if err != nil {
+	if b, err = withAgentSecret(d, b, cp); err != nil {
 		return nil, nil, err
 	}
-	if err := checkStream(d, full, cp.Files, false, rep); err != nil {
+	// The state records the owner through prev (newState copies it).
+	in.prev.Owner = ownerFor(in.opts, in.prev)
+	if err := stampOwner(b.objects, in.prev.Owner); err != nil {
 		return nil, nil, err
 	}
-	objs, err := parseObjects(full)
-	if err != nil {
+	if err := checkModel(d, nodes(b.objects), cp.Files, false, rep); err != nil {
 		return nil, nil, err
 	}
-	want, err := desiredFiles(objs, certDir, cp)
+	want, err := desiredFiles(b.objects, certDir, cp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -142,37 +175,35 @@ func planHost(d *deps, in hostInputs, b *bundle, stream []byte, rep *Report) ([]
 	if err != nil {
 		return nil, nil, err
 	}
-	return withState(root, changes, in.prev, objs, strings.TrimPrefix(certDir, "/"), in.fingerprint)
+	return withState(root, changes, in.prev, b.objects, strings.TrimPrefix(certDir, "/"), in.fingerprint)
 }
 
-// withAgentSecret appends the Secret built from the planned certificates,
+// withAgentSecret adds the Secret built from the planned certificates,
 // replacing any the overlay made itself.
-func withAgentSecret(d *deps, b *bundle, stream []byte, cp *certPlan) ([]byte, error) {
+func withAgentSecret(d *deps, b *bundle, cp *certPlan) (*bundle, error) {
 	ns, hostPath, err := b.agentPlacement()
 	if err != nil {
 		return nil, err
 	}
-	secret, err := d.agentSecret(cp, ns, hostPath)
+	node, err := d.agentSecret(cp, ns, hostPath)
 	if err != nil {
 		return nil, fmt.Errorf("make the agent Secret: %w", err)
 	}
-	kept := b.withoutAgentSecret()
-	if len(kept) != len(b.objects) {
-		if stream, err = encodeObjects(kept); err != nil {
-			return nil, err
-		}
+	secret, err := newObject(node)
+	if err != nil {
+		return nil, fmt.Errorf("make the agent Secret: %w", err)
 	}
-	full := append([]byte{}, stream...)
-	if len(full) > 0 && full[len(full)-1] != '\n' {
-		full = append(full, '\n')
+	objs := append(b.withoutAgentSecret(), secret)
+	if err := uniqueHostPaths(objs); err != nil {
+		return nil, err
 	}
-	full = append(full, "---\n"...)
-	return append(full, secret...), nil
+	return &bundle{objects: objs}, nil
 }
 
-// checkStream runs the bundle checks; any error finding stops render.
-func checkStream(d *deps, stream []byte, certFiles map[string][]byte, allowEmpty bool, rep *Report) error {
-	findings, err := d.check(stream, certFiles, allowEmpty)
+// checkModel runs the bundle checks on the model; any error finding stops
+// render.
+func checkModel(d *deps, model []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool, rep *Report) error {
+	findings, err := d.check(model, certFiles, allowEmpty)
 	if err != nil {
 		return fmt.Errorf("check the bundle: %w", err)
 	}
@@ -186,6 +217,21 @@ func checkStream(d *deps, stream []byte, certFiles map[string][]byte, allowEmpty
 	}
 	if len(errs) > 0 {
 		return &CheckError{Findings: errs}
+	}
+	return nil
+}
+
+// secureCertDir makes the certificate directory a safe place again after
+// the new files are in: certificates from a directory another user owns or
+// could write are never reused, so without this every run would replace
+// them. A crash before it leaves the directory as it was; the next render
+// finds it unsafe, replaces the files again and repairs it.
+func secureCertDir(rep *Report) error {
+	if rep.certDir == "" {
+		return nil
+	}
+	if err := certs.SecureDir(rep.certDir); err != nil {
+		return fmt.Errorf("the bundle is written, but %w", err)
 	}
 	return nil
 }

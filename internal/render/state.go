@@ -28,6 +28,8 @@ type State struct {
 	// Inputs fingerprints what produced the files (see fastpath.go); empty
 	// when a re-run must always build.
 	Inputs string `json:"inputs,omitempty"`
+	// Owner is the id in the AnnotationOwner marker of the cluster objects.
+	Owner string `json:"owner,omitempty"`
 }
 
 // StateFile is one written file, relative to the root.

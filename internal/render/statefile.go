@@ -36,7 +36,7 @@ func withState(root string, changes []change, prev *State, objs []object, certDi
 // newState records every file kept or written, every directory render ever
 // created that still exists, and the cluster objects.
 func newState(root string, changes []change, prev *State, dirs []dirSpec, objs []object) *State {
-	s := &State{Version: stateVersion}
+	s := &State{Version: stateVersion, Owner: prev.Owner}
 	for _, c := range changes {
 		if c.action != ActionRemove {
 			s.Files = append(s.Files, StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})

@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
@@ -46,16 +47,23 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 }
 
 // deleteAll issues a background-propagation delete for every recorded
-// object, the namespace last, and never waits for finalization: waiting hung
-// installs whose finalizers needed a webhook that was not up yet. It returns
-// the objects still to delete (all of them when the API server is unreachable).
+// object that proves to be this root's own, the namespace last, and never
+// waits for finalization: waiting hung installs whose finalizers needed a
+// webhook that was not up yet. It returns the objects still to delete (all
+// of them when the API server is unreachable). An object that does not
+// carry the state's owner marker is refused, reported and no longer
+// recorded: it is not ours, so no later teardown may delete it either.
 func (c *Cluster) deleteAll(ctx context.Context, st *render.State, rep *Report) ([]render.ObjectRef, error) {
 	objs := namespaceLast(st.ClusterObjects)
 	for i, o := range objs {
-		err := c.delete(ctx, o)
+		err := c.deleteOwned(ctx, o, st.Owner)
+		var notOurs *notOwnedError
 		switch {
 		case err == nil:
 			rep.Deleted = append(rep.Deleted, describe(o))
+		case errors.As(err, &notOurs):
+			rep.Refused = append(rep.Refused, describe(o))
+			rep.Warnings = append(rep.Warnings, fmt.Sprintf("not deleting %s: %v", describe(o), err))
 		case apierrors.IsNotFound(err) || meta.IsNoMatchError(err):
 			rep.NotFound = append(rep.NotFound, describe(o))
 		case unreachable(err):
@@ -70,23 +78,60 @@ func (c *Cluster) deleteAll(ctx context.Context, st *render.State, rep *Report) 
 	return nil, nil
 }
 
-func (c *Cluster) delete(ctx context.Context, o render.ObjectRef) error {
-	gv, err := schema.ParseGroupVersion(o.APIVersion)
-	if err != nil {
-		return fmt.Errorf("recorded apiVersion %q: %w", o.APIVersion, err)
-	}
-	m, err := c.Mapper.RESTMapping(gv.WithKind(o.Kind).GroupKind(), gv.Version)
+// notOwnedError is a live object without this root's owner marker.
+type notOwnedError struct{ reason string }
+
+func (e *notOwnedError) Error() string { return e.reason }
+
+// deleteOwned reads the live object and deletes it only when its owner
+// marker matches owner. The delete is conditional on the UID just read, so
+// an object replaced in between is not deleted either.
+func (c *Cluster) deleteOwned(ctx context.Context, o render.ObjectRef, owner string) error {
+	r, err := c.resource(o)
 	if err != nil {
 		return err
 	}
 	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
 	defer cancel()
-	bg := metav1.DeletePropagationBackground
-	var r dynamic.ResourceInterface = c.Dynamic.Resource(m.Resource)
-	if o.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
-		r = c.Dynamic.Resource(m.Resource).Namespace(o.Namespace)
+	live, err := r.Get(ctx, o.Name, metav1.GetOptions{})
+	if err != nil {
+		return err
 	}
-	return r.Delete(ctx, o.Name, metav1.DeleteOptions{PropagationPolicy: &bg})
+	if err := owned(live, owner); err != nil {
+		return err
+	}
+	uid := live.GetUID()
+	bg := metav1.DeletePropagationBackground
+	return r.Delete(ctx, o.Name, metav1.DeleteOptions{PropagationPolicy: &bg, Preconditions: &metav1.Preconditions{UID: &uid}})
+}
+
+// owned says why live is not this root's object, or nil when it is.
+func owned(live *unstructured.Unstructured, owner string) error {
+	got, marked := live.GetAnnotations()[render.AnnotationOwner]
+	switch {
+	case owner == "":
+		return &notOwnedError{"the state records no owner id (it was written by an older render), so nothing proves the object is ours; delete it by hand if it is"}
+	case !marked:
+		return &notOwnedError{fmt.Sprintf("it has no %s annotation, so render did not create it; it is left in place", render.AnnotationOwner)}
+	case got != owner:
+		return &notOwnedError{fmt.Sprintf("its %s annotation is %q, not this root's %q, so another render created it; it is left in place", render.AnnotationOwner, got, owner)}
+	}
+	return nil
+}
+
+func (c *Cluster) resource(o render.ObjectRef) (dynamic.ResourceInterface, error) {
+	gv, err := schema.ParseGroupVersion(o.APIVersion)
+	if err != nil {
+		return nil, fmt.Errorf("recorded apiVersion %q: %w", o.APIVersion, err)
+	}
+	m, err := c.Mapper.RESTMapping(gv.WithKind(o.Kind).GroupKind(), gv.Version)
+	if err != nil {
+		return nil, err
+	}
+	if o.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
+		return c.Dynamic.Resource(m.Resource).Namespace(o.Namespace), nil
+	}
+	return c.Dynamic.Resource(m.Resource), nil
 }
 
 // unreachable is any failure without an answer from the API server.

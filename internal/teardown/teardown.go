@@ -29,6 +29,7 @@ type Report struct {
 	AlreadyGone []string // recorded files that did not exist
 	Deleted     []string // cluster objects whose deletion was issued
 	NotFound    []string // cluster objects that were already gone
+	Refused     []string // cluster objects without this root's owner marker, left in place
 	Warnings    []string
 	// Unreachable is set when the API server could not be reached; the
 	// cluster objects stay recorded so a later teardown can delete them.

@@ -205,12 +205,13 @@ func obj(apiVersion, kind, ns, name string) *unstructured.Unstructured {
 
 func TestTeardownDeletesClusterObjectsInBackgroundNamespaceLast(t *testing.T) {
 	const ns = "openshift-bootstrap-konnectivity"
-	api := newFakeAPI(t,
-		obj("v1", "Namespace", "", ns),
-		obj("v1", "Secret", ns, "konnectivity-agent-certs"),
-		obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"),
-	)
 	root := rendered(t)
+	owner := stateOwner(t, root)
+	api := newFakeAPI(t,
+		marked(obj("v1", "Namespace", "", ns), owner),
+		marked(obj("v1", "Secret", ns, "konnectivity-agent-certs"), owner),
+		marked(obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"), owner),
+	)
 	rep, err := Run(context.Background(), Options{Root: root, Cluster: api.Cluster})
 	if err != nil {
 		t.Fatal(err)
@@ -218,20 +219,29 @@ func TestTeardownDeletesClusterObjectsInBackgroundNamespaceLast(t *testing.T) {
 	if len(rep.Deleted) != 3 {
 		t.Errorf("deleted %v", rep.Deleted)
 	}
+	// One read of each object (its owner marker), then its delete: nothing
+	// waits or polls.
 	var deletes []k8stesting.DeleteActionImpl
+	gets := 0
 	for _, a := range api.client.Actions() {
-		if d, ok := a.(k8stesting.DeleteActionImpl); ok {
-			deletes = append(deletes, d)
-		} else {
-			t.Errorf("unexpected %s %s: teardown must only issue deletes, never wait or poll", a.GetVerb(), a.GetResource())
+		switch a := a.(type) {
+		case k8stesting.DeleteActionImpl:
+			deletes = append(deletes, a)
+		case k8stesting.GetActionImpl:
+			gets++
+		default:
+			t.Errorf("unexpected %s %s: teardown must read each object once and delete it, never wait or poll", a.GetVerb(), a.GetResource())
 		}
 	}
-	if len(deletes) != 3 || deletes[2].GetResource() != gvrNamespace {
-		t.Fatalf("deletes %+v, want three with the namespace last", deletes)
+	if gets != 3 || len(deletes) != 3 || deletes[2].GetResource() != gvrNamespace {
+		t.Fatalf("%d gets, deletes %+v; want three of each with the namespace last", gets, deletes)
 	}
 	for _, d := range deletes {
 		if p := d.DeleteOptions.PropagationPolicy; p == nil || *p != metav1.DeletePropagationBackground {
 			t.Errorf("%s %s: propagation %v, want Background", d.GetResource().Resource, d.Name, p)
+		}
+		if pre := d.DeleteOptions.Preconditions; pre == nil || pre.UID == nil {
+			t.Errorf("%s %s: delete without a UID precondition", d.GetResource().Resource, d.Name)
 		}
 	}
 	// Run again: everything is NotFound now, which is success.

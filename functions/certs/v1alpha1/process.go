@@ -61,11 +61,7 @@ func (f Function) secret(config []byte) (*kyaml.RNode, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, err := certs.AgentSecret(r, s.Namespace, s.SecretHostPath)
-	if err != nil {
-		return nil, err
-	}
-	return kyaml.Parse(string(doc))
+	return certs.AgentSecretNode(r, s.Namespace, s.SecretHostPath)
 }
 
 // options validates the spec as certs.Options, naming spec fields.

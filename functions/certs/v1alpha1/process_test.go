@@ -57,6 +57,27 @@ func writeFixtures(t *testing.T) {
 	}
 }
 
+// secureFixtures gives the copied certificate directories the modes certs
+// writes (git and os.CopyFS keep neither), since certificates are reused only
+// from a safe place (certs.TrustReason).
+func secureFixtures(t *testing.T, work string) {
+	for rel := range fixtures {
+		dir := filepath.Join(work, rel)
+		if err := os.Chmod(dir, certs.DirMode); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range certs.FileNames {
+			mode := certs.CertMode
+			if strings.HasSuffix(name, ".key") {
+				mode = certs.KeyMode
+			}
+			if err := os.Chmod(filepath.Join(dir, name), mode); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
+
 // TestFunction runs every case under testdata (frameworktestutil layout:
 // input.yaml holds the ResourceList, expected.yaml or errors.txt the
 // outcome, an optional env file the environment) on a copy, because
@@ -69,6 +90,7 @@ func TestFunction(t *testing.T) {
 	if err := os.CopyFS(work, os.DirFS("testdata")); err != nil {
 		t.Fatal(err)
 	}
+	secureFixtures(t, work)
 	checker := frameworktestutil.ProcessorResultsChecker{
 		TestDataDirectory:        work,
 		UpdateExpectedFromActual: *update,

@@ -1,0 +1,128 @@
+package certs
+
+import (
+	"bytes"
+	"encoding/base64"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+)
+
+// nobody is a uid that is not the test's; chown to it needs root.
+const nobody = 65534
+
+func needRoot(t *testing.T) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("planting files owned by another user needs root (chown); run the tests as root, as make test does")
+	}
+}
+
+func chown(uid int) func(string) error {
+	return func(p string) error { return os.Lchown(p, uid, uid) }
+}
+
+func chmod(m os.FileMode) func(string) error { return func(p string) error { return os.Chmod(p, m) } }
+
+// TestUnsafePlaceIsNeverReused: good certificates in a place another user
+// could have written (or a key others could have read) are replaced, all
+// six, and the reason says what was wrong; Write then repairs the place.
+func TestUnsafePlaceIsNeverReused(t *testing.T) {
+	cases := []struct {
+		name, target string // target "" is the directory itself
+		spoil        func(string) error
+		root         bool
+		reason       string
+	}{
+		{"directory 0777", "", chmod(0o777), false, "has mode 0777, open to group or others"},
+		{"directory 0750", "", chmod(0o750), false, "has mode 0750"},
+		{"directory owned by another user", "", chown(nobody), true, "is owned by uid 65534, not the running user"},
+		{"key owned by another user", AgentKey, chown(nobody), true, AgentKey + " is owned by uid 65534"},
+		{"CA owned by another user", CACert, chown(nobody), true, CACert + " is owned by uid 65534"},
+		{"group-readable key", CAKey, chmod(0o640), false, CAKey + " is a private key with mode 0640"},
+		{"world-writable certificate", ServerCert, chmod(0o646), false, ServerCert + " has mode 0646, writable by group or others"},
+		{"symlinked key", AgentKey, func(p string) error {
+			moved := p + ".elsewhere"
+			if err := os.Rename(p, moved); err != nil {
+				return err
+			}
+			return os.Symlink(moved, p)
+		}, false, AgentKey + " is not a regular file"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			if tc.root {
+				needRoot(t)
+			}
+			opts := options(t, "192.0.2.10")
+			planted := ensure(t, opts)
+			target := filepath.Join(opts.Dir, tc.target)
+			if err := tc.spoil(target); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Plan(opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !r.Generated || !strings.Contains(r.Reason, tc.reason) || !strings.Contains(r.Reason, "no certificate there is trusted") {
+				t.Fatalf("generated %v, reason %q; want regenerated because %q", r.Generated, r.Reason, tc.reason)
+			}
+			for _, name := range FileNames {
+				if bytes.Equal(r.Files[name], planted.Files[name]) {
+					t.Errorf("%s reused from an unsafe place", name)
+				}
+			}
+			secret, err := AgentSecret(r, "ns", "/x.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bytes.Contains(secret, []byte(b64(planted.Files[AgentKey]))) {
+				t.Error("the planted agent key reached the Secret")
+			}
+			if _, err := Write(opts.Dir, r); err != nil {
+				t.Fatal(err)
+			}
+			if reason := TrustReason(opts.Dir); reason != "" {
+				t.Errorf("after Write the place is still unsafe: %s", reason)
+			}
+			if again := ensure(t, opts); again.Generated {
+				t.Errorf("not reused after the repair: %s", again.Reason)
+			}
+		})
+	}
+}
+
+func TestSafePlaceIsTrusted(t *testing.T) {
+	opts := options(t, "192.0.2.10")
+	ensure(t, opts)
+	if reason := TrustReason(opts.Dir); reason != "" {
+		t.Errorf("a directory Ensure made is not trusted: %s", reason)
+	}
+	if reason := TrustReason(filepath.Join(opts.Dir, "missing")); reason != "" {
+		t.Errorf("a missing directory (nothing to reuse) gives %q", reason)
+	}
+}
+
+// TestSecureDirDoesNotFollowALink: a symlink at the directory is refused,
+// and its target keeps its owner and mode.
+func TestSecureDirDoesNotFollowALink(t *testing.T) {
+	target := t.TempDir()
+	if err := os.Chmod(target, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "certs")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	if err := SecureDir(link); err == nil {
+		t.Error("SecureDir followed a symbolic link")
+	}
+	var st syscall.Stat_t
+	if err := syscall.Stat(target, &st); err != nil || st.Mode&0o777 != 0o755 {
+		t.Errorf("link target changed: mode %o, %v", st.Mode&0o777, err)
+	}
+}
+
+func b64(b []byte) string { return base64.StdEncoding.EncodeToString(b) }

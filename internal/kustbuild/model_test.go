@@ -1,0 +1,103 @@
+package kustbuild
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+)
+
+// TestModelIsWhatBuildPrints: the model's objects, printed, are Build's
+// bytes, and its spec is the one the generator used.
+func TestModelIsWhatBuildPrints(t *testing.T) {
+	for _, overlay := range Overlays() {
+		t.Run(overlay, func(t *testing.T) {
+			opts := inputs(t, overlay)
+			want, err := Build(overlay, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			m, err := BuildModel(overlay, opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var docs []string
+			for _, n := range m.Nodes {
+				docs = append(docs, n.MustString())
+			}
+			if got := strings.Join(docs, "---\n"); got != string(want) {
+				t.Errorf("model printed differs from Build:\n%s\nwant:\n%s", got, want)
+			}
+			if m.Spec == nil {
+				t.Fatal("no spec recorded")
+			}
+			if !*m.Spec.Enabled {
+				return
+			}
+			if !bytes.Contains(want, []byte(m.Spec.BootstrapIP)) || m.Spec.BootstrapIP == "" {
+				t.Errorf("spec bootstrapIP %q is not the one in the output", m.Spec.BootstrapIP)
+			}
+		})
+	}
+}
+
+// TestBootstrapIPForSettlesTheAddress: the hook sees the overlay's own
+// family and bootstrapIP, and its answer is what the bundle is made for.
+func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
+	cases := []struct {
+		overlay, flag, wantFamily, wantSpecIP, wantIP, wantErr string
+	}{
+		{"ipv6", "2001:db8::7", "ipv6", "", "2001:db8::7", ""},
+		{"upi", "", "ipv4", "192.0.2.10", "192.0.2.10", ""},
+		{"upi", "192.0.2.10", "ipv4", "192.0.2.10", "192.0.2.10", ""},
+		{"upi", "192.0.2.99", "ipv4", "192.0.2.10", "", "--bootstrap-ip 192.0.2.99 disagrees with the overlay's spec.bootstrapIP 192.0.2.10"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.overlay+"/"+tc.flag, func(t *testing.T) {
+			var seen bundle.Spec
+			calls := 0
+			opts := Options{Getenv: noEnv, Image: goldenImage, BootstrapIPFor: func(s bundle.Spec) (string, error) {
+				seen, calls = s, calls+1
+				return ResolveBootstrapIP(tc.flag, s.BootstrapIP)
+			}}
+			m, err := BuildModel(tc.overlay, opts)
+			var conflict *BootstrapIPConflictError
+			if tc.wantErr != "" {
+				if !errors.As(err, &conflict) || !strings.Contains(err.Error(), tc.wantErr) {
+					t.Fatalf("error %v, want a conflict saying %q", err, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if calls != 1 || seen.IPFamily != tc.wantFamily || seen.BootstrapIP != tc.wantSpecIP {
+				t.Errorf("hook called %d times with family %q bootstrapIP %q", calls, seen.IPFamily, seen.BootstrapIP)
+			}
+			if m.Spec.BootstrapIP != tc.wantIP {
+				t.Errorf("generated for %s, want %s", m.Spec.BootstrapIP, tc.wantIP)
+			}
+		})
+	}
+}
+
+func TestResolveBootstrapIP(t *testing.T) {
+	cases := []struct{ flag, spec, want string }{
+		{"", "", ""},
+		{"192.0.2.1", "", "192.0.2.1"},
+		{"", "192.0.2.1", "192.0.2.1"},
+		{"192.0.2.1", "192.0.2.1", "192.0.2.1"},
+		{"2001:DB8::1", "2001:db8::1", "2001:DB8::1"},
+	}
+	for _, tc := range cases {
+		if got, err := ResolveBootstrapIP(tc.flag, tc.spec); err != nil || got != tc.want {
+			t.Errorf("ResolveBootstrapIP(%q, %q) = %q, %v; want %q", tc.flag, tc.spec, got, err, tc.want)
+		}
+	}
+	_, err := ResolveBootstrapIP("192.0.2.1", "192.0.2.2")
+	if err == nil || !strings.Contains(err.Error(), "192.0.2.1") || !strings.Contains(err.Error(), "192.0.2.2") {
+		t.Errorf("conflict error %v does not name both values", err)
+	}
+}

@@ -1,0 +1,60 @@
+package render
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// TestSecretFileSameAsFromText: the Secret render now builds as a node is
+// written byte for byte as the text Secret render used to parse.
+func TestSecretFileSameAsFromText(t *testing.T) {
+	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: testIP})
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ns, hostPath = "openshift-bootstrap-konnectivity", "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml"
+	node, err := certs.AgentSecretNode(r, ns, hostPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := certs.AgentSecret(r, ns, hostPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := yaml.Parse(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files [2][]byte
+	for i, n := range []*yaml.RNode{node, parsed} {
+		o, err := newObject(n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files[i], err = o.fileBytes(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(files[0], files[1]) {
+		t.Errorf("Secret file from the node:\n%s\nfrom the text:\n%s", files[0], files[1])
+	}
+}
+
+// TestRenderBuildsOnce: one render is one kustomize run, whatever the IP
+// source (the IP family used to cost a second build).
+func TestRenderBuildsOnce(t *testing.T) {
+	for _, ip := range []string{testIP, AutoIP} {
+		var builds int
+		opts := baseOpts(t.TempDir())
+		opts.BootstrapIP = ip
+		opts.deps = countingDeps(&builds)
+		opts.deps.detectIP = func(string, func(string) string) (string, error) { return testIP, nil }
+		mustRun(t, opts)
+		if builds != 1 {
+			t.Errorf("--bootstrap-ip %s: %d builds, want 1", ip, builds)
+		}
+	}
+}

@@ -1,0 +1,114 @@
+package teardown
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+)
+
+func stateOwner(t *testing.T, root string) string {
+	t.Helper()
+	st, err := render.ReadState(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Owner == "" {
+		t.Fatal("render recorded no owner id")
+	}
+	return st.Owner
+}
+
+// marked gives an object the owner marker (and a UID, as the API server would).
+func marked(u *unstructured.Unstructured, owner string) *unstructured.Unstructured {
+	u.SetAnnotations(map[string]string{render.AnnotationOwner: owner})
+	u.SetUID(types.UID("uid-" + u.GetKind() + "-" + u.GetName()))
+	return u
+}
+
+// TestTeardownDeletesOnlyItsOwnObjects: teardown reads each live object
+// and deletes it only when it carries this root's owner marker; anything
+// else is refused, said why, left in place and no longer recorded.
+func TestTeardownDeletesOnlyItsOwnObjects(t *testing.T) {
+	const ns = "openshift-bootstrap-konnectivity"
+	cases := []struct {
+		name        string
+		secretOwner string // "" = no marker at all
+		stateOwner  func(string) string
+		wantDeleted []string
+		wantRefused []string
+		wantWhy     string
+	}{
+		{"all ours", "ours", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Secret " + ns + "/konnectivity-agent-certs", "Namespace " + ns}, nil, ""},
+		{"an unmarked Secret", "", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Namespace " + ns}, []string{"Secret " + ns + "/konnectivity-agent-certs"}, "has no " + render.AnnotationOwner + " annotation"},
+		{"another root's Secret", "someone-else", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Namespace " + ns}, []string{"Secret " + ns + "/konnectivity-agent-certs"}, `annotation is "someone-else"`},
+		{"a state without an owner", "ours", func(string) string { return "" }, nil,
+			[]string{"DaemonSet " + ns + "/konnectivity-agent", "Secret " + ns + "/konnectivity-agent-certs", "Namespace " + ns}, "records no owner id"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			root := rendered(t)
+			owner := stateOwner(t, root)
+			secret := obj("v1", "Secret", ns, "konnectivity-agent-certs")
+			switch tc.secretOwner {
+			case "ours":
+				marked(secret, owner)
+			case "":
+			default:
+				marked(secret, tc.secretOwner)
+			}
+			api := newFakeAPI(t,
+				marked(obj("v1", "Namespace", "", ns), owner),
+				secret,
+				marked(obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"), owner),
+			)
+			setStateOwner(t, root, tc.stateOwner(owner))
+			rep, err := Run(context.Background(), Options{Root: root, Cluster: api.Cluster})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if strings.Join(rep.Deleted, ",") != strings.Join(tc.wantDeleted, ",") || strings.Join(rep.Refused, ",") != strings.Join(tc.wantRefused, ",") {
+				t.Errorf("deleted %v, refused %v; want %v and %v", rep.Deleted, rep.Refused, tc.wantDeleted, tc.wantRefused)
+			}
+			deleted := map[string]bool{}
+			for _, a := range api.client.Actions() {
+				if d, ok := a.(k8stesting.DeleteActionImpl); ok {
+					deleted[d.Name] = true
+				}
+			}
+			for _, r := range tc.wantRefused {
+				name := r[strings.LastIndexAny(r, " /")+1:]
+				if deleted[name] {
+					t.Errorf("a DELETE was sent for refused %s", r)
+				}
+			}
+			if tc.wantWhy != "" && !strings.Contains(strings.Join(rep.Warnings, "\n"), tc.wantWhy) {
+				t.Errorf("warnings %q do not say %q", rep.Warnings, tc.wantWhy)
+			}
+			if st, _ := render.ReadState(root); st != nil && len(st.ClusterObjects) != 0 {
+				t.Errorf("refused objects stay recorded: %+v", st.ClusterObjects)
+			}
+		})
+	}
+}
+
+func keep(s string) string { return s }
+
+// setStateOwner rewrites the owner id in root's state, as an older render
+// (none) or a tampered state would have it.
+func setStateOwner(t *testing.T, root, owner string) {
+	t.Helper()
+	st, err := render.ReadState(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Owner = owner
+	if err := render.WriteState(root, st); err != nil {
+		t.Fatal(err)
+	}
+}
