@@ -3,6 +3,7 @@
 package e2e
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -147,12 +148,28 @@ func (e *env) probeAsRendered(t *testing.T) {
 	}
 }
 
-// statusUsable runs `status` against the scratch root from the bootstrap
-// namespace: the server container's health and its one agent.
+// statusUsable runs `status --gather` against the scratch root from the
+// bootstrap namespace: usable, one agent, and the server's metrics saved.
 func statusUsable(t *testing.T, e *env) {
-	out, err := exec.Command("ip", "netns", "exec", e.tp.boot, cli(t), "status", "--root", e.root).CombinedOutput()
+	dir := filepath.Join(testDir(t), "gather")
+	out, err := exec.Command("ip", "netns", "exec", e.tp.boot, cli(t), "status", "--root", e.root, "--gather", dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("status: %v\n%s", err, out)
 	}
 	t.Logf("status:\n%s", out)
+	var rep struct {
+		Usable bool `json:"usable"`
+		Agents int  `json:"agents"`
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "status.json"))
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil || !rep.Usable || rep.Agents != 1 {
+		t.Errorf("gathered status.json %s (%v): want usable with 1 agent", data, err)
+	}
+	metrics, err := os.ReadFile(filepath.Join(dir, "metrics.txt"))
+	if err != nil || !strings.Contains(string(metrics), "konnectivity_network_proxy_server_ready_backends") {
+		t.Errorf("gathered metrics.txt lacks the server's ready_backends metric (%v)", err)
+	}
 }
