@@ -30,7 +30,7 @@ image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tag
 	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh
 
 test: deps tools ## everything CI runs: unit tests with real tools required, then e2e (root)
-	KB_REQUIRE_TOOLS=1 $(GO) test ./...
+	KB_REQUIRE_TOOLS=1 $(GO) test -timeout 30m ./...
 	$(MAKE) e2e
 
 unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
