@@ -39,7 +39,8 @@ func runContainerTunnel(t *testing.T, fam family) {
 	manifest := filepath.Join(e.root, bundle.DefaultStaticPodManifest)
 	playStaticPod(t, t, e.tp.boot, e.root, e.h.b.serverPod, manifest)
 	waitForSocket(t, e.h.socket)
-	agent := fmt.Sprintf("kbe2e-agent-%d", os.Getpid())
+	// A fixed name, so a run killed before its cleanup leaves nothing the next run keeps.
+	const agent = "kbe2e-agent"
 	run, err := agentRun(e.h.b.daemonSet.Spec.Template.Spec, agent, e.tp.node, testDir(t), e.h.b.secrets)
 	if err != nil {
 		t.Fatalf("the rendered DaemonSet template: %v", err)
