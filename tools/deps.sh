@@ -14,6 +14,8 @@ command -v flock >/dev/null || need+=(util-linux)
 # docker CLI, which podman-docker provides when no docker CLI is installed.
 command -v podman >/dev/null || need+=(podman)
 command -v runc >/dev/null || need+=(runc)
+# Only recommended by podman, but kube play's infra (pause) container is built from it.
+[[ -x /usr/libexec/podman/catatonit ]] || need+=(catatonit)
 command -v docker >/dev/null || need+=(podman-docker)
 if [[ ${#need[@]} -eq 0 ]]; then exit 0; fi
 if [[ $(id -u) != 0 ]]; then
