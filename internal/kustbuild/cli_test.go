@@ -2,6 +2,7 @@ package kustbuild
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -40,20 +41,20 @@ func newKustomizeCLI(t testing.TB) *kustomizeCLI {
 }
 
 // newContainerKustomizeCLI runs kustomize with nothing of ours on PATH and
-// no plugin directory: only the docker CLI, whose daemon is a podman
-// service holding the image built from this checkout.
+// no plugin directory: only a docker that is podman (podman-docker's
+// /usr/bin/docker), holding the image built from this checkout.
 func newContainerKustomizeCLI(t testing.TB) *kustomizeCLI {
 	bin := tooltest.Bin(t, "kustomize")
 	podmantest.BundleImage(t)
-	const path = "/usr/local/bin:/usr/bin:/bin"
+	path := podmantest.DockerShim(t) + ":/usr/bin:/bin"
 	for _, d := range filepath.SplitList(path) {
 		if _, err := os.Stat(filepath.Join(d, "konnectivity-bundle")); err == nil {
 			t.Fatalf("%s/konnectivity-bundle exists: the container wiring test must not find the binary on PATH", d)
 		}
 	}
-	extra := []string{"DOCKER_HOST=" + podmantest.DockerHost(t)}
+	var extra []string
 	for _, kv := range podmantest.Env(t) {
-		if strings.HasPrefix(kv, "CONTAINERS_") { // for a podman-docker docker
+		if strings.HasPrefix(kv, "CONTAINERS_") {
 			extra = append(extra, kv)
 		}
 	}
@@ -74,6 +75,7 @@ func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...st
 	out, err := cmd.Output()
 	if err != nil {
 		t.Logf("kustomize stderr:\n%s", stderr.String())
+		err = fmt.Errorf("%w: %s", err, stderr.String())
 	}
 	return out, err
 }

@@ -183,3 +183,23 @@ func DockerHost(tb testing.TB) string {
 		time.Sleep(50 * time.Millisecond)
 	}
 }
+
+// DockerShim returns a directory holding a `docker` that runs podman
+// directly, exactly what Debian's podman-docker installs as /usr/bin/docker.
+// kustomize runs container functions with it. (A docker CLI talking to
+// `podman system service` is not used: podman 4.3's Docker API loses the
+// exit code of `docker run --rm`, so kustomize would take a failing
+// function for a successful one; see TestDockerAPIServiceLosesFailures.)
+func DockerShim(tb testing.TB) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	podman, err := exec.LookPath("podman")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	script := "#!/bin/sh\nexec " + podman + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	return dir
+}
