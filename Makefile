@@ -10,17 +10,27 @@ PLUGIN_HOME ?= $(or $(KUSTOMIZE_PLUGIN_HOME),$(or $(XDG_CONFIG_HOME),$(HOME)/.co
 # The kinds the binary serves; each gets a legacy plugin link.
 KINDS       := KonnectivityBundle KonnectivityCerts KonnectivityCheck
 export KB_TOOLS_BIN := $(TOOLS_BIN)
+# The version `version` prints and the image is tagged with, from git.
+VERSION     ?= $(shell git describe --tags --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+LDFLAGS     := -X github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli.Version=$(VERSION)
+IMAGE_REPO  ?= localhost/konnectivity-bundle
+# Podman settings that work on any root host and are needed in CI (no rlimits,
+# runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
+export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build test unit e2e tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
 
 build: ## build bin/konnectivity-bundle
-	$(GO) build -o $(BIN) ./cmd/konnectivity-bundle
+	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
+
+image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tagged $(VERSION) and v1alpha1
+	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh
 
 test: deps tools ## everything CI runs: unit tests with real tools required, then e2e (root)
-	KB_REQUIRE_TOOLS=1 $(GO) test ./...
+	KB_REQUIRE_TOOLS=1 $(GO) test -timeout 30m ./...
 	$(MAKE) e2e
 
 unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
@@ -44,7 +54,7 @@ verify: ## fail with a diff when any overlay drifted from its golden file
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
 
 plugins: ## install the binary on PATH (exec wiring) and link it as a legacy plugin for every kind
-	GOBIN=$(GOBIN) $(GO) install ./cmd/konnectivity-bundle
+	GOBIN=$(GOBIN) $(GO) install -ldflags '$(LDFLAGS)' ./cmd/konnectivity-bundle
 	@for k in $(KINDS); do \
 	  d="$(PLUGIN_HOME)/bundle.konnectivity.io/v1alpha1/$$(echo $$k | tr A-Z a-z)"; \
 	  mkdir -p "$$d" && ln -sf "$(GOBIN)/konnectivity-bundle" "$$d/$$k" && echo "linked $$d/$$k"; \

@@ -12,10 +12,10 @@ import (
 
 // TestSkippedExecFunction reproduces the silent failure no-server-pod
 // explains: the real kustomize with --enable-alpha-plugins but without
-// --enable-exec builds an overlay to nothing and exits 0.
+// --enable-exec builds an exec-wired overlay to nothing and exits 0.
 func TestSkippedExecFunction(t *testing.T) {
 	kustomize := tooltest.Bin(t, "kustomize")
-	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4"))
+	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", filepath.Join(tooltest.ExecWiredTree(t), "overlays", "ipv4"))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {

@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -16,6 +20,11 @@ exists with mode 0770; the egress selector's socket is the server's (through
 the kube-apiserver's mount); the server's /healthz and /readyz on its health
 port; how many agents are connected (the server's /metrics); and the
 certificates' expiry, chain and SAN. Each problem comes with a hint.
+
+--gather DIR also writes DIR/status.json (the --output json report) and
+DIR/metrics.txt (the server's /metrics as read), each atomically, for a log
+bundle: /var/log/bootstrap-control-plane/konnectivity is collected by
+openshift-install gather bootstrap (docs/troubleshooting.md).
 
 Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
 2 usage error.`
@@ -36,6 +45,8 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
 	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	var gather string
+	fs.StringVar(&gather, "gather", "", "also write status.json and metrics.txt into this directory (for a log bundle)")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
@@ -51,9 +62,57 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := write(io.Stdout, rep); err != nil {
 			return err
 		}
+		if gather != "" {
+			if err := gatherStatus(gather, rep); err != nil {
+				return err
+			}
+		}
 		if !rep.Usable {
 			return &ExitError{Code: 1}
 		}
 		return nil
 	}
+}
+
+// gatherStatus writes the report as JSON and the server's metrics into dir,
+// each through a temporary file and a rename, so a log collection running
+// at the same time copies a whole file or the previous one.
+func gatherStatus(dir string, rep *hoststatus.Report) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--gather: %w", err)
+	}
+	var js bytes.Buffer
+	if err := hoststatus.WriteJSON(&js, rep); err != nil {
+		return err
+	}
+	files := map[string][]byte{"status.json": js.Bytes()}
+	if rep.Metrics != "" {
+		files["metrics.txt"] = []byte(rep.Metrics)
+	}
+	for name, data := range files {
+		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+			return fmt.Errorf("--gather: %w", err)
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(f.Name())
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Chmod(0o644); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return os.Rename(f.Name(), path)
 }

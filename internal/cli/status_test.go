@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -38,5 +41,34 @@ func TestStatusAndProbeCommands(t *testing.T) {
 				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
 			}
 		})
+	}
+}
+
+// TestStatusGather: --gather writes the JSON report even when the tunnel is
+// unusable, and no metrics file when there were no metrics to read.
+func TestStatusGather(t *testing.T) {
+	empty := t.TempDir()
+	dir := filepath.Join(t.TempDir(), "bootstrap-control-plane", "konnectivity")
+	code, stdout, stderr := runCLI(t, "", "status", "--root", empty, "--gather", dir)
+	if code != 1 {
+		t.Fatalf("exit %d, want 1 (unusable)\n%s%s", code, stdout, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "status.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rep struct {
+		Root   string `json:"root"`
+		Usable bool   `json:"usable"`
+	}
+	if err := json.Unmarshal(data, &rep); err != nil || rep.Root != empty || rep.Usable {
+		t.Errorf("status.json = %s (%v), want root %s and usable false", data, err, empty)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "metrics.txt")); !os.IsNotExist(err) {
+		t.Errorf("metrics.txt written without metrics: %v", err)
+	}
+	entries, _ := os.ReadDir(dir)
+	if len(entries) != 1 {
+		t.Errorf("gather left %d entries, want only status.json (no temporary files)", len(entries))
 	}
 }

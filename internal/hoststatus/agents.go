@@ -39,6 +39,7 @@ func (s *session) agents() {
 			continue
 		}
 		s.rep.Agents = n
+		s.rep.Metrics = body
 		s.reportAgents(n, metric)
 		return
 	}

@@ -37,6 +37,8 @@ type Report struct {
 	Agents      int     `json:"agents"`
 	Usable      bool    `json:"usable"`
 	Checks      []Check `json:"checks"`
+	// Metrics is the server's /metrics as read, for `status --gather`.
+	Metrics string `json:"-"`
 }
 
 // DialFunc opens a connection (tests dial into a network namespace).

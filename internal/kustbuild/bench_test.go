@@ -23,9 +23,10 @@ func BenchmarkOverlays(b *testing.B) {
 	})
 	b.Run("impl=kustomize-cli", func(b *testing.B) {
 		cli := newKustomizeCLI(b)
+		tree := tooltest.ExecWiredTree(b)
 		for b.Loop() {
 			for _, overlay := range Overlays() {
-				dir := filepath.Join(tooltest.RepoRoot(), "overlays", overlay)
+				dir := filepath.Join(tree, "overlays", overlay)
 				if _, err := cli.build(b, dir, inputs(b, overlay), "--enable-alpha-plugins", "--enable-exec"); err != nil {
 					b.Fatal(err)
 				}

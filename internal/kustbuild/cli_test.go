@@ -2,6 +2,7 @@ package kustbuild
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -9,14 +10,16 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/podmantest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
-// kustomizeCLI runs the real kustomize binary with our binary on PATH (the
-// exec wiring) and, when pluginHome is set, as KUSTOMIZE_PLUGIN_HOME (the
-// legacy wiring). The environment is minimal so nothing leaks in.
+// kustomizeCLI runs the real kustomize binary with a minimal environment so
+// nothing leaks in: for the exec and legacy wirings, our binary on PATH and
+// in KUSTOMIZE_PLUGIN_HOME; for the container wiring, only a docker CLI.
 type kustomizeCLI struct {
-	bin, selfDir, pluginHome string
+	bin, path, pluginHome string
+	extraEnv              []string
 }
 
 func newKustomizeCLI(t testing.TB) *kustomizeCLI {
@@ -34,23 +37,45 @@ func newKustomizeCLI(t testing.TB) *kustomizeCLI {
 	if err := os.Symlink(self, filepath.Join(plugin, "KonnectivityBundle")); err != nil {
 		t.Fatal(err)
 	}
-	return &kustomizeCLI{bin: bin, selfDir: dir, pluginHome: home}
+	return &kustomizeCLI{bin: bin, path: dir + ":/usr/bin:/bin", pluginHome: home}
+}
+
+// newContainerKustomizeCLI runs kustomize with nothing of ours on PATH and
+// no plugin directory: only a docker that is podman (podman-docker's
+// /usr/bin/docker), holding the image built from this checkout.
+func newContainerKustomizeCLI(t testing.TB) *kustomizeCLI {
+	bin := tooltest.Bin(t, "kustomize")
+	podmantest.BundleImage(t)
+	path := podmantest.DockerShim(t) + ":/usr/bin:/bin"
+	for _, d := range filepath.SplitList(path) {
+		if _, err := os.Stat(filepath.Join(d, "konnectivity-bundle")); err == nil {
+			t.Fatalf("%s/konnectivity-bundle exists: the container wiring test must not find the binary on PATH", d)
+		}
+	}
+	var extra []string
+	for _, kv := range podmantest.Env(t) {
+		if strings.HasPrefix(kv, "CONTAINERS_") {
+			extra = append(extra, kv)
+		}
+	}
+	return &kustomizeCLI{bin: bin, path: path, pluginHome: t.TempDir(), extraEnv: extra}
 }
 
 func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...string) ([]byte, error) {
 	cmd := exec.Command(k.bin, append([]string{"build"}, append(flags, dir)...)...)
-	cmd.Env = []string{
-		"PATH=" + k.selfDir + ":/usr/bin:/bin",
+	cmd.Env = append([]string{
+		"PATH=" + k.path,
 		"HOME=" + t.TempDir(),
 		"KUSTOMIZE_PLUGIN_HOME=" + k.pluginHome,
 		"KONNECTIVITY_BOOTSTRAP_IP=" + opts.BootstrapIP,
 		"KONNECTIVITY_IMAGE=" + opts.Image,
-	}
+	}, k.extraEnv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
 		t.Logf("kustomize stderr:\n%s", stderr.String())
+		err = fmt.Errorf("%w: %s", err, stderr.String())
 	}
 	return out, err
 }
@@ -84,15 +109,28 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// TestInProcessMatchesKustomizeCLI is the promise of `build`: for every
-// overlay, the in-process output is byte-identical to the real kustomize CLI
-// running our binary as an exec KRM function.
-func TestInProcessMatchesKustomizeCLI(t *testing.T) {
+// TestContainerWiringMatchesInProcess is the promise of the overlays and of
+// `build`: every overlay, built by the real kustomize CLI with
+// --enable-alpha-plugins alone, runs the functions from the image
+// (base/container) and is byte-identical to the in-process build.
+func TestContainerWiringMatchesInProcess(t *testing.T) {
+	cli := newContainerKustomizeCLI(t)
+	compareOverlays(t, cli, filepath.Join(tooltest.RepoRoot(), "overlays"), "--enable-alpha-plugins")
+}
+
+// TestExecWiringMatchesInProcess: the same overlays rewired to the exec
+// function (base/function, base/check) build the same bytes with
+// --enable-alpha-plugins --enable-exec and the binary on PATH.
+func TestExecWiringMatchesInProcess(t *testing.T) {
 	cli := newKustomizeCLI(t)
+	compareOverlays(t, cli, filepath.Join(tooltest.ExecWiredTree(t), "overlays"), "--enable-alpha-plugins", "--enable-exec")
+}
+
+func compareOverlays(t *testing.T, cli *kustomizeCLI, overlays string, flags ...string) {
 	for _, overlay := range Overlays() {
 		t.Run(overlay, func(t *testing.T) {
 			opts := inputs(t, overlay)
-			want, err := cli.build(t, filepath.Join(tooltest.RepoRoot(), "overlays", overlay), opts, "--enable-alpha-plugins", "--enable-exec")
+			want, err := cli.build(t, filepath.Join(overlays, overlay), opts, flags...)
 			if err != nil {
 				t.Fatalf("kustomize build: %v", err)
 			}
@@ -102,6 +140,9 @@ func TestInProcessMatchesKustomizeCLI(t *testing.T) {
 			}
 			if !bytes.Equal(got, want) {
 				t.Errorf("in-process build differs from the kustomize CLI:\n%s", unifiedDiff(t, want, got))
+			}
+			if overlay != "sno" && !bytes.Contains(want, []byte("proxy-server")) {
+				t.Errorf("kustomize built no server pod: the function did not run")
 			}
 		})
 	}
@@ -131,7 +172,7 @@ func TestLegacyPluginWiring(t *testing.T) {
 // and the build "succeeds" with no bundle at all.
 func TestExecWithoutEnableExecDropsBundle(t *testing.T) {
 	cli := newKustomizeCLI(t)
-	out, err := cli.build(t, filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4"), inputs(t, "ipv4"), "--enable-alpha-plugins")
+	out, err := cli.build(t, filepath.Join(tooltest.ExecWiredTree(t), "overlays", "ipv4"), inputs(t, "ipv4"), "--enable-alpha-plugins")
 	if err != nil {
 		t.Fatalf("kustomize now fails instead of dropping the function (%v): update README and this test", err)
 	}

@@ -1,0 +1,99 @@
+#!/usr/bin/env bash
+# The Konnectivity stages of bootkube.sh, written like the installer's own
+# stages: each runs the konnectivity-bundle image with podman, with the host
+# root mounted, and leaves a .done marker in the asset directory so a
+# restarted bootkube.service skips what is done. docs/bootkube.md shows
+# where each call goes.
+#
+#   konnectivity.sh render      before the kube-apiserver render; prints on
+#                               stdout the flag that render needs (nothing
+#                               when the overlay deploys no tunnel)
+#   konnectivity.sh teardown    at the end of bootstrap: gathers, then removes
+#   konnectivity.sh gather DIR  status.json and metrics.txt into host DIR
+#
+# Environment (the defaults are the bootstrap node's):
+#   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
+#   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render)
+#   KONNECTIVITY_OVERLAY       overlay name (default ipv4)
+#   HOST_ROOT                  host root (default /); tests pass a scratch root
+#   ASSET_DIR                  bootkube's asset dir, mounted as /assets in the
+#                              KAS render (default /opt/openshift)
+#   KAS_OVERRIDE               the override render writes (default
+#                              $ASSET_DIR/konnectivity-config-override.yaml)
+#   CLUSTER_KUBECONFIG         kubeconfig for teardown, "" for files only
+#                              (default /opt/openshift/auth/kubeconfig)
+#   GATHER_DIR                 where teardown gathers (default
+#                              /var/log/bootstrap-control-plane/konnectivity,
+#                              which openshift-install gather bootstrap copies)
+#   OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP  passed to render --bootstrap-ip auto
+#   PODMAN                     podman binary (default podman)
+set -euo pipefail
+
+HOST_ROOT=${HOST_ROOT:-/}
+ASSET_DIR=${ASSET_DIR:-/opt/openshift}
+KAS_OVERRIDE=${KAS_OVERRIDE:-$ASSET_DIR/konnectivity-config-override.yaml}
+CLUSTER_KUBECONFIG=${CLUSTER_KUBECONFIG-/opt/openshift/auth/kubeconfig}
+GATHER_DIR=${GATHER_DIR:-/var/log/bootstrap-control-plane/konnectivity}
+KONNECTIVITY_OVERLAY=${KONNECTIVITY_OVERLAY:-ipv4}
+PODMAN=${PODMAN:-podman}
+assets="${HOST_ROOT%/}$ASSET_DIR"
+
+log() { echo "konnectivity.sh: $*" >&2; }
+
+# bundle runs one konnectivity-bundle command from the image with the host
+# root at /host: host network (render detects the bootstrap IP, status reaches
+# the server on 127.0.0.1), root (it writes root-owned host files; the image's
+# default user is nobody) and no SELinux relabelling of the host root.
+bundle() {
+  : "${KONNECTIVITY_BUNDLE_IMAGE:?set KONNECTIVITY_BUNDLE_IMAGE to the konnectivity-bundle image}"
+  "$PODMAN" run --quiet --rm --net=host --user 0 --security-opt label=disable \
+    --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
+    --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@"
+}
+
+render_stage() {
+  if [[ -f "$assets/konnectivity.done" ]]; then
+    log "konnectivity.done exists: the bundle is rendered"
+  else
+    : "${KONNECTIVITY_IMAGE:?set KONNECTIVITY_IMAGE to the apiserver-network-proxy image}"
+    log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY)"
+    bundle render --root /host --bootstrap-ip auto --overlay "$KONNECTIVITY_OVERLAY" \
+      --image "$KONNECTIVITY_IMAGE" >&2
+    touch "$assets/konnectivity.done"
+  fi
+  # The KAS render runs with $ASSET_DIR mounted at /assets.
+  if [[ -f "${HOST_ROOT%/}$KAS_OVERRIDE" ]]; then
+    case $KAS_OVERRIDE in
+      "$ASSET_DIR"/*) echo "--config-override-files=/assets/${KAS_OVERRIDE#"$ASSET_DIR"/}" ;;
+      *) log "$KAS_OVERRIDE is outside $ASSET_DIR, which the KAS render mounts"; exit 1 ;;
+    esac
+  fi
+}
+
+gather_stage() {
+  local dir=${1:?usage: konnectivity.sh gather DIR}
+  # An unusable tunnel is what a gather is for: record it, do not fail.
+  bundle status --root /host --gather "/host$dir" >/dev/null || true
+  log "status and metrics written to $dir"
+}
+
+teardown_stage() {
+  if [[ -f "$assets/konnectivity-teardown.done" ]]; then
+    log "konnectivity-teardown.done exists: the bundle is removed"
+    return
+  fi
+  gather_stage "$GATHER_DIR"
+  local args=(teardown --root /host)
+  if [[ -n $CLUSTER_KUBECONFIG ]]; then
+    args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
+  fi
+  bundle "${args[@]}" >&2
+  touch "$assets/konnectivity-teardown.done"
+}
+
+case ${1:-} in
+  render) render_stage ;;
+  teardown) teardown_stage ;;
+  gather) shift; gather_stage "$@" ;;
+  *) echo "usage: konnectivity.sh render|teardown|gather DIR" >&2; exit 2 ;;
+esac
