@@ -48,7 +48,8 @@ func (s *scaleRun) connect(t *testing.T, n int) {
 	s.figure(fmt.Sprintf("N=%d: server RSS at rest", n), fmt.Sprintf("%s (%s with no agent, %.0f KiB per agent)",
 		mib(b.rss), mib(base.rss), float64(perAgent)/1024))
 	cpu := cpuShare(a, b)
-	s.figure(fmt.Sprintf("N=%d: server CPU at rest", n), fmt.Sprintf("%.2f millicores (%.3f per agent)", cpu*1000, cpu*1000/float64(n)))
+	resolution := float64(time.Second/clockTicks) / float64(restWindow) * 1000
+	s.figure(fmt.Sprintf("N=%d: server CPU at rest", n), fmt.Sprintf("%.1f millicores over %v (resolution %.0f)", cpu*1000, restWindow, resolution))
 }
 
 // truth compares what the server says (metrics, /readyz) and what `status`

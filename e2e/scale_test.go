@@ -81,7 +81,7 @@ func TestScale(t *testing.T) {
 		st: st, owner: t, cfg: cfg, agents: make([]*proc, n), boot: nsHTTP(st.boot)}
 	s.adminPort = flagValue(t, s.e.h.server.argv, "--admin-port")
 	s.healthPort = flagValue(t, s.e.h.agent.argv, "--health-server-port")
-	t.Cleanup(s.killAgents) // in parallel, before each agent's own (sequential) cleanup
+	t.Cleanup(s.killAgents)
 	t.Run("bootstrap host has no route to the pod network", s.e.noRouteToPods)
 	for _, count := range cfg.agents {
 		t.Run(fmt.Sprintf("%d agents connect", count), func(t *testing.T) { s.connect(t, count) })
@@ -104,13 +104,14 @@ func (s *scaleRun) figure(name string, value any) { s.e.figure(name, value) }
 // maxCallers is the largest configured caller count, used for fault runs.
 func (s *scaleRun) maxCallers() int { return slices.Max(s.cfg.callers) }
 
-// startAgent starts agent i in its node namespace with the mapped DaemonSet args.
+// startAgent starts agent i in its node namespace with the mapped DaemonSet
+// args. killAgents, not a per-process cleanup, stops it.
 func (s *scaleRun) startAgent(t *testing.T, i int) {
-	s.agents[i] = startProcOwned(t, s.owner, s.st.nodes[i], fmt.Sprintf("proxy-agent-%d", i), s.e.h.dir, s.e.h.agent.argv)
+	s.agents[i] = startProcNoCleanup(t, s.st.nodes[i], fmt.Sprintf("proxy-agent-%d", i), s.e.h.dir, s.e.h.agent.argv)
 }
 
-// killAgents SIGKILLs every running agent at once (stopping 200 agents one
-// by one with proxy-agent's two-SIGTERM drain would take minutes).
+// killAgents SIGKILLs every running agent at once: stopping 200 agents one
+// by one with proxy-agent's two-SIGTERM drain would take minutes.
 func (s *scaleRun) killAgents() {
 	var wg sync.WaitGroup
 	for _, p := range s.agents {
@@ -120,6 +121,9 @@ func (s *scaleRun) killAgents() {
 		}
 	}
 	wg.Wait()
+	if s.owner.Failed() && s.agents[0] != nil {
+		s.owner.Logf("--- last lines of proxy-agent-0 (%s):\n%s", s.agents[0].logPath, tail(s.agents[0].logPath, 30))
+	}
 }
 
 // waitAgents waits (generously: no speed limit) for want connected agents.
