@@ -100,3 +100,24 @@ func (s *scaleRun) serverRestarts(t *testing.T) {
 		medianOf(callsBack).Round(time.Millisecond), medianOf(allBack).Round(time.Millisecond)))
 	t.Run("status agrees after the restarts", func(t *testing.T) { s.truth(t, n) })
 }
+
+// outage is how long serverOutage keeps the server down: long enough for
+// every agent's redial backoff to reach --sync-interval-cap.
+const outage = 10 * time.Second
+
+// serverOutage stops the server for longer than the agents' backoff takes
+// to reach its cap, then starts it and records when every agent is back:
+// the case of agents that were waiting for a server (a crashlooping static
+// pod), where the cap, not the sync interval, decides.
+func (s *scaleRun) serverOutage(t *testing.T) {
+	n := len(s.agents)
+	s.e.h.serverProc.kill()
+	time.Sleep(outage)
+	started := time.Now()
+	s.e.h.startServer(t)
+	all := s.waitAgents(t, n, started)
+	cap := flagValue(t, s.e.h.agent.argv, "--sync-interval-cap")
+	s.figure(fmt.Sprintf("N=%d: server started after a %v outage", n, outage),
+		fmt.Sprintf("all agents back after %v (--sync-interval-cap=%s)", all.Round(time.Millisecond), cap))
+	t.Run("status agrees", func(t *testing.T) { s.truth(t, n) })
+}

@@ -96,6 +96,7 @@ func TestScale(t *testing.T) {
 	}
 	t.Run("agents killed under load", s.agentFaults)
 	t.Run("server restarted under load", s.serverRestarts)
+	t.Run("server started after an outage", s.serverOutage)
 }
 
 // figure records one figure of the scale run.
