@@ -62,7 +62,7 @@ type scaleRun struct {
 	st         *scaleTopology
 	owner      *testing.T
 	cfg        scaleConfig
-	agents     []*proc // agents[i] runs in st.nodes[i]; nil when not started
+	agents     []*proc      // agents[i] runs in st.nodes[i]; nil when not started
 	boot       *http.Client // kept-alive client into the bootstrap namespace
 	adminPort  string
 	healthPort string // the agents'
@@ -138,4 +138,3 @@ func (s *scaleRun) waitAgents(t *testing.T, want int, since time.Time) time.Dura
 	}
 	return took
 }
-
