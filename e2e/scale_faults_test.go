@@ -116,8 +116,8 @@ func (s *scaleRun) serverOutage(t *testing.T) {
 	started := time.Now()
 	s.e.h.startServer(t)
 	all := s.waitAgents(t, n, started)
-	cap := flagValue(t, s.e.h.agent.argv, "--sync-interval-cap")
+	capFlag := flagValue(t, s.e.h.agent.argv, "--sync-interval-cap")
 	s.figure(fmt.Sprintf("N=%d: server started after a %v outage", n, outage),
-		fmt.Sprintf("all agents back after %v (--sync-interval-cap=%s)", all.Round(time.Millisecond), cap))
+		fmt.Sprintf("all agents back after %v (--sync-interval-cap=%s)", all.Round(time.Millisecond), capFlag))
 	t.Run("status agrees", func(t *testing.T) { s.truth(t, n) })
 }
