@@ -17,7 +17,8 @@ import (
 const restWindow = 5 * time.Second
 
 // connect starts a fresh server, then n agents at once, and records how long
-// until all are connected and what they cost the server at rest.
+// until all are connected and what they cost the server at rest; then the
+// server, status and the agents must agree.
 func (s *scaleRun) connect(t *testing.T, n int) {
 	s.killAgents()
 	if p := s.e.h.serverProc; p != nil {
@@ -50,6 +51,7 @@ func (s *scaleRun) connect(t *testing.T, n int) {
 	cpu := cpuShare(a, b)
 	resolution := float64(time.Second/clockTicks) / float64(restWindow) * 1000
 	s.figure(fmt.Sprintf("N=%d: server CPU at rest", n), fmt.Sprintf("%.1f millicores over %v (resolution %.0f)", cpu*1000, restWindow, resolution))
+	s.truth(t, n)
 }
 
 // truth compares what the server says (metrics, /readyz) and what `status`

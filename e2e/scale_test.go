@@ -89,7 +89,6 @@ func TestScale(t *testing.T) {
 	if t.Failed() {
 		return
 	}
-	t.Run("readiness, metrics and status agree with the agents", func(t *testing.T) { s.truth(t, n) })
 	prod := s.production(t)
 	for _, c := range cfg.callers {
 		t.Run(fmt.Sprintf("%d callers", c), func(t *testing.T) { s.load(t, c, prod) })
