@@ -18,7 +18,7 @@ IMAGE_REPO  ?= localhost/konnectivity-bundle
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e scale tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -40,6 +40,12 @@ e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd i
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
 	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 20m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/e2e.log; exit 1; }
+
+scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
+	@if [ "$$(id -u)" != 0 ]; then echo "make scale: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
+	@mkdir -p _output
+	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 \
+	  $(GO) test -tags e2e -count=1 -timeout 30m -run '^TestScale$$' -v ./e2e/ 2>&1 | tee _output/scale.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/scale.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh

@@ -19,7 +19,15 @@ type env struct {
 
 func newEnv(t *testing.T, mode string, fam family) *env {
 	t.Helper()
-	e := &env{name: mode + "/" + fam.name, mode: mode, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
+	return newEnvOn(t, mode+"/"+fam.name, mode, newTopology(t, fam))
+}
+
+// newEnvOn is newEnv on a topology the caller built (the scale suite's
+// many-node one); the webhook listens on tp.fam.webhookIP in tp.pod.
+func newEnvOn(t *testing.T, name, mode string, tp *topology) *env {
+	t.Helper()
+	fam := tp.fam
+	e := &env{name: name, mode: mode, fam: fam, tp: tp, root: shortRoot(t)}
 	renderInto(t, e.root, mode, fam)
 	e.h = mapBundle(t, e.tp, e.root)
 	e.wh = startWebhook(t, e.tp.pod, fam.webhookIP)
