@@ -4,6 +4,8 @@
 // as one all-or-nothing, idempotent transaction.
 package render
 
+import "time"
+
 // AutoIP as Options.BootstrapIP asks render to detect the bootstrap node's IP.
 const AutoIP = "auto"
 
@@ -22,6 +24,9 @@ type Options struct {
 	DryRun bool
 	// Force overwrites destinations that render did not write.
 	Force bool
+	// LockTimeout is how long to wait for another run holding the root's
+	// lock; 0 fails at once.
+	LockTimeout time.Duration
 	// Getenv is passed to the build and IP detection; nil means no environment.
 	Getenv func(string) string
 
@@ -60,8 +65,10 @@ type Report struct {
 	// CertsGenerated is false when the existing certificates are reused.
 	CertsGenerated bool
 	CertsReason    string
-	Files          []FileReport
-	Warnings       []Finding
+	// Recovered says how an interrupted earlier run was finished or undone.
+	Recovered string
+	Files     []FileReport
+	Warnings  []Finding
 }
 
 // Count returns how many files have the given action.

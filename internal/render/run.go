@@ -6,24 +6,48 @@ import (
 	"io/fs"
 	"path/filepath"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
-// Run renders the bundle onto the host under opts.Root. Every error before
-// the end leaves the host as it was; a second run with the same inputs
-// writes nothing.
+// Run renders the bundle onto the host under opts.Root. It holds the
+// root's lock throughout, first finishes or undoes a transaction an
+// interrupted run left, and then writes all or nothing; a second run with
+// the same inputs writes nothing.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	return runWith(ctx, opts, osOps)
+	return runWith(ctx, opts, nil)
 }
 
-func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
+// runWith takes fault, the file-operation seam of the tests (hostfs.Root.Fault).
+func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) error) (*Report, error) {
 	d := opts.collaborators()
 	in, err := resolveInputs(d, opts)
 	if err != nil {
 		return nil, err
 	}
+	h, err := hostfs.Open(in.root)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
 	rep := &Report{Root: in.root, DryRun: opts.DryRun, BootstrapIP: in.ip}
+	if !opts.DryRun {
+		lock, err := h.Lock(opts.LockTimeout)
+		if err != nil {
+			return nil, err
+		}
+		defer lock.Unlock()
+		if rep.Recovered, err = Recover(h); err != nil {
+			return nil, err
+		}
+	} else if ok, _ := h.Exists(JournalPath); ok {
+		rep.Recovered = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
+	}
+	if in.prev, err = readState(h); err != nil {
+		return nil, err
+	}
 	if !opts.noFastPath {
-		if done := fastPath(d, in.root, in.ip, in.fingerprint, in.prev, rep); done != nil {
+		if done := fastPath(d, h, in.ip, in.fingerprint, in.prev, rep); done != nil {
 			return done, nil
 		}
 	}
@@ -31,14 +55,20 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rep.Disabled || opts.DryRun || !rep.Changed() {
+	if rep.Disabled {
+		if changes, err = planDisable(h, in.prev, rep); err != nil {
+			return nil, err
+		}
+	}
+	if opts.DryRun || !rep.Changed() {
 		return rep, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := newTxn(ops).apply(changes, dirs); err != nil {
-		return nil, fmt.Errorf("write the bundle (the host is unchanged): %w", err)
+	h.Fault = fault
+	if err := newTxn(h, "render").apply(changes, dirs); err != nil {
+		return nil, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, nil
 }
@@ -51,7 +81,7 @@ type hostInputs struct {
 	fingerprint string
 }
 
-// resolveInputs validates the flags, resolves the IP and reads the state.
+// resolveInputs validates the flags and resolves the IP.
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	root, err := checkRoot(opts.Root, opts.DryRun)
 	if err != nil {
@@ -64,11 +94,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err != nil {
 		return hostInputs{}, err
 	}
-	prev, err := ReadState(root)
-	if err != nil {
-		return hostInputs{}, err
-	}
-	return hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, fingerprint: fingerprint(opts.Overlay, ip, opts.Image)}, nil
+	return hostInputs{root: root, ip: ip, force: opts.Force, fingerprint: fingerprint(opts.Overlay, ip, opts.Image)}, nil
 }
 
 // planAll builds the bundle and plans every file; a disabled bundle plans
@@ -113,6 +139,9 @@ func planHost(d *deps, in hostInputs, b *bundle, stream []byte, rep *Report) ([]
 		return nil, nil, err
 	}
 	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
+	if err := confineCertDir(root, strings.TrimPrefix(certDir, "/")); err != nil {
+		return nil, nil, err
+	}
 	if !in.force {
 		if err := checkCertFiles(certAbs); err != nil {
 			return nil, nil, err

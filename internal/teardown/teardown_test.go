@@ -96,8 +96,12 @@ func TestTeardownIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second teardown: %v", err)
 	}
-	if len(rep.Removed)+len(rep.Deleted)+len(rep.Warnings) != 0 {
+	if len(rep.Removed)+len(rep.Deleted) != 0 {
 		t.Errorf("second teardown did something: %+v", rep)
+	}
+	// issue 10.8: a root with nothing recorded says so instead of a silent "0 removed"
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "nothing was removed") {
+		t.Errorf("second teardown warnings = %q, want one saying nothing was recorded", rep.Warnings)
 	}
 }
 
