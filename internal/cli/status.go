@@ -2,11 +2,15 @@ package cli
 
 import (
 	"context"
+	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
 const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
@@ -43,6 +47,11 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if output != "text" && output != "json" {
 			return Usagef("--output: unknown format %q; use text or json", output)
 		}
+		if msg, err := recoverInterrupted(opts.Root); err != nil {
+			return err
+		} else if msg != "" {
+			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
+		}
 		rep := hoststatus.Run(context.Background(), opts)
 		write := hoststatus.WriteText
 		if output == "json" {
@@ -56,4 +65,28 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return nil
 	}
+}
+
+// recoverInterrupted finishes or undoes a render an interrupted run left
+// under root, so status reports a host render can explain. Without a
+// journal it changes nothing and takes no lock.
+func recoverInterrupted(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", nil // status itself reports the bad root
+	}
+	h, err := hostfs.Open(abs)
+	if err != nil {
+		return "", nil
+	}
+	defer h.Close()
+	if ok, _ := h.Exists(render.JournalPath); !ok {
+		return "", nil
+	}
+	lock, err := h.Lock(hostfs.DefaultLockTimeout)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Unlock()
+	return render.Recover(h)
 }
