@@ -9,6 +9,7 @@ command -v diff >/dev/null || need+=(diffutils)
 command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v envsubst >/dev/null || need+=(gettext-base)
 command -v flock >/dev/null || need+=(util-linux)
+command -v strace >/dev/null || need+=(strace)
 if [[ ${#need[@]} -eq 0 ]]; then exit 0; fi
 if [[ $(id -u) != 0 ]]; then
   echo "tools/deps.sh: missing ${need[*]}; run as root or install them with apt-get" >&2
