@@ -112,6 +112,25 @@ func (r *Root) resolveFrom(rel string, topLinkOK bool) (string, error) {
 	return filepath.Join(cur, parts[len(parts)-1]), nil
 }
 
+// noLink resolves rel and refuses it when it is itself a symbolic link.
+func (r *Root) noLink(rel string) (string, error) {
+	p, err := r.resolve(rel)
+	if err != nil {
+		return "", err
+	}
+	if p == "." {
+		return p, nil
+	}
+	fi, err := r.r.Lstat(p)
+	if err != nil {
+		return "", err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return "", &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
+	}
+	return p, nil
+}
+
 func (r *Root) fault(op Op, rel string) error {
 	if r.Fault == nil {
 		return nil
@@ -179,7 +198,10 @@ func (r *Root) ReadFile(rel string) ([]byte, error) {
 
 // ReadDirNames lists a directory's entries; a missing directory is empty.
 func (r *Root) ReadDirNames(rel string) ([]string, error) {
-	p, err := r.resolve(rel)
+	p, err := r.noLink(rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -324,7 +346,7 @@ func (r *Root) Sync(rel string) error {
 	if err := r.fault(OpSync, rel); err != nil {
 		return err
 	}
-	p, err := r.resolve(rel)
+	p, err := r.noLink(rel)
 	if err != nil {
 		return err
 	}
