@@ -78,4 +78,3 @@ func waitFor(t *testing.T, cond func() bool) {
 	}
 	t.Fatal("the first render never started its transaction")
 }
-
