@@ -89,6 +89,11 @@ func confineDir(h *hostfs.Root, rel string) error {
 	if !fi.IsDir() {
 		return inspectError(h, rel, &hostfs.UnsafeError{Path: h.Abs(rel), Problem: "is not a directory"})
 	}
+	for _, name := range certFileNames { // a planted link would be read (and its key reused)
+		if _, err := h.Regular(rel + "/" + name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return inspectError(h, rel+"/"+name, err)
+		}
+	}
 	return nil
 }
 

@@ -18,7 +18,7 @@ import (
 // refuses with an InputError or UnsafeError (exit 3) naming the link, and nothing appears
 // outside.
 func TestSymlinkInTheWayIsRefused(t *testing.T) {
-	for _, dir := range []string{"etc/kubernetes/manifests", certDirRel, "var/lib/konnectivity-bundle", "etc"} {
+	for _, dir := range []string{"etc/kubernetes/manifests", certDirRel, "var/lib/konnectivity-bundle", "etc", certDirRel + "/ca.key"} {
 		for _, target := range []string{"abs", "../outside", "inside"} {
 			if dir == "etc" && target == "inside" {
 				continue // a top-level link inside the root is the ostree layout (/opt -> var/opt), followed
