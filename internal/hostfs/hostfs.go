@@ -35,6 +35,11 @@ const (
 type Root struct {
 	dir string
 	r   *os.Root
+	// checked caches directories already verified link-free (rel ->
+	// resolved), forgotten when they are renamed or removed. os.Root
+	// confines every call anyway; the cache only saves re-walking.
+	mu      sync.Mutex
+	checked map[string]string
 	// Fault, when set, runs before every change and fails it with the
 	// error it returns: the seam fault tests use. rel is "OLD -> NEW" for
 	// a link or rename.
@@ -58,7 +63,7 @@ func Open(dir string) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open --root %s: %w", dir, err)
 	}
-	return &Root{dir: dir, r: r}, nil
+	return &Root{dir: dir, r: r, checked: map[string]string{}}, nil
 }
 
 // Close releases the root.
@@ -83,7 +88,19 @@ func (r *Root) resolveFrom(rel string, topLinkOK bool) (string, error) {
 	}
 	parts := strings.Split(rel, string(filepath.Separator))
 	cur := ""
-	for i, part := range parts[:len(parts)-1] {
+	start := 0
+	if topLinkOK {
+		r.mu.Lock()
+		for i := len(parts) - 1; i > 0; i-- {
+			if res, ok := r.checked[filepath.Join(parts[:i]...)]; ok {
+				cur, start = res, i
+				break
+			}
+		}
+		r.mu.Unlock()
+	}
+	for i := start; i < len(parts)-1; i++ {
+		part := parts[i]
 		next := filepath.Join(cur, part)
 		fi, err := r.r.Lstat(next)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -108,6 +125,11 @@ func (r *Root) resolveFrom(rel string, topLinkOK bool) (string, error) {
 			return "", &UnsafeError{Path: r.Abs(next), Problem: "is not a directory"}
 		}
 		cur = next
+		if topLinkOK {
+			r.mu.Lock()
+			r.checked[filepath.Join(parts[:i+1]...)] = cur
+			r.mu.Unlock()
+		}
 	}
 	return filepath.Join(cur, parts[len(parts)-1]), nil
 }
@@ -129,6 +151,18 @@ func (r *Root) noLink(rel string) (string, error) {
 		return "", &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
 	}
 	return p, nil
+}
+
+// forget drops cached directories at or below rel after it changed.
+func (r *Root) forget(rel string) {
+	rel = filepath.FromSlash(rel)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for k := range r.checked {
+		if k == rel || strings.HasPrefix(k, rel+string(filepath.Separator)) {
+			delete(r.checked, k)
+		}
+	}
 }
 
 func (r *Root) fault(op Op, rel string) error {
@@ -172,16 +206,20 @@ func (r *Root) Regular(rel string) (fs.FileInfo, error) {
 	return fi, nil
 }
 
-// ReadFile reads a regular file.
+// ReadFile reads a regular file: a link (O_NOFOLLOW) or anything but a
+// regular file (checked on the open descriptor) is refused.
 func (r *Root) ReadFile(rel string) ([]byte, error) {
-	if _, err := r.Regular(rel); err != nil {
-		return nil, err
-	}
 	p, err := r.resolve(rel)
 	if err != nil {
 		return nil, err
 	}
-	f, err := r.r.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW, 0)
+	f, err := r.r.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		// os.Root reports a link out of the root before O_NOFOLLOW's ELOOP
+		if fi, lerr := r.r.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			return nil, &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -287,6 +325,8 @@ func (r *Root) two(op Op, oldRel, newRel string, do func(string, string) error) 
 	if err := r.fault(op, oldRel+" -> "+newRel); err != nil {
 		return err
 	}
+	r.forget(oldRel)
+	r.forget(newRel)
 	o, err := r.resolve(oldRel)
 	if err != nil {
 		return err
@@ -303,6 +343,7 @@ func (r *Root) Remove(rel string) error {
 	if err := r.fault(OpRemove, rel); err != nil {
 		return err
 	}
+	r.forget(rel)
 	p, err := r.resolve(rel)
 	if err != nil {
 		return err
@@ -315,6 +356,7 @@ func (r *Root) RemoveAll(rel string) error {
 	if err := r.fault(OpRemove, rel); err != nil {
 		return err
 	}
+	r.forget(rel)
 	p, err := r.resolve(rel)
 	if err != nil {
 		return err
