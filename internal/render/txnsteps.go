@@ -139,7 +139,9 @@ func finish(h *hostfs.Root, j *journal) error {
 	if err := h.Remove(JournalPath); err != nil {
 		return errors.Join(syncErr, fmt.Errorf("remove the journal: %w", err))
 	}
-	return errors.Join(syncErr, h.Sync(stateDir))
+	// Not flushed: a journal that reappears after a power loss finds every
+	// file in place and is only rolled forward (removed) again.
+	return syncErr
 }
 
 // rollForward finishes an interrupted transaction whose new content is all
