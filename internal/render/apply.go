@@ -79,27 +79,27 @@ func planJournal(command string, changes []change, dirs []dirSpec) (*journal, ma
 	}
 	park = park && pod != nil && pod.old != "" && pod.action != ActionRemove
 	if pod != nil && pod.action == ActionRemove {
-		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.rel, Backup: hostfs.BackupName(pod.rel), Old: pod.old})
+		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.rel, Placement: pod.placement, Backup: hostfs.BackupName(pod.rel), Old: pod.old})
 	}
 	var podBackup string
 	if park {
 		podBackup = hostfs.BackupName(pod.rel)
-		j.Ops = append(j.Ops, journalOp{Kind: opPark, Path: pod.rel, Backup: podBackup, Old: pod.old})
+		j.Ops = append(j.Ops, journalOp{Kind: opPark, Path: pod.rel, Placement: pod.placement, Backup: podBackup, Old: pod.old})
 	}
 	add := func(c *change, parked bool) {
 		switch c.action {
 		case ActionCreate, ActionUpdate:
-			op := journalOp{Kind: opWrite, Path: c.rel, Temp: hostfs.TempName(c.rel), New: sha256Hex(c.data), Old: c.old}
+			op := journalOp{Kind: opWrite, Path: c.rel, Placement: c.placement, Temp: hostfs.TempName(c.rel), New: sha256Hex(c.data), Old: c.old}
 			if c.old != "" && !parked {
 				op.Backup = hostfs.BackupName(c.rel)
 			}
 			contents[op.Temp] = newFile{data: c.data, mode: c.mode}
 			j.Ops = append(j.Ops, op)
 		case ActionRemove:
-			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.rel, Backup: hostfs.BackupName(c.rel), Old: c.old})
+			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.rel, Placement: c.placement, Backup: hostfs.BackupName(c.rel), Old: c.old})
 		case ActionUnchanged:
 			if parked {
-				j.Ops = append(j.Ops, journalOp{Kind: opUnpark, Path: c.rel, Backup: podBackup, Old: c.old})
+				j.Ops = append(j.Ops, journalOp{Kind: opUnpark, Path: c.rel, Placement: c.placement, Backup: podBackup, Old: c.old})
 			}
 		}
 	}

@@ -164,3 +164,33 @@ func TestDisablingRemovesAnEarlierBundle(t *testing.T) {
 		t.Errorf("a second disabled render changed something: %+v", rep.Files)
 	}
 }
+
+// TestHostileJournalIsRefused: recovery renames and removes what the
+// journal lists, so a journal naming a path out of the root, or scratch
+// names elsewhere, is refused before anything is touched.
+func TestHostileJournalIsRefused(t *testing.T) {
+	for name, op := range map[string]journalOp{
+		"path out of the root":    {Kind: opRemove, Path: "../outside/victim", Backup: "../outside/.victim.kb-bak-1"},
+		"absolute path":           {Kind: opRemove, Path: "/etc/passwd"},
+		"backup in another place": {Kind: opWrite, Path: "etc/x.yaml", Placement: PlacementOverride, Temp: "etc/.x.yaml.kb-tmp-1", Backup: "var/.x.yaml.kb-bak-1"},
+		"temp not a scratch name": {Kind: opWrite, Path: "etc/x.yaml", Placement: PlacementOverride, Temp: "etc/y.yaml"},
+		"unknown operation":       {Kind: "chmod", Path: "etc/x.yaml", Placement: PlacementOverride},
+		"a path no placement has": {Kind: opRemove, Path: "etc/passwd", Placement: PlacementCluster, Backup: "etc/.passwd.kb-bak-1"},
+		"no placement":            {Kind: opRemove, Path: "etc/passwd", Backup: "etc/.passwd.kb-bak-1"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			mustRun(t, baseOpts(root))
+			data, _ := json.Marshal(journal{Version: stateVersion, Command: "render", Ops: []journalOp{op}})
+			if err := os.WriteFile(filepath.Join(root, JournalPath), data, 0o600); err != nil {
+				t.Fatal(err)
+			}
+			before := snapshot(t, root)
+			err := runBad(t, baseOpts(root))
+			if err == nil || !strings.Contains(err.Error(), "journal") || !strings.Contains(err.Error(), "fix:") {
+				t.Fatalf("want the journal refused with a fix, got %v", err)
+			}
+			assertSameHost(t, before, snapshot(t, root))
+		})
+	}
+}

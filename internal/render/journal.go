@@ -39,12 +39,13 @@ type journal struct {
 }
 
 type journalOp struct {
-	Kind   string `json:"kind"`
-	Path   string `json:"path"`
-	Temp   string `json:"temp,omitempty"`
-	Backup string `json:"backup,omitempty"`
-	New    string `json:"new,omitempty"` // sha256 of the new content
-	Old    string `json:"old,omitempty"` // sha256 before; "" when absent
+	Kind      string `json:"kind"`
+	Path      string `json:"path"`
+	Placement string `json:"placement"`
+	Temp      string `json:"temp,omitempty"`
+	Backup    string `json:"backup,omitempty"`
+	New       string `json:"new,omitempty"` // sha256 of the new content
+	Old       string `json:"old,omitempty"` // sha256 before; "" when absent
 }
 
 // stagedPrefix marks a directory tree being built (or torn down) under a
@@ -174,6 +175,9 @@ func (j *journal) validate() error {
 	}
 	for _, op := range j.Ops {
 		if err := checkRel(op.Path); err != nil {
+			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
+		}
+		if err := checkPlacement(StateFile{Path: op.Path, Placement: op.Placement}); err != nil {
 			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
 		}
 		for _, s := range []string{op.Temp, op.Backup} {
