@@ -21,6 +21,10 @@ the kube-apiserver's mount); the server's /healthz and /readyz on its health
 port; how many agents are connected (the server's /metrics); and the
 certificates' expiry, chain and SAN. Each problem comes with a hint.
 
+If a render was interrupted (its journal var/lib/konnectivity-bundle/txn.json
+exists), status first takes the root's lock and finishes or undoes it, saying
+which on stderr, so it reports a host render can explain.
+
 Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
 2 usage error.`
 

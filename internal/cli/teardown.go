@@ -36,8 +36,9 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Exit codes:
   0  done (warnings, such as an unreachable API server, go to stderr)
-  1  a file could not be removed, the kubeconfig is unusable, or the API
-     server refused a delete
+  1  a file could not be removed, a symbolic link sits at a recorded path,
+     the state file names a path render cannot place, the kubeconfig is
+     unusable, or the API server refused a delete
   2  usage error
   3  --strict and the API server was unreachable
   4  locked: another render, teardown or certs held the root past --lock-timeout`

@@ -34,14 +34,20 @@ func (e *LockedError) Error() string {
 }
 
 // Lock waits up to timeout (0: not at all) for the exclusive lock.
-func (r *Root) Lock(timeout time.Duration) (*Lock, error) {
+func (r *Root) Lock(timeout time.Duration) (*Lock, error) { return r.lock(timeout, syscall.LOCK_EX) }
+
+// LockShared waits for a shared lock: readers (a dry run) never see a
+// transaction halfway, and do not block each other.
+func (r *Root) LockShared(timeout time.Duration) (*Lock, error) { return r.lock(timeout, syscall.LOCK_SH) }
+
+func (r *Root) lock(timeout time.Duration, how int) (*Lock, error) {
 	f, err := r.r.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("lock --root %s: %w", r.dir, err)
 	}
 	deadline := time.Now().Add(timeout)
 	for {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		err := syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB)
 		if err == nil {
 			return &Lock{f: f}, nil
 		}
@@ -78,7 +84,7 @@ func lockHolder(f *os.File) string {
 	sc := bufio.NewScanner(locks)
 	for sc.Scan() {
 		fields := strings.Fields(sc.Text())
-		if len(fields) < 6 || fields[1] != "FLOCK" || !strings.HasSuffix(fields[5], want) {
+		if len(fields) < 6 || fields[1] != "FLOCK" || fields[3] != "WRITE" || !strings.HasSuffix(fields[5], want) {
 			continue
 		}
 		pid := fields[4]

@@ -31,12 +31,16 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	}
 	defer h.Close()
 	rep := &Report{Root: in.root, DryRun: opts.DryRun, BootstrapIP: in.ip}
+	lock := h.Lock
+	if opts.DryRun {
+		lock = h.LockShared
+	}
+	held, err := lock(opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer held.Unlock()
 	if !opts.DryRun {
-		lock, err := h.Lock(opts.LockTimeout)
-		if err != nil {
-			return nil, err
-		}
-		defer lock.Unlock()
 		if rep.Recovered, err = Recover(h); err != nil {
 			return nil, err
 		}
