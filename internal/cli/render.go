@@ -83,7 +83,10 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return renderExit(err)
 		}
-		if rep.Recovered != "" {
+		switch {
+		case rep.Recovered != "" && rep.DryRun:
+			fmt.Fprintf(io.Stderr, "warning: %s\n", rep.Recovered)
+		case rep.Recovered != "":
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 		}
 		printWarnings(io.Stderr, rep)

@@ -38,7 +38,9 @@ func (r *Root) Lock(timeout time.Duration) (*Lock, error) { return r.lock(timeou
 
 // LockShared waits for a shared lock: readers (a dry run) never see a
 // transaction halfway, and do not block each other.
-func (r *Root) LockShared(timeout time.Duration) (*Lock, error) { return r.lock(timeout, syscall.LOCK_SH) }
+func (r *Root) LockShared(timeout time.Duration) (*Lock, error) {
+	return r.lock(timeout, syscall.LOCK_SH)
+}
 
 func (r *Root) lock(timeout time.Duration, how int) (*Lock, error) {
 	f, err := r.r.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)

@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
@@ -121,6 +122,9 @@ func finish(h *hostfs.Root, j *journal) error {
 	for _, op := range j.Ops {
 		dirs[path.Dir(op.Path)] = true
 	}
+	for _, d := range j.Dirs { // the entries of the directories it created
+		dirs[parentOf(d)] = true
+	}
 	list := make([]string, 0, len(dirs))
 	for d := range dirs {
 		list = append(list, d)
@@ -195,8 +199,13 @@ func rollBack(h *hostfs.Root, j *journal) error {
 		}
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
-		if !inStateChain(j.Dirs[i]) {
-			errs = append(errs, ignoreNotExist(h.Remove(j.Dirs[i])))
+		if inStateChain(j.Dirs[i]) {
+			continue
+		}
+		// Someone else's file in it makes the directory theirs too: it stays
+		// (an in-process undo then reports it as left behind).
+		if err := ignoreNotExist(h.Remove(j.Dirs[i])); err != nil && !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
+			errs = append(errs, err)
 		}
 	}
 	if err := errors.Join(errs...); err != nil {
