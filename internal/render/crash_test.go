@@ -36,11 +36,12 @@ const (
 // TestKillAtEveryChange kills a real render process (strace -e inject) at
 // the Nth call of each changing syscall, for N = 1, 2, ... until a run
 // completes, on a fresh root and for an update (new bootstrap IP: new server
-// certificate and DaemonSet). After every kill the static pod manifest, if
+// certificate and DaemonSet), and when the sno overlay disables an earlier
+// bundle (every file removed). After every kill the static pod manifest, if
 // present, names one consistent generation of files (issue 9 point 3a); the
 // next render (or status) says it recovered and leaves no scratch file and
-// a correct bundle (3b, 3c); a teardown after a kill leaves only the record of the cluster objects
-// it could not delete without --kubeconfig.
+// a correct bundle (3b, 3c); a teardown after a kill leaves only the
+// record of the cluster objects it could not delete without --kubeconfig.
 func TestKillAtEveryChange(t *testing.T) {
 	strace, err := exec.LookPath("strace")
 	if err != nil {
@@ -54,59 +55,91 @@ func TestKillAtEveryChange(t *testing.T) {
 		t.Skip("skipping: -short (hundreds of real render processes)")
 	}
 	bin := tooltest.BuildSelf(t, t.TempDir())
-	updateBase := t.TempDir()
-	runOK(t, bin, "render", "--root", updateBase, "--bootstrap-ip", crashIP, "--image", crashImage)
-	for _, sc := range []struct {
-		name string
-		base string // copied into each root first; "" is a fresh root
-	}{{"fresh", ""}, {"update", updateBase}} {
+	rendered := t.TempDir()
+	runOK(t, bin, "render", "--root", rendered, "--bootstrap-ip", crashIP, "--image", crashImage)
+	for _, sc := range []crashScenario{
+		{name: "fresh", overlay: "ipv4", final: assertFinal},
+		{name: "update", base: rendered, overlay: "ipv4", final: assertFinal},
+		{name: "disable", base: rendered, overlay: "sno", final: assertDisabled},
+	} {
 		for _, call := range killedSyscalls {
-			t.Run(sc.name+"/"+strings.Split(call, ",")[0], func(t *testing.T) {
-				for n := 1; ; n++ {
-					root := t.TempDir()
-					if sc.base != "" {
-						copyTree(t, sc.base, root)
-					}
-					cmd := exec.Command(strace, "-f", "-qq", "-o", "/dev/null", "-e", "trace="+call,
-						"-e", "inject="+call+":signal=SIGKILL:when="+fmt.Sprint(n),
-						bin, "render", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage, "-q")
-					out, err := cmd.CombinedOutput()
-					if err == nil {
-						if n == 1 && !(sc.base == "" && call == "linkat") { // a fresh root replaces nothing
-							t.Fatalf("render never made a %s call", call)
-						}
-						assertFinal(t, root, bin)
-						return
-					}
-					if !strings.Contains(err.Error(), "killed") && !strings.Contains(err.Error(), "137") {
-						t.Fatalf("kill at %s #%d: render failed instead of dying: %v\n%s", call, n, err, out)
-					}
-					assertConsistent(t, root, fmt.Sprintf("after a kill at %s #%d", call, n))
-					if n%3 == 0 {
-						runOK(t, bin, "teardown", "--root", root, "-q")
-						assertTornDown(t, root, fmt.Sprintf("teardown after a kill at %s #%d", call, n))
-						continue
-					}
-					interrupted := exists(filepath.Join(root, "var/lib/konnectivity-bundle/txn.json"))
-					if interrupted && n%3 == 1 {
-						// status finds it first (its own exit code reports the absent tunnel)
-						out, _ := exec.Command(bin, "status", "--root", root, "--timeout", "1s").CombinedOutput()
-						if !strings.Contains(string(out), "recovered: an interrupted render was") {
-							t.Errorf("kill at %s #%d: status did not recover the interrupted render:\n%s", call, n, out)
-						}
-						assertConsistent(t, root, "after status recovered")
-						assertNoScratch(t, root)
-						t.Logf("status recovered the render killed at %s #%d", call, n)
-						interrupted = false
-					}
-					msg := runOK(t, bin, "render", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage)
-					if interrupted && !strings.Contains(msg, "recovered: an interrupted render was") {
-						t.Errorf("kill at %s #%d: the next render did not say how it recovered:\n%s", call, n, msg)
-					}
-					assertFinal(t, root, bin)
-				}
-			})
+			t.Run(sc.name+"/"+strings.Split(call, ",")[0], func(t *testing.T) { sc.killEach(t, strace, bin, call) })
 		}
+	}
+}
+
+// crashScenario is one render killed at each call in turn.
+type crashScenario struct {
+	name    string
+	base    string // copied into each root first; "" is a fresh root
+	overlay string
+	final   func(t *testing.T, root, bin string)
+}
+
+func (sc crashScenario) args(root string) []string {
+	return []string{"render", "--overlay", sc.overlay, "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage}
+}
+
+// killEach kills the render at the first, second, ... call until one
+// completes, checking the host after each kill and after its recovery.
+func (sc crashScenario) killEach(t *testing.T, strace, bin, call string) {
+	for n := 1; ; n++ {
+		root := t.TempDir()
+		if sc.base != "" {
+			copyTree(t, sc.base, root)
+		}
+		cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
+			"-e", "inject=" + call + ":signal=SIGKILL:when=" + fmt.Sprint(n), bin}, sc.args(root)...)...)
+		out, err := cmd.CombinedOutput()
+		if err == nil {
+			if n == 1 && !(sc.base == "" && call == "linkat") { // a fresh root replaces nothing
+				t.Fatalf("render never made a %s call", call)
+			}
+			sc.final(t, root, bin)
+			return
+		}
+		if !strings.Contains(err.Error(), "killed") && !strings.Contains(err.Error(), "137") {
+			t.Fatalf("kill at %s #%d: render failed instead of dying: %v\n%s", call, n, err, out)
+		}
+		when := fmt.Sprintf("after a kill at %s #%d", call, n)
+		assertConsistent(t, root, when)
+		if n%3 == 0 {
+			runOK(t, bin, "teardown", "--root", root, "-q")
+			assertTornDown(t, root, "teardown "+when)
+			continue
+		}
+		interrupted := exists(filepath.Join(root, render.JournalPath))
+		if interrupted && n%3 == 1 {
+			// status finds it first (its own exit code reports the absent tunnel)
+			out, _ := exec.Command(bin, "status", "--root", root, "--timeout", "1s").CombinedOutput()
+			if !strings.Contains(string(out), "recovered: an interrupted render was") {
+				t.Errorf("%s: status did not recover the interrupted render:\n%s", when, out)
+			}
+			assertConsistent(t, root, "after status recovered")
+			assertNoScratch(t, root)
+			interrupted = false
+		}
+		msg := runOK(t, bin, sc.args(root)...)
+		if interrupted && !strings.Contains(msg, "recovered: an interrupted render was") {
+			t.Errorf("%s: the next render did not say how it recovered:\n%s", when, msg)
+		}
+		sc.final(t, root, bin)
+	}
+}
+
+// assertDisabled: the sno overlay left none of the earlier bundle's files,
+// and a further run has nothing to remove.
+func assertDisabled(t *testing.T, root, bin string) {
+	t.Helper()
+	assertNoScratch(t, root)
+	for _, rel := range []string{podRel, secretRel, certRel + "/ca.key", certRel + "/server.crt"} {
+		if exists(filepath.Join(root, rel)) {
+			t.Errorf("%s survived disabling", rel)
+		}
+	}
+	out := runOK(t, bin, "render", "--overlay", "sno", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage)
+	if !strings.Contains(out, "nothing written") {
+		t.Errorf("a second disabled render did something:\n%s", out)
 	}
 }
 
@@ -132,7 +165,7 @@ func assertFinal(t *testing.T, root, bin string) {
 	if len(server.IPAddresses) != 1 || server.IPAddresses[0].String() != crashIP2 {
 		t.Errorf("server certificate is for %v, want %s", server.IPAddresses, crashIP2)
 	}
-	if out := runOK(t, bin, "render", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage); !strings.Contains(out, "up to date") {
+	if out := runOK(t, bin, "render", "--overlay", "ipv4", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage); !strings.Contains(out, "up to date") {
 		t.Errorf("render after the recovery is not up to date:\n%s", out)
 	}
 }
