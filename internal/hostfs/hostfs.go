@@ -338,13 +338,14 @@ func (r *Root) two(op Op, oldRel, newRel string, do func(string, string) error) 
 	return do(o, n)
 }
 
-// Remove removes a file or an empty directory.
+// Remove removes a file or an empty directory; a symbolic link there is
+// someone else's and is refused.
 func (r *Root) Remove(rel string) error {
 	if err := r.fault(OpRemove, rel); err != nil {
 		return err
 	}
 	r.forget(rel)
-	p, err := r.resolve(rel)
+	p, err := r.noLink(rel)
 	if err != nil {
 		return err
 	}
