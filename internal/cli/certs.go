@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // certsFlagNames maps certs.Options fields to this command's flags.
@@ -29,7 +31,12 @@ Existing files are reused byte for byte while they are valid for the same IP
 and CA with more than an hour left; otherwise what is bad is regenerated and
 the reason printed.
 
-Exit codes: 0 done (written or reused), 1 failure, 2 bad flags.`,
+It holds the lock of --root (the root directory's flock, shared with render
+and teardown, waiting up to --lock-timeout), so it never interleaves with a
+render writing the same certificates.
+
+Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
+another render, teardown or certs held --root past --lock-timeout.`,
 		Setup: setupCerts,
 	})
 }
@@ -40,6 +47,8 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
 	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
+	lockRoot := fs.String("root", "/", "host root whose lock certs takes, shared with render and teardown (/ on the bootstrap node)")
+	lockTimeout := fs.Duration("lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on --root (0: fail at once)")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("certs takes no arguments, got %q", args)
@@ -52,6 +61,15 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
+		unlock, err := lockRootDir(*lockRoot, *lockTimeout)
+		if err != nil {
+			var locked *hostfs.LockedError
+			if errors.As(err, &locked) {
+				return &ExitError{Code: certsExitLocked, Err: err}
+			}
+			return err
+		}
+		defer unlock()
 		return runCerts(io, opts)
 	}
 }
@@ -61,6 +79,27 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
 	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
 	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
+}
+
+// certsExitLocked: another run held the root's lock past --lock-timeout.
+const certsExitLocked = 3
+
+// lockRootDir takes the root's lock and returns its release.
+func lockRootDir(root string, timeout time.Duration) (func(), error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return nil, Usagef("--root: %v", err)
+	}
+	h, err := hostfs.Open(abs)
+	if err != nil {
+		return nil, err
+	}
+	lock, err := h.Lock(timeout)
+	if err != nil {
+		h.Close()
+		return nil, err
+	}
+	return func() { lock.Unlock(); h.Close() }, nil
 }
 
 // certsFlagError names the flag behind an invalid option.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -16,13 +17,15 @@ const (
 	renderExitInput   = 3 // a flag value or a file in the certificate directory is bad
 	renderExitCheck   = 4 // the built bundle failed its checks
 	renderExitRefused = 5 // a destination exists that render did not write
+	renderExitLocked  = 6 // another run held the root's lock past --lock-timeout
+	renderExitDurable = 7 // written, but flushing it to disk or the cleanup failed
 )
 
 const renderLong = `Builds the overlay in-process with the bootstrap IP and image, plans the
 certificates (reusing valid ones), adds the agent Secret, checks the complete
 bundle and writes every object to its host path under --root. All or nothing:
-an error leaves the host as it was. A second run with the same inputs writes
-nothing. Teardown removes what render recorded in
+an error before the last rename leaves the host as it was. A second run with
+the same inputs writes nothing. Teardown removes what render recorded in
 <root>/var/lib/konnectivity-bundle/state.json.
 
 The bootstrap IP comes from --bootstrap-ip or from the overlay's own
@@ -38,17 +41,26 @@ with no group or world write (keys 0600). Otherwise they are regenerated and
 the reason printed. --key-algorithm rsa makes RSA certificates; existing
 ones of another algorithm or size are replaced.
 
+Render, teardown and certs hold an exclusive lock on the root directory; a
+second run waits up to --lock-timeout. Every path under --root is resolved
+without following symbolic links; a link or special file in the way is
+refused (exit 3). A run killed at any instant is finished or undone by the
+next render, teardown or status (from var/lib/konnectivity-bundle/txn.json).
+
 Exit codes:
   0  written, already up to date, dry run, or Konnectivity disabled (sno)
-  1  building, reading or writing failed (the host is unchanged)
+  1  building, reading or writing failed (the message says whether the host
+     is verified unchanged)
   2  usage error
   3  bad input: --overlay (unknown, YAML the guard refuses, or a generator
      config its function refuses, named by field), --bootstrap-ip (or one
      disagreeing with the overlay's spec.bootstrapIP), --image, --root (or a
-     parent path that is a file), --key-algorithm, --key-size, or a damaged
-     certificate file
+     parent path that is a file), --key-algorithm, --key-size, a damaged
+     certificate file, or a symbolic link or special file under --root
   4  the bundle failed its checks (nothing written)
-  5  refused: a destination exists that render did not write (use --force)`
+  5  refused: a destination exists that render did not write (use --force)
+  6  locked: another render, teardown or certs held the root past --lock-timeout
+  7  the bundle is written but its durability is not confirmed (run again)`
 
 func init() {
 	register(&Command{
@@ -70,6 +82,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	fs.DurationVar(&opts.LockTimeout, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("render takes no arguments, got %q", args)
@@ -81,6 +94,12 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		rep, err := render.Run(context.Background(), opts)
 		if err != nil {
 			return renderExit(err)
+		}
+		switch {
+		case rep.Recovered != "" && rep.DryRun:
+			fmt.Fprintf(io.Stderr, "warning: %s\n", rep.Recovered)
+		case rep.Recovered != "":
+			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 		}
 		printWarnings(io.Stderr, rep)
 		if !quiet {
@@ -94,8 +113,15 @@ func renderExit(err error) error {
 	var input *render.InputError
 	var check *render.CheckError
 	var refused *render.RefusedError
+	var unsafe *hostfs.UnsafeError
+	var locked *hostfs.LockedError
+	var durable *render.DurabilityError
 	switch {
-	case errors.As(err, &input):
+	case errors.As(err, &durable):
+		return &ExitError{Code: renderExitDurable, Err: err}
+	case errors.As(err, &locked):
+		return &ExitError{Code: renderExitLocked, Err: err}
+	case errors.As(err, &input), errors.As(err, &unsafe):
 		return &ExitError{Code: renderExitInput, Err: err}
 	case errors.As(err, &check):
 		return &ExitError{Code: renderExitCheck, Err: err}
@@ -112,8 +138,20 @@ func printWarnings(w io.Writer, rep *render.Report) {
 }
 
 func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
-	if rep.Disabled {
+	if rep.Disabled && !rep.Changed() {
 		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): nothing written\n", overlayLabel(overlay))
+		return
+	}
+	if rep.Disabled {
+		for _, f := range rep.Files {
+			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
+		}
+		verb := "removed"
+		if rep.DryRun {
+			verb = "dry run, nothing written; would remove"
+		}
+		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): %s the %d file(s) an earlier render wrote\n",
+			overlayLabel(overlay), verb, rep.Count(render.ActionRemove))
 		return
 	}
 	for _, f := range rep.Files {

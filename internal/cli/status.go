@@ -10,7 +10,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
 const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
@@ -25,6 +27,10 @@ certificates' expiry, chain and SAN. Each problem comes with a hint.
 DIR/metrics.txt (the server's /metrics as read), each atomically, for a log
 bundle: /var/log/bootstrap-control-plane/konnectivity is collected by
 openshift-install gather bootstrap (docs/troubleshooting.md).
+
+If a render was interrupted (its journal var/lib/konnectivity-bundle/txn.json
+exists), status first takes the root's lock and finishes or undoes it, saying
+which on stderr, so it reports a host render can explain.
 
 Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
 2 usage error.`
@@ -53,6 +59,11 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if output != "text" && output != "json" {
 			return Usagef("--output: unknown format %q; use text or json", output)
+		}
+		if msg, err := recoverInterrupted(opts.Root); err != nil {
+			return err
+		} else if msg != "" {
+			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
 		rep := hoststatus.Run(context.Background(), opts)
 		write := hoststatus.WriteText
@@ -115,4 +126,28 @@ func writeAtomic(path string, data []byte) error {
 		return err
 	}
 	return os.Rename(f.Name(), path)
+}
+
+// recoverInterrupted finishes or undoes a render an interrupted run left
+// under root, so status reports a host render can explain. Without a
+// journal it changes nothing and takes no lock.
+func recoverInterrupted(root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", nil // status itself reports the bad root
+	}
+	h, err := hostfs.Open(abs)
+	if err != nil {
+		return "", nil
+	}
+	defer h.Close()
+	if ok, _ := h.Exists(render.JournalPath); !ok {
+		return "", nil
+	}
+	lock, err := h.Lock(hostfs.DefaultLockTimeout)
+	if err != nil {
+		return "", err
+	}
+	defer lock.Unlock()
+	return render.Recover(h)
 }

@@ -8,18 +8,28 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 )
 
-// teardownExitUnreachable is the exit code for an unreachable API server with --strict.
-const teardownExitUnreachable = 3
+// Exit codes of teardown (also in its --help and docs/render.md).
+const (
+	teardownExitUnreachable = 3 // --strict and the API server was unreachable
+	teardownExitLocked      = 4 // another run held the root past --lock-timeout
+)
 
 const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
 the static pod manifest first (so the kubelet stops the server), then every
 other file, then the directories render created if they are empty. With
 --kubeconfig it also deletes the recorded cluster objects, the namespace
 last, with background propagation and without waiting for finalization.
-Idempotent: files and objects already gone count as removed.
+Idempotent: files and objects already gone count as removed. A root with no
+state file is a warning: nothing was recorded, so nothing is removed.
+
+It holds the root's lock (waiting up to --lock-timeout), first finishes or
+undoes a render an interrupted run left, removes only regular files at the
+recorded paths (never through a symbolic link) and also the directories
+render created, the state directory included.
 
 It deletes only objects it can prove are its own: render marks the
 Namespace, DaemonSet and Secret with the annotation konnectivity-bundle.io/owner
@@ -33,10 +43,12 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Exit codes:
   0  done (warnings, such as an unreachable API server, go to stderr)
-  1  a file could not be removed, the kubeconfig is unusable, or the API
-     server refused a delete
+  1  a file could not be removed, a symbolic link sits at a recorded path,
+     the state file names a path render cannot place, the kubeconfig is
+     unusable, or the API server refused a delete
   2  usage error
-  3  --strict and the API server was unreachable`
+  3  --strict and the API server was unreachable
+  4  locked: another render, teardown or certs held the root past --lock-timeout`
 
 func init() {
 	register(&Command{
@@ -54,6 +66,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	fs.DurationVar(&opts.LockTimeout, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
@@ -62,6 +75,9 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 			return Usagef("--root is required")
 		}
 		rep, err := teardown.Run(context.Background(), opts)
+		if rep != nil && rep.Recovered != "" {
+			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
+		}
 		if rep != nil {
 			for _, w := range rep.Warnings {
 				fmt.Fprintf(io.Stderr, "warning: %s\n", w)
@@ -71,6 +87,10 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 		}
 		var ue *teardown.UnreachableError
+		var locked *hostfs.LockedError
+		if errors.As(err, &locked) {
+			return &ExitError{Code: teardownExitLocked, Err: err}
+		}
 		if errors.As(err, &ue) {
 			return &ExitError{Code: teardownExitUnreachable, Err: err}
 		}

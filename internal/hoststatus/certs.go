@@ -5,7 +5,6 @@ import (
 	"encoding/pem"
 	"fmt"
 	"net"
-	"os"
 	"slices"
 	"time"
 
@@ -74,7 +73,7 @@ func (s *session) loadCert(flag string, srv *netreq.Workload) *x509.Certificate 
 		s.rep.add(Check{Name: "certificates", Severity: Error, Detail: fmt.Sprintf("%s=%s is not on a hostPath mount of the server pod", flag, p)})
 		return nil
 	}
-	data, err := os.ReadFile(host)
+	data, err := s.root.ReadFile(host)
 	if err != nil {
 		s.rep.add(Check{Name: "certificates", Severity: Error, Detail: err.Error(),
 			Hint: "run konnectivity-bundle render again: it writes the certificate directory"})

@@ -14,7 +14,7 @@ import (
 func (s *session) files() {
 	var missing, changed []string
 	for _, f := range s.root.Files {
-		data, err := os.ReadFile(s.root.Abs("/" + f.Path))
+		data, err := s.root.ReadFile(s.root.Abs("/" + f.Path))
 		if err != nil {
 			missing = append(missing, "/"+f.Path)
 			continue

@@ -4,67 +4,46 @@ import (
 	"context"
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 var errInjected = errors.New("injected failure")
 
-// failingOps fails the nth call (1-based) of one operation.
-func failingOps(op string, n int) fsOps {
-	ops := osOps
+// failingOps fails the nth call (1-based) of one operation on the bundle's
+// files (the journal's own writes are not counted).
+func failingOps(op hostfs.Op, n int) func(hostfs.Op, string) error {
 	calls := 0
-	hit := func() bool { calls++; return calls == n }
-	switch op {
-	case "mkdir":
-		ops.mkdir = func(p string, m fs.FileMode) error {
-			if hit() {
-				return errInjected
-			}
-			return os.Mkdir(p, m)
+	return func(got hostfs.Op, rel string) error {
+		if got != op || strings.Contains(rel, "txn.json") || strings.Contains(rel, stagedMark) {
+			return nil
 		}
-	case "writeTemp":
-		ops.writeTemp = func(dir, pat string, data []byte, m fs.FileMode) (string, error) {
-			if hit() {
-				return "", errInjected
-			}
-			return writeTemp(dir, pat, data, m)
+		calls++
+		if calls == n {
+			return errInjected
 		}
-	case "link":
-		ops.link = func(a, b string) error {
-			if hit() {
-				return errInjected
-			}
-			return os.Link(a, b)
-		}
-	case "rename":
-		ops.rename = func(a, b string) error {
-			if hit() {
-				return errInjected
-			}
-			return os.Rename(a, b)
-		}
+		return nil
 	}
-	return ops
 }
 
 func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 	cases := []struct {
 		name  string
 		prior bool // render once first, then change the image and IP
-		op    string
+		op    hostfs.Op
 		n     int
 	}{
-		{"fresh: first mkdir", false, "mkdir", 1},
-		{"fresh: fifth mkdir", false, "mkdir", 5},
-		{"fresh: seventh temp file", false, "writeTemp", 7},
-		{"fresh: first rename", false, "rename", 1},
-		{"fresh: last rename", false, "rename", 13},
-		{"update: backup link", true, "link", 3},
-		{"update: third rename", true, "rename", 3},
-		{"update: last rename", true, "rename", 5}, // state, server.crt/key, DaemonSet, pod
+		{"fresh: first mkdir", false, hostfs.OpMkdir, 1},
+		{"fresh: fifth mkdir", false, hostfs.OpMkdir, 5},
+		{"fresh: seventh temp file", false, hostfs.OpWrite, 7},
+		{"fresh: first rename", false, hostfs.OpRename, 1},
+		{"fresh: last rename", false, hostfs.OpRename, 13},
+		{"update: backup link", true, hostfs.OpLink, 3},
+		{"update: third rename", true, hostfs.OpRename, 3},
+		{"update: fifth rename", true, hostfs.OpRename, 5}, // park pod, state, server.crt/key, DaemonSet, pod
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -113,19 +92,16 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
 	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
 	before := snapshot(t, root)
-	removed := false
-	ops := osOps
-	ops.remove = func(p string) error {
-		removed = removed || strings.HasSuffix(p, "konnectivity-config-override.yaml")
-		return os.Remove(p)
-	}
-	ops.rename = func(a, b string) error {
-		if strings.HasSuffix(b, "konnectivity-server-pod.yaml") {
+	removed, failed := false, false
+	fault := func(op hostfs.Op, rel string) error {
+		removed = removed || (op == hostfs.OpRemove && strings.HasSuffix(rel, "konnectivity-config-override.yaml"))
+		if op == hostfs.OpRename && !failed && strings.HasSuffix(rel, "-> etc/kubernetes/manifests/konnectivity-server-pod.yaml") {
+			failed = true
 			return errInjected
 		}
-		return os.Rename(a, b)
+		return nil
 	}
-	if _, err := runWith(context.Background(), opts, ops); !errors.Is(err, errInjected) {
+	if _, err := runWith(context.Background(), opts, fault); !errors.Is(err, errInjected) {
 		t.Fatalf("want the injected failure, got %v", err)
 	}
 	if !removed {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // certFileNames are the certificate directory's files (contract 2).
@@ -71,4 +73,36 @@ func parseKeyPEM(data []byte) error {
 		return fmt.Errorf("truncated or damaged private key: %w", err)
 	}
 	return nil
+}
+
+// confineDir refuses a certificate directory reached through a symbolic
+// link, or that is one: the certificate library reads it by absolute path,
+// so it must be the directory beneath the root that it appears to be.
+func confineDir(h *hostfs.Root, rel string) error {
+	fi, err := h.Lstat(rel)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return inspectError(h, rel, err)
+	}
+	if !fi.IsDir() {
+		return inspectError(h, rel, &hostfs.UnsafeError{Path: h.Abs(rel), Problem: "is not a directory"})
+	}
+	for _, name := range certFileNames { // a planted link would be read (and its key reused)
+		if _, err := h.Regular(rel + "/" + name); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return inspectError(h, rel+"/"+name, err)
+		}
+	}
+	return nil
+}
+
+// confineCertDir opens the root for confineDir.
+func confineCertDir(root, rel string) error {
+	h, err := hostfs.Open(root)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
+	return confineDir(h, rel)
 }

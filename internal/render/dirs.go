@@ -3,9 +3,10 @@ package render
 import (
 	"errors"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // dirSpec is a directory render must create.
@@ -18,7 +19,7 @@ type dirSpec struct {
 // missingDirs lists the directories that do not exist yet under root for
 // the files being created, parents first. privateDir (the certificate
 // directory, root-relative) is created 0700 because it holds private keys.
-func missingDirs(root string, changes []change, privateDir string) ([]dirSpec, error) {
+func missingDirs(h *hostfs.Root, changes []change, privateDir string) ([]dirSpec, error) {
 	seen := map[string]bool{}
 	var out []dirSpec
 	for _, c := range changes {
@@ -27,12 +28,15 @@ func missingDirs(root string, changes []change, privateDir string) ([]dirSpec, e
 		}
 		var chain []string
 		for rel := filepath.Dir(filepath.FromSlash(c.rel)); rel != "." && !seen[rel]; rel = filepath.Dir(rel) {
-			_, err := os.Lstat(filepath.Join(root, rel))
+			fi, err := h.Lstat(filepath.ToSlash(rel))
+			if err == nil && !fi.IsDir() {
+				return nil, inputErrorf("destination "+h.Abs(rel), "remove it, or choose another path in the config", "is a file where render needs a directory")
+			}
 			if err == nil {
 				break
 			}
-			if !errors.Is(err, os.ErrNotExist) {
-				return nil, err
+			if !errors.Is(err, fs.ErrNotExist) {
+				return nil, inspectError(h, rel, err)
 			}
 			seen[rel] = true
 			chain = append(chain, rel)
@@ -43,7 +47,7 @@ func missingDirs(root string, changes []change, privateDir string) ([]dirSpec, e
 			if rel == privateDir {
 				mode = 0o700
 			}
-			out = append(out, dirSpec{path: filepath.Join(root, chain[i]), rel: rel, mode: mode})
+			out = append(out, dirSpec{path: h.Abs(rel), rel: rel, mode: mode})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].rel < out[j].rel })

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
@@ -53,15 +54,15 @@ func executableID() (string, error) {
 // fastPath returns the report of a render that would change nothing, or nil
 // when the full path must run: other inputs, a file that differs from its
 // record, or certificates the library wants to replace.
-func fastPath(d *deps, root, ip, fp string, prev *State, rep *Report) *Report {
+func fastPath(d *deps, h *hostfs.Root, ip, fp string, prev *State, rep *Report) *Report {
 	if fp == "" || prev.Inputs != fp || len(prev.Files) == 0 {
 		return nil
 	}
 	certDir := ""
 	files := make([]FileReport, 0, len(prev.Files)+1)
 	for _, f := range prev.Files {
-		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		size, ok := matchesRecord(abs, f)
+		abs := h.Abs(f.Path)
+		size, ok := matchesRecord(h, f)
 		if !ok {
 			return nil
 		}
@@ -73,12 +74,15 @@ func fastPath(d *deps, root, ip, fp string, prev *State, rep *Report) *Report {
 	if certDir == "" {
 		return nil
 	}
-	cp, err := d.planCerts(filepath.Join(root, filepath.FromSlash(certDir)), ip)
+	if confineDir(h, certDir) != nil {
+		return nil
+	}
+	cp, err := d.planCerts(h.Abs(certDir), ip)
 	if err != nil || cp.Generated {
 		return nil
 	}
-	stateAbs := filepath.Join(root, filepath.FromSlash(StatePath))
-	fi, err := os.Stat(stateAbs)
+	stateAbs := h.Abs(StatePath)
+	fi, err := h.Regular(StatePath)
 	if err != nil {
 		return nil
 	}
@@ -88,12 +92,12 @@ func fastPath(d *deps, root, ip, fp string, prev *State, rep *Report) *Report {
 }
 
 // matchesRecord compares a file with its state record: bytes and mode.
-func matchesRecord(abs string, f StateFile) (int, bool) {
-	fi, err := os.Lstat(abs)
-	if err != nil || !fi.Mode().IsRegular() || f.Mode == "" || fmt.Sprintf("%04o", fi.Mode().Perm()) != f.Mode {
+func matchesRecord(h *hostfs.Root, f StateFile) (int, bool) {
+	fi, err := h.Regular(f.Path)
+	if err != nil || f.Mode == "" || fmt.Sprintf("%04o", fi.Mode().Perm()) != f.Mode {
 		return 0, false
 	}
-	data, err := os.ReadFile(abs)
+	data, err := h.ReadFile(f.Path)
 	if err != nil || sha256Hex(data) != f.SHA256 {
 		return 0, false
 	}

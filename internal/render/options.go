@@ -4,6 +4,8 @@
 // as one all-or-nothing, idempotent transaction.
 package render
 
+import "time"
+
 // AutoIP as Options.BootstrapIP asks render to detect the bootstrap node's IP.
 const AutoIP = "auto"
 
@@ -27,6 +29,9 @@ type Options struct {
 	// certificates of another algorithm or size are replaced.
 	KeyAlgorithm string
 	KeySize      int
+	// LockTimeout is how long to wait for another run holding the root's
+	// lock; 0 fails at once.
+	LockTimeout time.Duration
 	// Getenv is passed to the build and IP detection; nil means no environment.
 	Getenv func(string) string
 
@@ -68,8 +73,10 @@ type Report struct {
 	// CertsGenerated is false when the existing certificates are reused.
 	CertsGenerated bool
 	CertsReason    string
-	Files          []FileReport
-	Warnings       []Finding
+	// Recovered says how an interrupted earlier run was finished or undone.
+	Recovered string
+	Files     []FileReport
+	Warnings  []Finding
 
 	certDir string // absolute certificate directory, once planned
 }

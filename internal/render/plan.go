@@ -7,10 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sort"
+	"strings"
 	"syscall"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // desiredFile is one file as render wants it on the host.
@@ -26,6 +27,7 @@ type change struct {
 	desiredFile
 	abs    string
 	action Action
+	old    string // sha256 of the file on disk; "" when absent
 }
 
 // commitRank orders renames so that nothing points at a missing file: the
@@ -38,37 +40,38 @@ var commitRank = map[string]int{
 }
 
 // planChanges compares every desired file with the disk. Files recorded in
-// prev but no longer wanted are removed.
+// prev but no longer wanted are removed. An existing file that no earlier
+// render recorded is refused, even with the same bytes: adopting it would
+// let teardown delete a stranger's file later.
 func planChanges(root string, want []desiredFile, prev *State, force bool) ([]change, error) {
+	h, err := hostfs.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
 	var changes []change
 	var refused []string
 	wanted := map[string]bool{}
 	for _, w := range want {
 		wanted[w.rel] = true
-		c := change{desiredFile: w, abs: filepath.Join(root, filepath.FromSlash(w.rel))}
-		action, err := compareDisk(c.abs, w)
-		if err != nil {
+		c := change{desiredFile: w, abs: h.Abs(w.rel)}
+		if c.action, c.old, err = compareDisk(h, w); err != nil {
 			return nil, err
 		}
 		_, ours := prev.file(w.rel)
-		if action == ActionUpdate && !ours && !force && w.placement != PlacementState {
+		if c.action != ActionCreate && !ours && !force && w.placement != PlacementState {
 			refused = append(refused, c.abs)
 		}
-		c.action = action
 		changes = append(changes, c)
 	}
 	if len(refused) > 0 {
 		return nil, &RefusedError{Paths: refused}
 	}
-	for _, f := range prev.Files {
-		if wanted[f.Path] {
-			continue
-		}
-		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		if _, err := os.Lstat(abs); err == nil {
-			changes = append(changes, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: abs, action: ActionRemove})
-		}
+	removals, err := planRemovals(h, prev, wanted)
+	if err != nil {
+		return nil, err
 	}
+	changes = append(changes, removals...)
 	sort.SliceStable(changes, func(i, j int) bool {
 		ri, rj := commitRank[changes[i].placement], commitRank[changes[j].placement]
 		if ri != rj {
@@ -79,33 +82,59 @@ func planChanges(root string, want []desiredFile, prev *State, force bool) ([]ch
 	return changes, nil
 }
 
-// compareDisk decides create, update or unchanged. Same bytes with other
-// permissions is an update: a private key must not stay world-readable.
-func compareDisk(abs string, w desiredFile) (Action, error) {
-	fi, err := os.Lstat(abs)
-	if errors.Is(err, os.ErrNotExist) {
-		return ActionCreate, nil
+// planRemovals removes every recorded file that is no longer wanted.
+func planRemovals(h *hostfs.Root, prev *State, wanted map[string]bool) ([]change, error) {
+	var out []change
+	for _, f := range prev.Files {
+		if wanted[f.Path] || f.Placement == PlacementState {
+			continue
+		}
+		data, err := h.ReadFile(f.Path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, inspectError(h, f.Path, err)
+		}
+		out = append(out, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: h.Abs(f.Path), action: ActionRemove, old: sha256Hex(data)})
+	}
+	return out, nil
+}
+
+// compareDisk decides create, update or unchanged and hashes what is there.
+// Same bytes with other permissions is an update: a private key must not
+// stay world-readable.
+func compareDisk(h *hostfs.Root, w desiredFile) (Action, string, error) {
+	fi, err := h.Lstat(w.rel)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ActionCreate, "", nil
 	}
 	if errors.Is(err, syscall.ENOTDIR) {
-		return "", inputErrorf("destination "+abs, "remove or move the file that stands where one of its parent directories should be", "a parent of it is a file, not a directory")
+		return "", "", inputErrorf("destination "+h.Abs(w.rel), "remove or move the file that stands where one of its parent directories should be", "a parent of it is a file, not a directory")
 	}
 	if err != nil {
-		return "", fmt.Errorf("inspect %s: %w", abs, err)
+		return "", "", inspectError(h, w.rel, err)
 	}
 	if fi.IsDir() {
-		return "", inputErrorf("destination "+abs, "remove the directory", "is a directory, render needs to write a file there")
+		return "", "", inputErrorf("destination "+h.Abs(w.rel), "remove the directory", "is a directory, render needs to write a file there")
 	}
-	if !fi.Mode().IsRegular() || fi.Mode().Perm() != w.mode {
-		return ActionUpdate, nil
-	}
-	got, err := os.ReadFile(abs)
+	got, err := h.ReadFile(w.rel)
 	if err != nil {
-		return "", fmt.Errorf("read %s: %w", abs, err)
+		return "", "", inspectError(h, w.rel, err)
 	}
-	if bytes.Equal(got, w.data) {
-		return ActionUnchanged, nil
+	if fi.Mode().Perm() == w.mode && bytes.Equal(got, w.data) {
+		return ActionUnchanged, sha256Hex(got), nil
 	}
-	return ActionUpdate, nil
+	return ActionUpdate, sha256Hex(got), nil
+}
+
+// inspectError makes a symlink or special file in the way bad input (exit 3).
+func inspectError(h *hostfs.Root, rel string, err error) error {
+	var unsafe *hostfs.UnsafeError
+	if errors.As(err, &unsafe) {
+		return &InputError{Field: "destination " + unsafe.Path, Message: strings.TrimPrefix(unsafe.Error(), unsafe.Path+" ")}
+	}
+	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
 }
 
 func sha256Hex(b []byte) string {

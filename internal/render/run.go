@@ -8,25 +8,52 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Run renders the bundle onto the host under opts.Root. Every error before
-// the end leaves the host as it was; a second run with the same inputs
-// writes nothing.
+// Run renders the bundle onto the host under opts.Root. It holds the
+// root's lock throughout, first finishes or undoes a transaction an
+// interrupted run left, and then writes all or nothing; a second run with
+// the same inputs writes nothing.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	return runWith(ctx, opts, osOps)
+	return runWith(ctx, opts, nil)
 }
 
-func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
+// runWith takes fault, the file-operation seam of the tests (hostfs.Root.Fault).
+func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) error) (*Report, error) {
 	d := opts.collaborators()
 	in, err := resolveInputs(d, opts)
 	if err != nil {
 		return nil, err
 	}
+	h, err := hostfs.Open(in.root)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
 	rep := &Report{Root: in.root, DryRun: opts.DryRun, BootstrapIP: in.ip}
+	lock := h.Lock
+	if opts.DryRun {
+		lock = h.LockShared
+	}
+	held, err := lock(opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer held.Unlock()
+	if !opts.DryRun {
+		if rep.Recovered, err = Recover(h); err != nil {
+			return nil, err
+		}
+	} else if ok, _ := h.Exists(JournalPath); ok {
+		rep.Recovered = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
+	}
+	if in.prev, err = readState(h); err != nil {
+		return nil, err
+	}
 	if !opts.noFastPath {
-		if done := fastPath(d, in.root, in.ip, in.fingerprint, in.prev, rep); done != nil {
+		if done := fastPath(d, h, in.ip, in.fingerprint, in.prev, rep); done != nil {
 			return done, nil
 		}
 	}
@@ -34,14 +61,20 @@ func runWith(ctx context.Context, opts Options, ops fsOps) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rep.Disabled || opts.DryRun || !rep.Changed() {
+	if rep.Disabled {
+		if changes, err = planDisable(h, in.prev, rep); err != nil {
+			return nil, err
+		}
+	}
+	if opts.DryRun || !rep.Changed() {
 		return rep, nil
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := newTxn(ops).apply(changes, dirs); err != nil {
-		return nil, fmt.Errorf("write the bundle (the host is unchanged): %w", err)
+	h.Fault = fault
+	if err := newTxn(h, "render").apply(changes, dirs); err != nil {
+		return nil, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, secureCertDir(rep)
 }
@@ -55,9 +88,9 @@ type hostInputs struct {
 	opts        Options
 }
 
-// resolveInputs validates the flags and reads the state. The bootstrap IP
-// is known here only when the flag gives an address; auto and an overlay's
-// own spec.bootstrapIP are settled by the build.
+// resolveInputs validates the flags. The bootstrap IP is known here only
+// when the flag gives an address; auto and an overlay's own spec.bootstrapIP
+// are settled by the build. The state is read under the lock (runWith).
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	root, err := checkRoot(opts.Root, opts.DryRun)
 	if err != nil {
@@ -73,11 +106,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err != nil {
 		return hostInputs{}, err
 	}
-	prev, err := ReadState(root)
-	if err != nil {
-		return hostInputs{}, err
-	}
-	in := hostInputs{root: root, ip: ip, force: opts.Force, prev: prev, opts: opts}
+	in := hostInputs{root: root, ip: ip, force: opts.Force, opts: opts}
 	if ip != "" { // the fast path needs every input before the build
 		in.fingerprint = fingerprint(opts.Overlay, ip, opts.Image)
 	}
@@ -144,6 +173,9 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	}
 	certAbs := filepath.Join(root, filepath.FromSlash(certDir))
 	rep.certDir = certAbs
+	if err := confineCertDir(root, strings.TrimPrefix(certDir, "/")); err != nil {
+		return nil, nil, err
+	}
 	// Damage is worth stopping for only where the files could be reused;
 	// from an unsafe place they are all replaced anyway.
 	if !in.force && certs.TrustReason(certAbs) == "" {

@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // StatePath is where render records what it wrote, relative to the root.
@@ -50,10 +52,24 @@ type ObjectRef struct {
 
 // ReadState loads the state file under root; a missing file is an empty state.
 func ReadState(root string) (*State, error) {
-	p := filepath.Join(root, StatePath)
-	data, err := os.ReadFile(p)
+	h, err := hostfs.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return readState(h)
+}
+
+func readState(h *hostfs.Root) (*State, error) {
+	p := h.Abs(StatePath)
+	data, err := h.ReadFile(StatePath)
 	if errors.Is(err, os.ErrNotExist) {
 		return &State{Version: stateVersion}, nil
+	}
+	if err == nil {
+		// The state is JSON, which YAML includes: the same limits and the
+		// duplicate-key refusal apply to it as to every other input.
+		err = yamlguard.Check(data)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read state file: %w", err)
@@ -66,6 +82,9 @@ func ReadState(root string) (*State, error) {
 	}
 	if s.Version != stateVersion {
 		return nil, fmt.Errorf("state file %s has version %d, this binary understands %d", p, s.Version, stateVersion)
+	}
+	if err := s.validate(); err != nil {
+		return nil, fmt.Errorf("state file %s: %w; render and teardown act only on paths the bundle can place (fix: restore the file render wrote, or remove the bundle's files by hand and delete it)", p, err)
 	}
 	return &s, nil
 }
@@ -93,21 +112,23 @@ func (s *State) encode() ([]byte, error) {
 	return append(data, '\n'), nil
 }
 
-// WriteState replaces the state file under root atomically (teardown keeps
-// a smaller one while cluster objects remain to be deleted).
-func WriteState(root string, s *State) error {
+// WriteState replaces the state file under the root atomically (teardown
+// keeps a smaller one while cluster objects remain to be deleted).
+func WriteState(h *hostfs.Root, s *State) error {
 	data, err := s.encode()
 	if err != nil {
 		return err
 	}
-	p := filepath.Join(root, filepath.FromSlash(StatePath))
-	tmp, err := writeTemp(filepath.Dir(p), ".state.json.kb-tmp-*", data, 0o644)
+	tmp := hostfs.TempName(StatePath)
+	if err := h.WriteNew(tmp, data, 0o644); err == nil {
+		err = h.Sync(tmp)
+	}
+	if err == nil {
+		err = h.Rename(tmp, StatePath)
+	}
 	if err != nil {
+		_ = h.Remove(tmp)
 		return fmt.Errorf("write state file: %w", err)
 	}
-	if err := os.Rename(tmp, p); err != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("write state file: %w", err)
-	}
-	return nil
+	return h.Sync(stateDir)
 }

@@ -2,32 +2,39 @@ package render
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"sort"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // withState adds the state file to the plan and returns the directories to
 // create. The state lists the directories too, so its own directory must be
 // known before its bytes are.
 func withState(root string, changes []change, prev *State, objs []object, certDir, inputs string) ([]change, []dirSpec, error) {
-	stateAbs := filepath.Join(root, filepath.FromSlash(StatePath))
-	placeholder := change{desiredFile: desiredFile{rel: StatePath, placement: PlacementState}, abs: stateAbs, action: ActionCreate}
-	if _, err := os.Lstat(stateAbs); err == nil {
-		placeholder.action = ActionUpdate
-	}
-	dirs, err := missingDirs(root, append([]change{placeholder}, changes...), certDir)
+	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, nil, err
 	}
-	st := newState(root, changes, prev, dirs, objs)
+	defer h.Close()
+	stateAbs := h.Abs(StatePath)
+	placeholder := change{desiredFile: desiredFile{rel: StatePath, placement: PlacementState}, abs: stateAbs, action: ActionCreate}
+	if ok, err := h.Exists(StatePath); err != nil {
+		return nil, nil, inspectError(h, StatePath, err)
+	} else if ok {
+		placeholder.action = ActionUpdate
+	}
+	dirs, err := missingDirs(h, append([]change{placeholder}, changes...), certDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	st := newState(h, changes, prev, dirs, objs)
 	st.Inputs = inputs
 	data, err := st.encode()
 	if err != nil {
 		return nil, nil, err
 	}
 	sc := change{desiredFile: desiredFile{rel: StatePath, data: data, mode: 0o644, placement: PlacementState}, abs: stateAbs}
-	if sc.action, err = compareDisk(stateAbs, sc.desiredFile); err != nil {
+	if sc.action, sc.old, err = compareDisk(h, sc.desiredFile); err != nil {
 		return nil, nil, err
 	}
 	return append([]change{sc}, changes...), dirs, nil
@@ -35,7 +42,7 @@ func withState(root string, changes []change, prev *State, objs []object, certDi
 
 // newState records every file kept or written, every directory render ever
 // created that still exists, and the cluster objects.
-func newState(root string, changes []change, prev *State, dirs []dirSpec, objs []object) *State {
+func newState(h *hostfs.Root, changes []change, prev *State, dirs []dirSpec, objs []object) *State {
 	s := &State{Version: stateVersion, Owner: prev.Owner}
 	for _, c := range changes {
 		if c.action != ActionRemove {
@@ -44,7 +51,7 @@ func newState(root string, changes []change, prev *State, dirs []dirSpec, objs [
 	}
 	seen := map[string]bool{}
 	for _, d := range prev.Dirs {
-		if _, err := os.Lstat(filepath.Join(root, filepath.FromSlash(d))); err == nil && !seen[d] {
+		if ok, _ := h.Exists(d); ok && !seen[d] {
 			seen[d] = true
 			s.Dirs = append(s.Dirs, d)
 		}

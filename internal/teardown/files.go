@@ -3,11 +3,13 @@ package teardown
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"sort"
+	"strings"
 	"syscall"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -18,19 +20,27 @@ var removalRank = map[string]int{
 	render.PlacementEgress: 3, render.PlacementCertificate: 4,
 }
 
-func removeFiles(root string, st *render.State, rep *Report) error {
+// removeFiles removes every recorded file. A symbolic link or special file
+// where render wrote a regular file is someone else's and is kept.
+func removeFiles(h *hostfs.Root, st *render.State, rep *Report) error {
 	files := append([]render.StateFile(nil), st.Files...)
 	sort.SliceStable(files, func(i, j int) bool {
 		return removalRank[files[i].Placement] < removalRank[files[j].Placement]
 	})
 	for _, f := range files {
-		abs := filepath.Join(root, filepath.FromSlash(f.Path))
-		err := os.Remove(abs)
+		abs := h.Abs(f.Path)
+		_, err := h.Regular(f.Path)
+		if err == nil {
+			err = h.Remove(f.Path)
+		}
+		var unsafe *hostfs.UnsafeError
 		switch {
 		case err == nil:
 			rep.Removed = append(rep.Removed, abs)
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist):
 			rep.AlreadyGone = append(rep.AlreadyGone, abs)
+		case errors.As(err, &unsafe):
+			return err
 		default:
 			return fmt.Errorf("remove %s: %w", abs, err)
 		}
@@ -39,20 +49,22 @@ func removeFiles(root string, st *render.State, rep *Report) error {
 }
 
 // removeDirs removes directories render created, deepest first, when they
-// are empty; anything someone else put there keeps its directory.
-func removeDirs(root string, dirs []string, keep map[string]bool, rep *Report) {
+// are empty; anything someone else put there keeps its directory. The state
+// directory's chain is left to render.RemoveState.
+func removeDirs(h *hostfs.Root, dirs []string, rep *Report) {
 	sorted := append([]string(nil), dirs...)
 	sort.Sort(sort.Reverse(sort.StringSlice(sorted)))
+	stateDir := path.Dir(render.StatePath)
 	for _, d := range sorted {
-		if keep[d] {
+		if d == stateDir || strings.HasPrefix(stateDir, d+"/") {
 			continue
 		}
-		abs := filepath.Join(root, filepath.FromSlash(d))
-		err := os.Remove(abs)
+		abs := h.Abs(d)
+		err := h.Remove(d)
 		switch {
 		case err == nil:
 			rep.Removed = append(rep.Removed, abs+"/")
-		case errors.Is(err, os.ErrNotExist):
+		case errors.Is(err, fs.ErrNotExist):
 		case errors.Is(err, syscall.ENOTEMPTY), errors.Is(err, syscall.EEXIST):
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("kept %s: it holds files render did not write", abs))
 		default:
@@ -61,27 +73,19 @@ func removeDirs(root string, dirs []string, keep map[string]bool, rep *Report) {
 	}
 }
 
-// finishState deletes the state file once nothing is left to do, or keeps
-// a smaller one listing the cluster objects still to delete.
-func finishState(root string, st *render.State, pending []render.ObjectRef, rep *Report) error {
-	statePath := filepath.Join(root, filepath.FromSlash(render.StatePath))
+// finishState deletes the state file (and the directories render made for
+// it) once nothing is left to do, or keeps a smaller one listing the
+// cluster objects still to delete.
+func finishState(h *hostfs.Root, st *render.State, pending []render.ObjectRef, rep *Report) error {
+	removeDirs(h, st.Dirs, rep)
 	if len(pending) > 0 {
 		rest := &render.State{Version: st.Version, Namespace: st.Namespace, ClusterObjects: pending, Dirs: st.Dirs}
-		if err := render.WriteState(root, rest); err != nil {
-			return err
-		}
-		keep := map[string]bool{}
-		for d := filepath.ToSlash(filepath.Dir(render.StatePath)); d != "."; d = filepath.ToSlash(filepath.Dir(d)) {
-			keep[d] = true
-		}
-		removeDirs(root, st.Dirs, keep, rep)
-		return nil
+		return render.WriteState(h, rest)
 	}
-	if err := os.Remove(statePath); err == nil {
-		rep.Removed = append(rep.Removed, statePath)
-	} else if !errors.Is(err, os.ErrNotExist) {
+	removed, err := render.RemoveState(h, st.Dirs)
+	if err != nil {
 		return fmt.Errorf("remove state file: %w", err)
 	}
-	removeDirs(root, st.Dirs, nil, rep)
+	rep.Removed = append(rep.Removed, removed...)
 	return nil
 }

@@ -8,6 +8,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
@@ -21,10 +24,15 @@ type Options struct {
 	Strict bool
 	// Cluster replaces the clients built from Kubeconfig (tests).
 	Cluster *Cluster
+	// LockTimeout is how long to wait for a render or teardown holding the
+	// root's lock; 0 fails at once.
+	LockTimeout time.Duration
 }
 
 // Report says what teardown did.
 type Report struct {
+	// Recovered says how an interrupted render was finished or undone first.
+	Recovered   string
 	Removed     []string // files and directories removed, in order
 	AlreadyGone []string // recorded files that did not exist
 	Deleted     []string // cluster objects whose deletion was issued
@@ -61,12 +69,33 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return nil, err
 		}
 	}
-	st, err := render.ReadState(root)
+	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, err
 	}
+	defer h.Close()
+	lock, err := h.Lock(opts.LockTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer lock.Unlock()
 	rep := &Report{}
-	if err := removeFiles(root, st, rep); err != nil {
+	if rep.Recovered, err = render.Recover(h); err != nil {
+		return nil, err
+	}
+	recorded, err := h.Exists(render.StatePath)
+	if err != nil {
+		return nil, err
+	}
+	if !recorded {
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no state file %s: render recorded nothing under this root, so nothing was removed", h.Abs(render.StatePath)))
+		return rep, nil
+	}
+	st, err := render.LoadState(h)
+	if err != nil {
+		return nil, err
+	}
+	if err := removeFiles(h, st, rep); err != nil {
 		return rep, err
 	}
 	pending := st.ClusterObjects
@@ -78,7 +107,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no --kubeconfig: %d cluster object(s) in namespace %s not deleted; they stay recorded", len(pending), st.Namespace))
 	}
 	rep.Pending = pending
-	if err := finishState(root, st, pending, rep); err != nil {
+	if err := finishState(h, st, pending, rep); err != nil {
 		return rep, err
 	}
 	if rep.Unreachable && opts.Strict {

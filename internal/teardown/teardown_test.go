@@ -96,8 +96,12 @@ func TestTeardownIsIdempotent(t *testing.T) {
 	if err != nil {
 		t.Fatalf("second teardown: %v", err)
 	}
-	if len(rep.Removed)+len(rep.Deleted)+len(rep.Warnings) != 0 {
+	if len(rep.Removed)+len(rep.Deleted) != 0 {
 		t.Errorf("second teardown did something: %+v", rep)
+	}
+	// issue 10.8: a root with nothing recorded says so instead of a silent "0 removed"
+	if len(rep.Warnings) != 1 || !strings.Contains(rep.Warnings[0], "nothing was removed") {
+		t.Errorf("second teardown warnings = %q, want one saying nothing was recorded", rep.Warnings)
 	}
 }
 
@@ -308,5 +312,49 @@ func TestRecordedKindsMapper(t *testing.T) {
 		if err != nil || m.Resource != tc.want {
 			t.Errorf("%v: got %v, %v; want %v", tc.gk, m.Resource, err, tc.want)
 		}
+	}
+}
+
+// TestTeardownNeverRemovesOutsideTheRoot: a directory swapped for a link
+// after render, or a state entry pointing up and out, never makes teardown
+// delete the file outside the root.
+func TestTeardownNeverRemovesOutsideTheRoot(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		plant func(t *testing.T, root, outside string)
+	}{
+		{"manifests directory swapped for a link", func(t *testing.T, root, outside string) {
+			dir := filepath.Join(root, "opt/openshift/manifests")
+			if err := os.Rename(dir, dir+".moved"); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Symlink(outside, dir); err != nil {
+				t.Fatal(err)
+			}
+		}},
+		{"state entry out of the root", func(t *testing.T, root, outside string) {
+			p := filepath.Join(root, render.StatePath)
+			data, _ := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, filepath.Join(outside, "konnectivity-00-namespace.yaml"))
+			data = []byte(strings.Replace(string(data), "opt/openshift/manifests/konnectivity-00-namespace.yaml", rel, 1))
+			if err := os.WriteFile(p, data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root, outside := rendered(t), t.TempDir()
+			victim := filepath.Join(outside, "konnectivity-00-namespace.yaml")
+			if err := os.WriteFile(victim, []byte("not ours\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			tc.plant(t, root, outside)
+			if _, err := Run(context.Background(), Options{Root: root}); err == nil {
+				t.Errorf("teardown succeeded through a planted path")
+			}
+			if _, err := os.Stat(victim); err != nil {
+				t.Fatalf("teardown removed a file outside the root: %v", err)
+			}
+		})
 	}
 }

@@ -15,6 +15,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/yaml"
@@ -91,7 +92,7 @@ func Load(dir string) (*Root, error) {
 		return nil, fmt.Errorf("rendered manifests under %s: %w", dir, err)
 	}
 	if r.EgressFile != "" {
-		b.Egress, err = readYAML(r.EgressFile)
+		b.Egress, err = r.readYAML(r.EgressFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			r.Missing = append(r.Missing, r.EgressFile)
 			r.EgressFile = ""
@@ -104,6 +105,22 @@ func Load(dir string) (*Root, error) {
 	return r, nil
 }
 
+// ReadFile reads a file under the root (abs is under Dir, as Abs returns)
+// through the same confinement render uses: a symbolic link or special file
+// on the way is an error, never followed out of the root.
+func (r *Root) ReadFile(abs string) ([]byte, error) {
+	rel, err := filepath.Rel(r.Dir, abs)
+	if err != nil || !filepath.IsLocal(rel) {
+		return nil, fmt.Errorf("%s is not under the root %s", abs, r.Dir)
+	}
+	h, err := hostfs.Open(r.Dir)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return h.ReadFile(filepath.ToSlash(rel))
+}
+
 // Abs is the file under the root for an absolute host path.
 func (r *Root) Abs(hostPath string) string {
 	return filepath.Join(r.Dir, filepath.FromSlash(path.Clean("/"+hostPath)))
@@ -111,7 +128,7 @@ func (r *Root) Abs(hostPath string) string {
 
 func (r *Root) readState() error {
 	p := filepath.Join(r.Dir, StatePath)
-	data, err := os.ReadFile(p)
+	data, err := r.ReadFile(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("%w at %s: render has not written this root (run konnectivity-bundle render --root %s, or pass the right --root)", ErrNotRendered, p, r.Dir)
 	}
@@ -129,7 +146,10 @@ func (r *Root) readState() error {
 }
 
 func (r *Root) addObjects(abs string) error {
-	data, err := yamlguard.ReadFile(abs)
+	data, err := r.ReadFile(abs)
+	if err == nil {
+		err = yamlguard.Check(data)
+	}
 	if err != nil {
 		return fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
@@ -141,8 +161,11 @@ func (r *Root) addObjects(abs string) error {
 	return nil
 }
 
-func readYAML(p string) (map[string]any, error) {
-	data, err := yamlguard.ReadFile(p)
+func (r *Root) readYAML(p string) (map[string]any, error) {
+	data, err := r.ReadFile(p)
+	if err == nil {
+		err = yamlguard.Check(data)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
@@ -162,7 +185,7 @@ func (r *Root) kasMount(overrideFile string) Mount {
 	if overrideFile == "" || r.EgressFile == "" {
 		return def
 	}
-	o, err := readYAML(overrideFile)
+	o, err := r.readYAML(overrideFile)
 	if err != nil {
 		return def
 	}

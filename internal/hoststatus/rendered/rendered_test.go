@@ -103,3 +103,27 @@ func write(t *testing.T, p, content string) {
 		t.Fatal(err)
 	}
 }
+
+// TestLoadNeverFollowsALinkOutOfTheRoot: a rendered file swapped for a
+// link to a file outside the root is an error naming the link, and the
+// outside file is never read.
+func TestLoadNeverFollowsALinkOutOfTheRoot(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: "192.0.2.10", Image: "registry.test.invalid/anp:1"}); err != nil {
+		t.Fatal(err)
+	}
+	pod := filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")
+	foreign := filepath.Join(outside, "pod.yaml")
+	write(t, foreign, "apiVersion: v1\nkind: Pod\nmetadata: {name: planted, namespace: x}\n")
+	if err := os.Remove(pod); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(foreign, pod); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Load(root); err == nil {
+		t.Fatal("Load accepted a link in place of a rendered file")
+	} else if !strings.Contains(err.Error(), pod) || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("error does not name the link: %v", err)
+	}
+}
