@@ -9,6 +9,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -108,7 +109,12 @@ func setStateOwner(t *testing.T, root, owner string) {
 		t.Fatal(err)
 	}
 	st.Owner = owner
-	if err := render.WriteState(root, st); err != nil {
+	h, err := hostfs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := render.WriteState(h, st); err != nil {
 		t.Fatal(err)
 	}
 }
