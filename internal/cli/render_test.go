@@ -83,7 +83,7 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		stderr string
 	}{
 		{"ok", hostRenderArgs(t.TempDir()), 0, ""},
-		{"file where a directory should be", hostRenderArgs(fileRoot), 3, "a parent of it is a file, not a directory (fix: remove or move the file"},
+		{"file where a directory should be", hostRenderArgs(fileRoot), 3, "is a file where a directory should be (fix: remove or move that file"},
 		{"missing root", []string{"render", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, 2, "--root is required"},
 		{"stray argument", append(hostRenderArgs(t.TempDir()), "extra"), 2, "takes no arguments"},
 		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},

@@ -53,9 +53,16 @@ type UnsafeError struct {
 }
 
 func (e *UnsafeError) Error() string {
+	if e.Problem == problemNotDir {
+		return fmt.Sprintf("%s is a file where a directory should be (fix: remove or move that file; a destination's parent directories must be real directories)", e.Path)
+	}
 	return fmt.Sprintf("%s %s; konnectivity-bundle never follows links or writes through special files under --root "+
 		"(fix: replace it with a real directory or regular file, or remove it)", e.Path, e.Problem)
 }
+
+// problemNotDir is a file standing where a parent directory should be: no
+// link is involved, so the message says what to move instead.
+const problemNotDir = "is not a directory"
 
 // Open opens dir (absolute) as the root.
 func Open(dir string) (*Root, error) {
@@ -122,7 +129,7 @@ func (r *Root) resolveFrom(rel string, topLinkOK bool) (string, error) {
 		case fi.Mode()&fs.ModeSymlink != 0:
 			return "", &UnsafeError{Path: r.Abs(next), Problem: "is a symbolic link"}
 		case !fi.IsDir():
-			return "", &UnsafeError{Path: r.Abs(next), Problem: "is not a directory"}
+			return "", &UnsafeError{Path: r.Abs(next), Problem: problemNotDir}
 		}
 		cur = next
 		if topLinkOK {
