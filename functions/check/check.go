@@ -99,6 +99,7 @@ var ruleFamilies = []func(*bundle, Options, *report){
 	checkAgentFlags,
 	checkPorts,
 	checkReadiness,
+	checkRouting,
 	checkEgress,
 	checkOverride,
 	checkPaths,

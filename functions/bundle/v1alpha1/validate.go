@@ -40,6 +40,7 @@ func (s *Spec) Validate() error {
 	v.server(&s.Server)
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
+	v.strategies(s)
 	v.paths(&s.Paths)
 	if len(v.errs) == 0 {
 		return nil
