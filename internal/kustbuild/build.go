@@ -56,6 +56,7 @@ func BuildOverlay(name string, opts Options) ([]byte, error) {
 func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
 	getenv := opts.env()
 	wrapped := newFnFS(fsys, getenv)
+	wrapped.flagIP = opts.BootstrapIP
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)

@@ -27,6 +27,7 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv func(string) string
+	flagIP string // --bootstrap-ip, checked against each config's spec.bootstrapIP
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path

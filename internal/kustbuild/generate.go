@@ -29,6 +29,9 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if fn.Role != dispatch.Generator {
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
+		if err := checkBootstrapIP(c, f.flagIP); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
+		}
 		input := c.Copy()
 		if err := input.PipeE(yaml.SetAnnotation(localConfig, "true")); err != nil {
 			return nil, err
