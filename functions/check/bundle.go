@@ -59,6 +59,9 @@ type bundle struct {
 
 // parseBundle reads the stream and identifies each object's role.
 func parseBundle(stream []byte) (*bundle, error) {
+	if err := checkSeparators(stream); err != nil {
+		return nil, fmt.Errorf("parse YAML stream: %w", err)
+	}
 	if err := checkExpansion(stream); err != nil {
 		return nil, err
 	}
