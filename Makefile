@@ -29,7 +29,7 @@ unit: ## unit tests only; tests needing a missing real tool skip and say how to 
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 20m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/e2e.log; exit 1; }
+	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 20m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh
