@@ -70,7 +70,7 @@ DIFF_OUTPUT  ?= text
 GOLDEN_IMAGE := quay.io/openshift/origin-apiserver-network-proxy:4.20
 
 diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|markdown|json); exit 1 if any drifted
-	@rc=0; for o in $$(ls overlays); do \
+	@rc=0; for g in testdata/golden/*.yaml; do o=$$(basename $$g .yaml); \
 	  case $$o in \
 	    upi)  args="" ;; \
 	    ipv6) args="--bootstrap-ip 2001:db8::10 --image $(GOLDEN_IMAGE)" ;; \

@@ -66,7 +66,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 	if err != nil {
 		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
-	if err := wrapped.validate(m); err != nil {
+	if err := wrapped.validate(m, dir); err != nil {
 		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	return m.AsYaml()
