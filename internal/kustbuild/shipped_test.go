@@ -26,4 +26,3 @@ func TestShippedOverlaysHaveGoldenFiles(t *testing.T) {
 		t.Fatalf("golden files %v, embedded overlays %v: add both or neither (embed.go lists the shipped overlays)", names, Overlays())
 	}
 }
-
