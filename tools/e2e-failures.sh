@@ -13,6 +13,7 @@ awk -v max=80 '
 		next
 	}
 	/^ *--- (PASS|SKIP): / { next }
+	/^(PASS|FAIL|ok |figure:)/ { cur = ""; next }
 	cur != "" {
 		c = ++count[cur]
 		lines[cur, c] = $0
