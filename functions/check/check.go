@@ -100,6 +100,7 @@ var ruleFamilies = []func(*bundle, Options, *report){
 	checkPorts,
 	checkReadiness,
 	checkRouting,
+	checkHealthBind,
 	checkEgress,
 	checkOverride,
 	checkPaths,
