@@ -2,6 +2,7 @@ package hoststatus
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
 	"slices"
 	"strings"
@@ -111,8 +112,8 @@ func (s *session) identifierHint() string {
 	if err != nil {
 		return fmt.Sprintf("; the agents' --agent-identifiers=%q is not URL-query form", raw)
 	}
-	for k, vs := range q {
-		for _, v := range vs {
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		for _, v := range q[k] {
 			if msg := anp.IdentifierValueProblem(k, v); msg != "" {
 				return fmt.Sprintf("; the agents' identifier %s=%q %s", k, v, msg)
 			}
