@@ -72,17 +72,18 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 // startEtcd runs a single-member etcd on the namespace's IPv4 loopback.
 func startEtcd(t *testing.T, ns, name, dir string) {
 	t.Helper()
-	startProc(t, ns, name, dir, []string{tool(t, "etcd"),
+	p := startProc(t, ns, name, dir, append([]string{tool(t, "etcd"),
 		"--name=e2e", "--data-dir=" + filepath.Join(dir, "etcd"), "--log-level=warn", "--unsafe-no-fsync",
 		"--listen-client-urls=http://127.0.0.1:2379", "--advertise-client-urls=http://127.0.0.1:2379",
 		"--listen-peer-urls=http://127.0.0.1:2380", "--initial-advertise-peer-urls=http://127.0.0.1:2380",
-		"--initial-cluster=e2e=http://127.0.0.1:2380"})
+		"--initial-cluster=e2e=http://127.0.0.1:2380"}, etcdLoadFlags...))
+	waitEtcd(t, ns, p)
 }
 
 // waitReady polls /readyz until the apiserver answers ok (bounded).
 func (a *apiserver) waitReady(t *testing.T, name string) {
 	t.Helper()
-	took, err := eventually(60*time.Second, 100*time.Millisecond, func() error {
+	took, err := eventually(startWait, 250*time.Millisecond, func() error {
 		if !a.proc.running() {
 			return fmt.Errorf("kube-apiserver exited: %v", a.proc.err)
 		}
@@ -92,7 +93,7 @@ func (a *apiserver) waitReady(t *testing.T, name string) {
 		return err
 	})
 	if err != nil {
-		t.Fatalf("%s not ready: %v", name, err)
+		t.Fatalf("%s not ready: %v\n%s", name, err, tail(a.proc.logPath, 20))
 	}
 	t.Logf("%s ready %v after start", name, took.Round(time.Millisecond))
 }

@@ -157,7 +157,7 @@ func flagValueOK(argv []string, name string) string {
 func (h *bootstrapHost) startServer(t *testing.T) {
 	t.Helper()
 	h.serverProc = startProcOwned(t, h.owner, h.tp.boot, "proxy-server", h.dir, h.server.argv)
-	if _, err := eventually(20*time.Second, 10*time.Millisecond, func() error {
+	if _, err := eventually(startWait, 10*time.Millisecond, func() error {
 		if !h.serverProc.running() {
 			return fmt.Errorf("proxy-server exited: %v", h.serverProc.err)
 		}

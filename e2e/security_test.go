@@ -56,7 +56,7 @@ func TestSecurity(t *testing.T) {
 
 	t.Run("the rendered agent connects (control)", func(t *testing.T) {
 		e.h.startAgent(t, e.h.agent.argv)
-		waitAdmitted(t, e.kas.client, 30*time.Second)
+		waitAdmitted(t, e.kas.client, tunnelWait)
 		if err := serverReady(e); err != nil {
 			t.Errorf("proxy-server not ready with the rendered agent connected: %v", err)
 		}
@@ -97,7 +97,7 @@ func (e *env) refusal(t *testing.T, tc refusalCase, stream []byte, certDir, proc
 	agent := startProc(t, e.tp.node, procName, e.h.dir, agentVariant(t, e, tc.agentFiles, tc.mutate))
 	defer agent.stop()
 	// Wait until the agent has tried and failed to connect twice.
-	_, err := eventually(20*time.Second, 100*time.Millisecond, func() error {
+	_, err := eventually(tunnelWait, 100*time.Millisecond, func() error {
 		if n := strings.Count(agent.log(), "cannot connect once"); n < 2 {
 			return fmt.Errorf("%d failed connection attempts so far", n)
 		}

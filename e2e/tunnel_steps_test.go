@@ -36,7 +36,7 @@ func (e *env) failsBeforeServer(t *testing.T) {
 		want = []string{"context deadline exceeded"}
 	}
 	var took time.Duration
-	_, err := eventually(15*time.Second, 50*time.Millisecond, func() error {
+	_, err := eventually(tunnelWait, 50*time.Millisecond, func() error {
 		start := time.Now()
 		err := admit(e.kas.client, false)
 		took = time.Since(start)
@@ -63,7 +63,7 @@ func (e *env) startTunnel(t *testing.T) {
 	t.Helper()
 	e.h.startServer(t)
 	e.h.startAgent(t, e.h.agent.argv)
-	first, err := eventually(30*time.Second, 10*time.Millisecond, func() error { return admit(e.kas.client, false) })
+	first, err := eventually(tunnelWait, 10*time.Millisecond, func() error { return admit(e.kas.client, false) })
 	if err != nil {
 		t.Fatalf("no webhook call through the tunnel after agent start: %v", err)
 	}
@@ -93,7 +93,7 @@ func (e *env) serverRestart(t *testing.T) {
 	failed := strings.Count(e.h.agentProc.log(), "cannot connect once")
 	e.h.serverProc.kill()
 	e.h.startServer(t)
-	took := waitAdmitted(t, e.kas.client, 60*time.Second)
+	took := waitAdmitted(t, e.kas.client, tunnelWait)
 	// The agent redials on its sync tick; each failed attempt (server not
 	// listening yet) stretches the next wait by 1.5x, hence the count.
 	failed = strings.Count(e.h.agentProc.log(), "cannot connect once") - failed
@@ -104,7 +104,7 @@ func (e *env) serverRestart(t *testing.T) {
 func (e *env) agentRestart(t *testing.T) {
 	e.h.agentProc.kill()
 	e.h.startAgent(t, e.h.agent.argv)
-	took := waitAdmitted(t, e.kas.client, 60*time.Second)
+	took := waitAdmitted(t, e.kas.client, tunnelWait)
 	e.figure("reconnect after agent restart", took.Round(time.Millisecond))
 }
 
@@ -113,7 +113,7 @@ func (e *env) agentRestart(t *testing.T) {
 func (e *env) production(t *testing.T, tunnel latency) {
 	prod := startAPIServer(t, e.tp.node, "production-kas", e.fam, e.fam.nodeIP)
 	registerWebhook(t, prod.client, e.wh)
-	waitAdmitted(t, prod.client, 15*time.Second)
+	waitAdmitted(t, prod.client, tunnelWait)
 	checkAdmission(t, prod.client)
 	direct := measure(t, prod.client)
 	e.figure("webhook latency direct (production KAS)", direct)

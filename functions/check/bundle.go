@@ -64,6 +64,9 @@ func parseBundle(stream []byte) (*bundle, error) {
 	if err := yamlguard.Check(stream); err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)
 	}
+	if err := checkSeparators(stream); err != nil {
+		return nil, fmt.Errorf("parse YAML stream: %w", err)
+	}
 	nodes, err := kio.FromBytes(stream)
 	if err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)

@@ -99,6 +99,8 @@ var ruleFamilies = []func(*bundle, Options, *report){
 	checkAgentFlags,
 	checkPorts,
 	checkReadiness,
+	checkRouting,
+	checkHealthBind,
 	checkEgress,
 	checkOverride,
 	checkPaths,

@@ -1,15 +1,14 @@
 package check
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
-	"slices"
-
+	"fmt"
 	"net"
-	"net/url"
+	"slices"
 	"sort"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
 )
 
 // proxy-agent v0.36.0 defaults that the rules depend on.
@@ -36,7 +35,11 @@ func checkAgentFlags(b *bundle, _ Options, r *report) {
 	checkFlagSyntax(w, agentBinary, r)
 	checkAgentTLS(w, r)
 	checkAgentTiming(w, r)
-	checkIdentifiers(w, r)
+	var strategies []string
+	if b.server != nil {
+		strategies = strategiesOf(b.server)
+	}
+	checkIdentifiers(w, strategies, r)
 	checkServerHost(w, r)
 }
 
@@ -79,8 +82,9 @@ func checkAgentTiming(w *workload, r *report) {
 	}
 }
 
-// checkIdentifiers: --agent-identifiers is URL-query syntax with known keys.
-func checkIdentifiers(w *workload, r *report) {
+// checkIdentifiers: --agent-identifiers is URL-query syntax with known keys,
+// and values a listed proxy strategy relies on must be ones the server parses.
+func checkIdentifiers(w *workload, strategies []string, r *report) {
 	u, ok := w.flags.get("agent-identifiers")
 	if !ok || u.Value == "" {
 		return
@@ -105,63 +109,19 @@ func checkIdentifiers(w *workload, r *report) {
 			continue
 		}
 		for _, v := range q[k] {
-			if msg := identifierValueError(k, v); msg != "" {
-				// proxy-agent starts with such a value; the server just never matches it.
-				r.warnf("agent-identifiers-invalid", w.obj.ref(), u.Field, fix, "--agent-identifiers %s=%q %s, so the server can never match it", k, v, msg)
+			msg := anp.IdentifierValueProblem(k, v)
+			if msg == "" {
+				continue
 			}
+			// proxy-agent starts with such a value; the server just never matches it.
+			sev, why := SeverityWarning, ""
+			if s := anp.StrategyRelyingOn(k); slices.Contains(strategies, s) {
+				sev, why = SeverityError, fmt.Sprintf(" (the %s strategy relies on it)", s)
+			}
+			r.add(sev, "agent-identifiers-invalid", w.obj.ref(), u.Field,
+				fmt.Sprintf("--agent-identifiers %s=%q %s, so the server can never match it%s", k, v, msg, why), fix)
 		}
 	}
-}
-
-// identifierValueError catches values the server can never match, most often
-// a comma used where '&' separates identifiers.
-func identifierValueError(key, v string) string {
-	if strings.Contains(v, ",") {
-		return "contains a comma; identifiers are separated by '&'"
-	}
-	switch key {
-	case "ipv4":
-		if ip := net.ParseIP(v); ip == nil || ip.To4() == nil {
-			return "is not an IPv4 address"
-		}
-	case "ipv6":
-		if ip := net.ParseIP(v); ip == nil || ip.To4() != nil {
-			return "is not an IPv6 address"
-		}
-	case "cidr":
-		if _, _, err := net.ParseCIDR(v); err != nil {
-			return "is not a CIDR"
-		}
-	case "default-route":
-		if _, err := strconv.ParseBool(v); err != nil {
-			return "is not true or false"
-		}
-	}
-	return ""
-}
-
-// hasAddressIdentifier reports whether agents advertise an address that the
-// destHost strategy can match.
-func hasAddressIdentifier(w *workload) bool {
-	q, err := url.ParseQuery(w.flags.value("agent-identifiers"))
-	if err != nil {
-		return false
-	}
-	return len(q["ipv4"])+len(q["ipv6"])+len(q["cidr"])+len(q["host"]) > 0
-}
-
-// advertisesDefaultRoute reports whether agents serve the defaultRoute strategy.
-func advertisesDefaultRoute(w *workload) bool {
-	q, err := url.ParseQuery(w.flags.value("agent-identifiers"))
-	if err != nil {
-		return false
-	}
-	for _, v := range q["default-route"] {
-		if b, err := strconv.ParseBool(v); err == nil && b {
-			return true
-		}
-	}
-	return false
 }
 
 // checkServerHost: agents on cluster nodes must dial the bootstrap node.

@@ -2,10 +2,13 @@ package check
 
 import (
 	"fmt"
+	"net/url"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
 )
 
 // checkReadiness: probes must hit the health port in the args
@@ -89,11 +92,15 @@ func checkReadyz(b *bundle, r *report) {
 		return
 	}
 	first := firstStrategy(w)
+	q, err := url.ParseQuery(b.agent.flags.value("agent-identifiers"))
+	if err != nil || !anp.IsProxyStrategy(first) || anp.Serves(first, q) {
+		return
+	}
 	var why string
-	switch {
-	case first == "destHost" && !hasAddressIdentifier(b.agent):
+	switch first {
+	case "destHost":
 		why = "the first proxy strategy is destHost and the agents advertise no address identifier (ipv4, ipv6, cidr or host)"
-	case first == "defaultRoute" && !advertisesDefaultRoute(b.agent):
+	case "defaultRoute":
 		why = "the first proxy strategy is defaultRoute and the agents do not advertise default-route=true"
 	default:
 		return

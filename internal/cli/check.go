@@ -1,13 +1,12 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"os"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"github.com/spf13/pflag"
 )
 
@@ -24,7 +23,14 @@ paths and values the objects must agree on. functions/check/README.md lists
 every rule.
 
 FILE is a YAML stream; - or no argument reads standard input; a DIR is a
-kustomization, built in-process first (like 'build DIR').
+kustomization, built in-process first (like 'build DIR', with --bootstrap-ip
+and --image), or a host root that render wrote (a directory holding
+var/lib/konnectivity-bundle/state.json): its files are checked as they are on
+disk now, with the certificates of its certificate directory unless
+--cert-dir says otherwise; the state file is only read.
+
+Objects in a stream must be separated by '---' lines: files joined with cat
+are reported as such, not parsed into one object.
 
 Text output is one line per finding:
   severity  object  field: message (fix: ...)
@@ -36,6 +42,9 @@ that does not build.`,
 			output := fs.StringP("output", "o", "text", "output format: text or json")
 			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
 			var opts check.Options
+			var build kustbuild.Options
+			fs.StringVar(&build.BootstrapIP, "bootstrap-ip", "", "bootstrap node IP for a DIR that is built (default $KONNECTIVITY_BOOTSTRAP_IP)")
+			fs.StringVar(&build.Image, "image", "", "apiserver-network-proxy image for a DIR that is built (default $KONNECTIVITY_IMAGE)")
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
 			return func(io IO, args []string) error {
@@ -45,20 +54,24 @@ that does not build.`,
 				if len(args) > 1 {
 					return Usagef("check takes at most one FILE, DIR or -, got %d", len(args))
 				}
-				return runCheck(io, args, *output, *certDir, opts)
+				build.Getenv = io.Getenv
+				return runCheck(io, args, *output, *certDir, opts, build)
 			}
 		},
 	})
 }
 
-func runCheck(io IO, args []string, output, certDir string, opts check.Options) error {
+func runCheck(io IO, args []string, output, certDir string, opts check.Options, build kustbuild.Options) error {
 	target := "-"
 	if len(args) == 1 {
 		target = args[0]
 	}
-	stream, err := readBundle(io, target)
+	stream, err := readBundle(io, target, build)
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
+	}
+	if certDir == "" {
+		certDir = renderedCertDir(target)
 	}
 	if certDir != "" {
 		if opts.CertFiles, err = check.ReadCertDir(certDir); err != nil {
@@ -84,30 +97,40 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options) 
 	return nil
 }
 
-// readBundle reads a YAML stream from stdin or a file, or builds a kustomization directory.
-func readBundle(io IO, target string) ([]byte, error) {
-	if target == "-" {
-		if io.Stdin == nil {
-			return nil, errors.New("no standard input")
-		}
-		return yamlguard.ReadAll(io.Stdin, "standard input")
-	}
-	st, err := os.Stat(target)
-	if err != nil {
-		return nil, fmt.Errorf("reading bundle: %w", err)
-	}
-	if !st.IsDir() {
-		b, err := yamlguard.ReadFile(target)
+// readBundle reads a YAML stream from stdin or a file, reads what render
+// wrote under a host root, or builds a kustomization directory.
+func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
+	if target != "-" {
+		st, err := os.Stat(target)
 		if err != nil {
 			return nil, fmt.Errorf("reading bundle: %w", err)
 		}
-		return b, nil
+		if st.IsDir() && !rendered.IsRoot(target) {
+			b, err := kustbuild.Build(target, build)
+			if err != nil {
+				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
+			}
+			return b, nil
+		}
 	}
-	b, err := kustbuild.Build(target, kustbuild.Options{Getenv: io.Getenv})
+	src, err := loadSource(io, target, build)
 	if err != nil {
-		return nil, fmt.Errorf("building %s before checking it: %w", target, err)
+		return nil, fmt.Errorf("reading bundle: %w", err)
 	}
-	return b, nil
+	return src.Stream, nil
+}
+
+// renderedCertDir is the certificate directory of a rendered host root, so
+// check verifies SANs and signers there without --cert-dir; "" otherwise.
+func renderedCertDir(target string) string {
+	if target == "-" || !rendered.IsRoot(target) {
+		return ""
+	}
+	r, err := rendered.Load(target)
+	if err != nil {
+		return ""
+	}
+	return r.CertDir
 }
 
 func describeTarget(target string) string {

@@ -13,8 +13,10 @@ import (
 
 const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them.
 A and B are each a bundle file, a kustomization directory (built in-process),
-an overlay name (built), or - for stdin. With --overlays both are overlay
-names, e.g. --overlays ipv4 ipv6.
+an overlay name (built), a host root that render wrote (a directory holding
+var/lib/konnectivity-bundle/state.json; its files are read as they are on
+disk, the state file only read), or - for stdin. With --overlays both are
+overlay names, e.g. --overlays ipv4 ipv6.
 
 Objects are matched by apiVersion, kind, namespace and name. Inside a changed
 object each changed field is one line: container args are compared flag by
@@ -118,7 +120,7 @@ func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*b
 		if overlays {
 			src, err = bundlediff.LoadOverlay(arg, opts[i])
 		} else {
-			src, err = bundlediff.Load(arg, io.Stdin, opts[i])
+			src, err = loadSource(io, arg, opts[i])
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)

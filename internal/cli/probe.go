@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
 const probeLong = `Dials TARGET through the Konnectivity socket exactly as the bootstrap
@@ -19,12 +20,20 @@ TARGET is host:port (a plain TCP connect, e.g. a webhook Service's ClusterIP
 and port, or an endpoint pod IP and targetPort), or an http(s) URL, which is
 also asked for with GET (the target's certificate is shown, not verified).
 
-Exit status: 0 the target was reached; 1 it was not; 2 usage error.`
+With --webhooks (and --kubeconfig, no TARGET) it lists every Service-backed
+ValidatingWebhookConfiguration and MutatingWebhookConfiguration webhook and
+every APIService registered in that kube-apiserver, resolves each Service as
+the kube-apiserver does (its ClusterIP and port; with --endpoint-routing, as
+under --enable-aggregator-routing, a ready endpoint and its target port) and
+dials it through the tunnel: reachable, refused (the pod is not up), no agent
+(the tunnel is down), timeout, or no endpoint.
+
+Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.`
 
 func init() {
 	register(&Command{
 		Name:  "probe",
-		Args:  "TARGET",
+		Args:  "TARGET | --webhooks --kubeconfig FILE",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Setup: setupProbe,
@@ -37,7 +46,14 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Root, "root", "/", "host root render wrote under")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
 	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	var web webhookFlags
+	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of --kubeconfig's cluster")
+	fs.StringVar(&web.kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver (with --webhooks)")
+	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
 	return func(io IO, args []string) error {
+		if web.on {
+			return runWebhookProbe(io, args, output, opts, web)
+		}
 		if len(args) != 1 {
 			return Usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
 		}
@@ -61,4 +77,39 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return nil
 	}
+}
+
+type webhookFlags struct {
+	on, endpoints bool
+	kubeconfig    string
+}
+
+func runWebhookProbe(io IO, args []string, output string, opts egressprobe.Options, web webhookFlags) error {
+	switch {
+	case len(args) != 0:
+		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
+	case web.kubeconfig == "":
+		return Usagef("probe --webhooks needs --kubeconfig (the bootstrap kube-apiserver's)")
+	case output != "text" && output != "json":
+		return Usagef("--output: unknown format %q; use text or json", output)
+	}
+	c, err := webhookprobe.Client(web.kubeconfig)
+	if err != nil {
+		return Usagef("%v", err)
+	}
+	rs, err := webhookprobe.Run(context.Background(), c, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	if err != nil {
+		return err
+	}
+	write := webhookprobe.WriteText
+	if output == "json" {
+		write = webhookprobe.WriteJSON
+	}
+	if err := write(io.Stdout, rs); err != nil {
+		return err
+	}
+	if !webhookprobe.AllReachable(rs) {
+		return &ExitError{Code: 1}
+	}
+	return nil
 }

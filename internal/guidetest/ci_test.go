@@ -34,7 +34,7 @@ func TestCIScript(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		overlays, _ := os.ReadDir(filepath.Join(sb.repo, "overlays"))
+		overlays, _ := filepath.Glob(filepath.Join(sb.repo, "testdata", "golden", "*.yaml"))
 		if n := strings.Count(string(md), "No differences."); n != len(overlays) {
 			t.Errorf("%d overlays report no differences, want all %d:\n%s", n, len(overlays), md)
 		}

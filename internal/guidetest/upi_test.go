@@ -45,7 +45,8 @@ func newSandbox(t *testing.T) *sandbox {
 		t.Skipf("skipping: the guides' blocks need bash: %v", err)
 	}
 	sb := &sandbox{tmp: t.TempDir(), bin: binDir}
-	sb.repo = filepath.Join(sb.tmp, "repo")
+	// Named as a clone is, so the guide's overlay next to it can name it.
+	sb.repo = filepath.Join(sb.tmp, "konnectivity-bundle")
 	copyRepo(t, tooltest.RepoRoot(), sb.repo)
 	return sb
 }

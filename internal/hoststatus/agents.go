@@ -1,22 +1,21 @@
 package hoststatus
 
 import (
-	"bufio"
 	"fmt"
-	"strconv"
+	"maps"
+	"net/url"
+	"slices"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
 )
 
-// Metric names of ANP v0.36.0 (pkg/server/metrics): ready_backends is per
-// proxy strategy; ready_backend_connections is its deprecated total.
-const (
-	metricReadyBackends = "konnectivity_network_proxy_server_ready_backends"
-	metricReadyConns    = "konnectivity_network_proxy_server_ready_backend_connections"
-)
-
-// agents counts connected agents from the server's metrics: the admin port
-// first (bound to 127.0.0.1), then the health port, which serves the same
-// /metrics and may be the only one reachable with --health-host.
+// agents reads the server's /metrics: the admin port first (bound to
+// 127.0.0.1, what `ports` lists for status), then the health port, which
+// proxy-server v0.36.0 serves /metrics on as well. It counts connected
+// agents from the agent gRPC streams, not from one strategy's backends: with
+// --proxy-strategies=destHost,... an agent that advertises no address is
+// connected while destHost has no backend.
 func (s *session) agents() {
 	srv := s.root.Bundle.Server
 	admin, err1 := srv.Port("admin-port", 8095)
@@ -33,64 +32,93 @@ func (s *session) agents() {
 			lastErr = fmt.Sprintf("%s: %s", u, describe(code, body, err))
 			continue
 		}
-		n, metric, ok := readyAgents(body, firstStrategy(srv.Flag("proxy-strategies")))
+		m, ok := parseMetrics(body)
 		if !ok {
-			lastErr = fmt.Sprintf("%s has neither %s nor %s", u, metricReadyBackends, metricReadyConns)
+			lastErr = fmt.Sprintf("%s has neither %s nor %s", u, metricAgentStreams, metricReadyBackends)
 			continue
 		}
-		s.rep.Agents = n
+		s.rep.Agents = m.connected()
 		s.rep.Metrics = body
-		s.reportAgents(n, metric)
+		s.reportAgents(u, m)
 		return
 	}
 	s.rep.add(Check{Name: "agents", Severity: Error, Detail: "cannot read the server's metrics: " + lastErr,
-		Hint: "the server is down, or --health-host points elsewhere (the admin port listens on 127.0.0.1 only)"})
+		Hint: "the server is down, or --health-host points elsewhere (the admin and health ports listen on 127.0.0.1 only)"})
 }
 
-func (s *session) reportAgents(n int, metric string) {
-	if n > 0 {
-		s.rep.add(Check{Name: "agents", Severity: OK, Detail: fmt.Sprintf("%d agent(s) connected (%s)", n, metric)})
+// reportAgents says how many agents are connected and whether the server's
+// strategies can route to them.
+func (s *session) reportAgents(u string, m serverMetrics) {
+	n := m.connected()
+	if n == 0 {
+		port, _ := s.root.Bundle.Server.Port("agent-port", 8091)
+		s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
+			Hint: fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
+				"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)})
 		return
 	}
-	port, _ := s.root.Bundle.Server.Port("agent-port", 8091)
-	s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("no agent connected (%s = 0); the tunnel cannot carry traffic", metric),
-		Hint: fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
-			"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)})
+	strategies := s.strategies()
+	served, first := m.routable(strategies)
+	served = slices.DeleteFunc(served, func(st string) bool { return !s.renderedServes(st) })
+	backends := m.describe(strategies)
+	switch {
+	case len(served) == 0:
+		s.rep.add(Check{Name: "agents", Severity: Error,
+			Detail: fmt.Sprintf("%d agent(s) connected, but no proxy strategy (%s) can route to them: every request gets `No agent available` (%s)", n, backends, u),
+			Hint:   anp.RoutingFix + s.identifierHint()})
+	case served[0] != first:
+		s.rep.add(Check{Name: "agents", Severity: Warning,
+			Detail: fmt.Sprintf("%d agent(s) connected; requests route through %s, but the first strategy %s has none, so /readyz stays 500 (%s)", n, strings.Join(served, ","), first, backends),
+			Hint:   "put a strategy the agents serve first in --proxy-strategies" + s.identifierHint()})
+	default:
+		s.rep.add(Check{Name: "agents", Severity: OK, Detail: fmt.Sprintf("%d agent(s) connected (%s; %s)", n, backends, u)})
+	}
 }
 
-func firstStrategy(v string, ok bool) string {
+// strategies are the server's --proxy-strategies as rendered.
+func (s *session) strategies() []string {
+	v, ok := s.root.Bundle.Server.Flag("proxy-strategies")
 	if !ok || v == "" {
-		return "default"
+		return []string{"default"}
 	}
-	first, _, _ := strings.Cut(v, ",")
-	return strings.TrimSpace(first)
+	var out []string
+	for _, st := range strings.Split(v, ",") {
+		if st = strings.TrimSpace(st); st != "" {
+			out = append(out, st)
+		}
+	}
+	return out
 }
 
-// readyAgents reads the Prometheus text exposition: the first strategy's
-// ready_backends when present (what readiness uses), else the total.
-func readyAgents(body, strategy string) (int, string, bool) {
-	want := metricReadyBackends + `{proxy_strategy="` + strategy + `"}`
-	var total = -1
-	sc := bufio.NewScanner(strings.NewReader(body))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		name, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), " ")
-		if !ok || strings.HasPrefix(name, "#") {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.Fields(val)[0], 64)
-		if err != nil {
-			continue
-		}
-		switch name {
-		case want:
-			return int(f), want, true
-		case metricReadyConns:
-			total = int(f)
+// renderedServes: a destHost backend registered under a value that is not
+// an address (ipv4=notanip) counts in the metric but never matches a request;
+// the rendered identifiers tell.
+func (s *session) renderedServes(strategy string) bool {
+	if s.root.Bundle.Agent == nil {
+		return true
+	}
+	raw, _ := s.root.Bundle.Agent.Flag("agent-identifiers")
+	q, err := url.ParseQuery(raw)
+	return err == nil && anp.Serves(strategy, q)
+}
+
+// identifierHint names the rendered agents' identifiers and what is wrong
+// with them, if anything.
+func (s *session) identifierHint() string {
+	if s.root.Bundle.Agent == nil {
+		return ""
+	}
+	raw, _ := s.root.Bundle.Agent.Flag("agent-identifiers")
+	q, err := url.ParseQuery(raw)
+	if err != nil {
+		return fmt.Sprintf("; the agents' --agent-identifiers=%q is not URL-query form", raw)
+	}
+	for _, k := range slices.Sorted(maps.Keys(q)) {
+		for _, v := range q[k] {
+			if msg := anp.IdentifierValueProblem(k, v); msg != "" {
+				return fmt.Sprintf("; the agents' identifier %s=%q %s", k, v, msg)
+			}
 		}
 	}
-	if total >= 0 {
-		return total, metricReadyConns, true
-	}
-	return 0, "", false
+	return fmt.Sprintf("; the agents advertise --agent-identifiers=%q", raw)
 }

@@ -8,6 +8,8 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 )
 
 // files: every file render recorded is still there with the same bytes.
@@ -34,7 +36,10 @@ func (s *session) files() {
 			Detail: fmt.Sprintf("changed since render: %s", strings.Join(changed, ", ")),
 			Hint:   "someone edited them by hand; konnectivity-bundle render restores them (certificates are reused while valid)"})
 	default:
-		s.rep.add(Check{Name: "rendered files", Severity: OK, Detail: fmt.Sprintf("%d files as render wrote them", len(s.root.Files))})
+		// render's count includes the state file it writes last; the state
+		// records every other file, so the two totals differ by that one.
+		s.rep.add(Check{Name: "rendered files", Severity: OK, Detail: fmt.Sprintf("%d files as render wrote them (%d recorded in /%s, plus that state file)",
+			len(s.root.Files)+1, len(s.root.Files), rendered.StatePath)})
 	}
 }
 

@@ -64,7 +64,9 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 		check(t, rep, want{usable: true, agents: 1,
 			checks: map[string]hoststatus.Severity{"rendered files": hoststatus.OK, "socket": hoststatus.OK, "egress selector": hoststatus.OK,
 				"server health": hoststatus.OK, "server ready": hoststatus.OK, "agents": hoststatus.OK, "certificates": hoststatus.OK},
-			detailed: map[string]string{"agents": "konnectivity_network_proxy_server_ready_backends"},
+			detailed: map[string]string{"agents": "1 agent(s) connected (ready_backends{default}=1; http://127.0.0.1:8095/metrics)",
+				// what render printed: 12 files recorded in its state, and the state file
+				"rendered files": "13 files as render wrote them (12 recorded in /var/lib/konnectivity-bundle/state.json, plus that state file)"},
 		})
 	})
 	t.Run("certificates expired", func(t *testing.T) {

@@ -75,6 +75,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
 	wrapped.bootstrapIPFor = opts.BootstrapIPFor
+	wrapped.flagIP = opts.BootstrapIP
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
@@ -84,7 +85,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 	if err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
-	if err := wrapped.validate(m); err != nil {
+	if err := wrapped.validate(m, dir); err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	return m, wrapped, nil

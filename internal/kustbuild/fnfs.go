@@ -30,11 +30,12 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv func(string) string
+	flagIP string // --bootstrap-ip, checked against each config's spec.bootstrapIP
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path
 	rewritten map[string][]byte // rewritten kustomization files, by absolute path
-	checks    []*yaml.RNode     // validator configs taken out of kustomizations
+	checks    []scopedCheck     // validator configs taken out of kustomizations
 	err       error             // first function error; kustomize would bury it
 	immutable bool              // the embedded tree: nested builds can be cached
 	inspect   bool              // record generator configs instead of running them
@@ -141,7 +142,8 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	// A check may be wired under validators: (legacy plugin) or, last, under
 	// transformers: (exec function; kustomize rejects exec validators).
 	for _, field := range []string{"validators", "transformers"} {
-		if _, err := f.filterEntries(kust, field, dir, f.takeChecks); err != nil {
+		take := func(_ int, configs []*yaml.RNode) (bool, error) { return f.takeChecks(dir, configs) }
+		if _, err := f.filterEntries(kust, field, dir, take); err != nil {
 			return nil, err
 		}
 	}
@@ -154,15 +156,15 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 }
 
 // takeChecks takes entries whose configs are all our validators; they run
-// on the final output instead.
-func (f *fnFS) takeChecks(_ int, configs []*yaml.RNode) (bool, error) {
+// on the output of the kustomization in dir that lists them (see scope.go).
+func (f *fnFS) takeChecks(dir string, configs []*yaml.RNode) (bool, error) {
 	for _, c := range configs {
 		if fn, _ := dispatch.Lookup(c.GetKind()); fn.Role != dispatch.Validator {
 			return false, nil
 		}
 	}
 	f.mu.Lock()
-	f.checks = append(f.checks, configs...)
+	f.checks = append(f.checks, scopedCheck{dir: dir, configs: configs})
 	f.mu.Unlock()
 	return true, nil
 }

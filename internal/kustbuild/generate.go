@@ -30,6 +30,9 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if fn.Role != dispatch.Generator {
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
+		if err := checkBootstrapIP(c, f.flagIP); err != nil {
+			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
+		}
 		getenv, err := f.envFor(c)
 		if err != nil {
 			return nil, err
@@ -53,17 +56,13 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 	return buf.Bytes(), err
 }
 
-// validate runs the validator configs taken out of kustomizations on the
-// final resources.
-func (f *fnFS) validate(m resmap.ResMap) error {
-	if len(f.checks) == 0 {
-		return nil
-	}
+// runChecks runs validator configs on the resources they were listed with.
+func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 	items, err := resourceNodes(m)
 	if err != nil {
 		return err
 	}
-	for _, c := range f.checks {
+	for _, c := range configs {
 		fn, _ := dispatch.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
 		err := fn.Factory(f.getenv).Process(rl)

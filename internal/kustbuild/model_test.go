@@ -83,21 +83,3 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 	}
 }
 
-func TestResolveBootstrapIP(t *testing.T) {
-	cases := []struct{ flag, spec, want string }{
-		{"", "", ""},
-		{"192.0.2.1", "", "192.0.2.1"},
-		{"", "192.0.2.1", "192.0.2.1"},
-		{"192.0.2.1", "192.0.2.1", "192.0.2.1"},
-		{"2001:DB8::1", "2001:db8::1", "2001:DB8::1"},
-	}
-	for _, tc := range cases {
-		if got, err := ResolveBootstrapIP(tc.flag, tc.spec); err != nil || got != tc.want {
-			t.Errorf("ResolveBootstrapIP(%q, %q) = %q, %v; want %q", tc.flag, tc.spec, got, err, tc.want)
-		}
-	}
-	_, err := ResolveBootstrapIP("192.0.2.1", "192.0.2.2")
-	if err == nil || !strings.Contains(err.Error(), "192.0.2.1") || !strings.Contains(err.Error(), "192.0.2.2") {
-		t.Errorf("conflict error %v does not name both values", err)
-	}
-}

@@ -28,8 +28,8 @@ func localFlows(b *Bundle) ([]Requirement, error) {
 		to      string
 		dur     string
 	}{
-		{s, "health-port", defaultServerHealth, "server /healthz and /readyz", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, all addresses unless --health-bind-address", whileServerRuns},
-		{s, "admin-port", defaultServerAdmin, "server /metrics (connected agents)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
+		{s, "health-port", defaultServerHealth, "server /healthz, /readyz and /metrics", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, " + healthBind(s), whileServerRuns},
+		{s, "admin-port", defaultServerAdmin, "server /metrics (status reads connected agents here first)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
 		{a, "health-server-port", defaultAgentHealth, "agent /healthz and /readyz", "the kubelet on each node (probes)", "each agent pod", whileAgentsRun},
 		{a, "admin-server-port", defaultAgentAdmin, "agent admin (metrics, debugging)", "inside the agent pod", "each agent pod, 127.0.0.1", whileAgentsRun},
 	}
@@ -53,4 +53,13 @@ func adminBind(s *Workload) string {
 		return v
 	}
 	return defaultAdminBind
+}
+
+// healthBind: proxy-server binds its health port to every address unless
+// --health-bind-address says otherwise.
+func healthBind(s *Workload) string {
+	if v, ok := s.Flag("health-bind-address"); ok && v != "" {
+		return v
+	}
+	return "all addresses (no --health-bind-address)"
 }

@@ -8,6 +8,10 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
+// HealthBindAddress is where the server's health port listens and where its
+// probes look: loopback, since nothing off the bootstrap host needs it.
+const HealthBindAddress = "127.0.0.1"
+
 // serverArgs are the proxy-server flags. UDS for the KAS means --server-port=0
 // and no --server-* TLS flags; agents authenticate with mTLS against the
 // cluster CA (REFERENCE.md section 4).
@@ -25,6 +29,9 @@ func serverArgs(s *Spec) []string {
 	}
 	return append(args,
 		fmt.Sprintf("--health-port=%d", s.Server.HealthPort),
+		// Only the kubelet's probes (host 127.0.0.1) and status need the
+		// health port; upstream binds it to every interface of the host.
+		"--health-bind-address="+HealthBindAddress,
 		fmt.Sprintf("--admin-port=%d", s.Server.AdminPort),
 		"--cluster-cert="+ContainerCertDir+"/server.crt",
 		"--cluster-key="+ContainerCertDir+"/server.key",
@@ -40,7 +47,7 @@ func serverArgs(s *Spec) []string {
 // strategy/identifier combinations (REFERENCE.md section 4).
 func serverPod(s *Spec) *corev1.Pod {
 	directory, orCreate := corev1.HostPathDirectory, corev1.HostPathDirectoryOrCreate
-	probe := httpProbe("127.0.0.1", "/healthz", s.Server.HealthPort)
+	probe := httpProbe(HealthBindAddress, "/healthz", s.Server.HealthPort)
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{

@@ -38,6 +38,7 @@ func (s *Spec) Validate() error {
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
 	v.bindAddress(s.IPFamily, s.BootstrapIP, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
+	v.strategies(s)
 	v.paths(&s.Paths)
 	if len(v.errs) == 0 {
 		return nil

@@ -1,0 +1,77 @@
+package rendered
+
+import (
+	"bytes"
+	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
+)
+
+// hostFileNames: render writes the egress file and the KAS override without
+// metadata (they are kube-apiserver config files, not cluster objects).
+// Stream gives them back the names the bundle uses, so a rendered root
+// compares with a built bundle object by object; nothing else is changed.
+var hostFileNames = map[string]string{
+	bundle.PlacementKASEgressConfig:   bundle.EgressObjectName,
+	bundle.PlacementKASConfigOverride: bundle.OverrideObjectName,
+}
+
+// Stream returns the bundle objects render wrote under dir, read as they
+// are on disk now (not as the state file remembers them), in the state
+// file's order and joined by `---`: the static pod, the cluster manifests,
+// the egress file and the KAS override. Certificates are left out; CertDir
+// of Load names their directory. The state file is only read.
+func Stream(dir string) ([]byte, error) {
+	r := &Root{Dir: dir}
+	if err := r.readState(); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	for _, f := range r.Files {
+		switch f.Placement {
+		case bundle.PlacementStaticPod, bundle.PlacementClusterManifest, bundle.PlacementKASEgressConfig, bundle.PlacementKASConfigOverride:
+		default:
+			continue
+		}
+		abs := r.Abs("/" + f.Path)
+		data, err := r.ReadFile(abs) // confined to the root, never through a link
+		if err == nil {
+			err = yamlguard.Check(data)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("a file render wrote under %s is unreadable (run render again to restore it): %w", dir, err)
+		}
+		if name, ok := hostFileNames[f.Placement]; ok {
+			if data, err = withName(data, name); err != nil {
+				return nil, fmt.Errorf("%s: %w", abs, err)
+			}
+		}
+		if out.Len() > 0 {
+			out.WriteString("---\n")
+		}
+		out.Write(data)
+		if len(data) > 0 && data[len(data)-1] != '\n' {
+			out.WriteByte('\n')
+		}
+	}
+	return out.Bytes(), nil
+}
+
+// withName sets metadata.name when the document has none.
+func withName(data []byte, name string) ([]byte, error) {
+	n, err := yaml.Parse(string(data))
+	if err != nil {
+		return nil, err
+	}
+	if n.GetName() != "" {
+		return data, nil
+	}
+	if err := n.SetName(name); err != nil {
+		return nil, err
+	}
+	s, err := n.String()
+	return []byte(s), err
+}

@@ -1,0 +1,62 @@
+package kustbuild
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestResolveBootstrapIP(t *testing.T) {
+	cases := []struct {
+		flag, spec, want string
+		err              []string // substrings of the error; nil = no error
+	}{
+		{flag: "", spec: "", want: ""},
+		{flag: "192.0.2.20", spec: "", want: "192.0.2.20"},
+		{flag: "", spec: "192.0.2.10", want: "192.0.2.10"},
+		{flag: "192.0.2.10", spec: "192.0.2.10", want: "192.0.2.10"},
+		{flag: "2001:DB8::10", spec: "2001:db8:0::10", want: "2001:DB8::10"},
+		{flag: "192.0.2.20", spec: "192.0.2.10", err: []string{"--bootstrap-ip 192.0.2.20", "spec.bootstrapIP 192.0.2.10", "fix:"}},
+		{flag: "not-an-ip", spec: "192.0.2.10", err: []string{"not-an-ip", "192.0.2.10"}},
+	}
+	for _, tc := range cases {
+		got, err := ResolveBootstrapIP(tc.flag, tc.spec)
+		switch {
+		case tc.err == nil && (err != nil || got != tc.want):
+			t.Errorf("ResolveBootstrapIP(%q, %q) = %q, %v; want %q", tc.flag, tc.spec, got, err, tc.want)
+		case tc.err != nil && err == nil:
+			t.Errorf("ResolveBootstrapIP(%q, %q) = %q; want an error", tc.flag, tc.spec, got)
+		case tc.err != nil:
+			for _, s := range tc.err {
+				if !strings.Contains(err.Error(), s) {
+					t.Errorf("ResolveBootstrapIP(%q, %q) error %q lacks %q", tc.flag, tc.spec, err, s)
+				}
+			}
+		}
+	}
+}
+
+// TestBuildAppliesTheBootstrapIPRule: upi's config sets spec.bootstrapIP
+// 192.0.2.10; the flag may repeat it but never silently lose to it.
+func TestBuildAppliesTheBootstrapIPRule(t *testing.T) {
+	cases := []struct {
+		flag string
+		host string // the agents' --proxy-server-host; "" = the build fails
+	}{
+		{"", "192.0.2.10"},
+		{"192.0.2.10", "192.0.2.10"},
+		{"192.0.2.20", ""},
+	}
+	for _, tc := range cases {
+		out, err := BuildOverlay("upi", Options{BootstrapIP: tc.flag, Getenv: func(string) string { return "" }})
+		switch {
+		case tc.host == "" && err == nil:
+			t.Errorf("--bootstrap-ip %s: built, want the conflict with spec.bootstrapIP 192.0.2.10", tc.flag)
+		case tc.host == "" && !strings.Contains(err.Error(), "--bootstrap-ip 192.0.2.20 and the overlay's spec.bootstrapIP 192.0.2.10 disagree"):
+			t.Errorf("--bootstrap-ip %s: error %v does not name both values", tc.flag, err)
+		case tc.host != "" && err != nil:
+			t.Errorf("--bootstrap-ip %q: %v", tc.flag, err)
+		case tc.host != "" && !strings.Contains(string(out), "--proxy-server-host="+tc.host):
+			t.Errorf("--bootstrap-ip %q: agents do not dial %s", tc.flag, tc.host)
+		}
+	}
+}

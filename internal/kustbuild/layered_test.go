@@ -1,0 +1,83 @@
+package kustbuild
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+)
+
+// layeredOverlay writes, outside the repository, an overlay that includes
+// overlays/ipv4 and breaks the agents' server port with a patch; withCheck
+// lists base/check last, as docs/upi.md says every overlay must.
+func layeredOverlay(t *testing.T, withCheck bool) string {
+	t.Helper()
+	dir := t.TempDir()
+	rel, err := filepath.Rel(dir, tooltest.RepoRoot())
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "resources:\n- " + filepath.Join(rel, "overlays", "ipv4") + "\n" + `patches:
+- target:
+    kind: DaemonSet
+    name: konnectivity-agent
+  patch: |-
+    - op: replace
+      path: /spec/template/spec/containers/0/args/5
+      value: --proxy-server-port=9999
+`
+	if withCheck {
+		k += "transformers:\n- " + filepath.Join(rel, "base", "check") + "\n"
+	}
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLayeredOverlayAgreesWithKustomizeCLI: a check runs on the output of
+// the kustomization that lists it, in-process as in the kustomize CLI. An
+// overlay that includes ../ipv4 and breaks it after ipv4's own check builds
+// in both (the same broken bytes, which `check` then rejects); listing
+// base/check last in the overlay makes both fail.
+func TestLayeredOverlayAgreesWithKustomizeCLI(t *testing.T) {
+	cli := newKustomizeCLI(t)
+	opts := inputs(t, "ipv4")
+	for _, withCheck := range []bool{false, true} {
+		name := map[bool]string{false: "overlay without base/check", true: "overlay listing base/check last"}[withCheck]
+		t.Run(name, func(t *testing.T) {
+			dir := layeredOverlay(t, withCheck)
+			want, cliErr := cli.build(t, dir, opts, "--enable-alpha-plugins", "--enable-exec")
+			got, err := Build(dir, opts)
+			if (cliErr == nil) != (err == nil) {
+				t.Fatalf("kustomize CLI error %v, in-process error %v: they must agree", cliErr, err)
+			}
+			if withCheck {
+				if err == nil || !strings.Contains(err.Error(), "agents dial port 9999") {
+					t.Fatalf("in-process error %v, want the check's agent port finding", err)
+				}
+				return
+			}
+			if !bytes.Equal(got, want) {
+				t.Fatalf("in-process build differs from the kustomize CLI:\n%s", unifiedDiff(t, want, got))
+			}
+			findings, err := check.Check(got, check.Options{})
+			if err != nil || !hasRule(findings, "agent-port-mismatch") {
+				t.Fatalf("check on the unchecked build: %v %v; want agent-port-mismatch", findings, err)
+			}
+		})
+	}
+}
+
+func hasRule(fs []check.Finding, rule string) bool {
+	for _, f := range fs {
+		if f.Rule == rule && f.Severity == check.SeverityError {
+			return true
+		}
+	}
+	return false
+}

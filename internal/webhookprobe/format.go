@@ -1,0 +1,63 @@
+package webhookprobe
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+)
+
+// Client builds a clientset from a kubeconfig file.
+func Client(kubeconfig string) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	return kubernetes.NewForConfig(cfg)
+}
+
+// AllReachable reports whether every target was reached.
+func AllReachable(rs []Result) bool {
+	for _, r := range rs {
+		if r.Outcome != Reachable {
+			return false
+		}
+	}
+	return true
+}
+
+// WriteText writes one line per target and a verdict that says whether the
+// tunnel or individual webhooks are the problem.
+func WriteText(w io.Writer, rs []Result) error {
+	bw := bufio.NewWriter(w)
+	counts := map[Outcome]int{}
+	for _, r := range rs {
+		counts[r.Outcome]++
+		who := r.Kind + " " + r.Name
+		if r.Webhook != "" {
+			who += " webhook " + r.Webhook
+		}
+		fmt.Fprintf(bw, "%-11s %s -> %s %s\n", r.Outcome, who, r.Service, r.Address)
+		if r.Outcome != Reachable && r.Detail != "" {
+			fmt.Fprintf(bw, "%-11s %s\n", "", r.Detail)
+		}
+	}
+	switch {
+	case len(rs) == 0:
+		fmt.Fprintln(bw, "no Service-backed webhook or APIService is registered")
+	case counts[NoAgent] > 0:
+		fmt.Fprintf(bw, "the tunnel has no agent: %d of %d unreachable for that reason (konnectivity-bundle status)\n", counts[NoAgent], len(rs))
+	case counts[Reachable] == len(rs):
+		fmt.Fprintf(bw, "all %d reachable through the tunnel\n", len(rs))
+	default:
+		fmt.Fprintf(bw, "the tunnel works (%d reachable); the others' pods or Services are the problem\n", counts[Reachable])
+	}
+	return bw.Flush()
+}
+
+// WriteJSON writes the results as indented JSON.
+func WriteJSON(w io.Writer, rs []Result) error { return jsonout.Write(w, rs) }

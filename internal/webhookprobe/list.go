@@ -1,0 +1,147 @@
+// Package webhookprobe lists the Service-backed admission webhooks and
+// APIServices registered in a kube-apiserver and dials each through the
+// Konnectivity tunnel exactly as the bootstrap kube-apiserver would, so "the
+// tunnel is broken" is told apart from "that webhook's pod is not up".
+package webhookprobe
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net"
+	"strconv"
+
+	corev1 "k8s.io/api/core/v1"
+	discoveryv1 "k8s.io/api/discovery/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes"
+)
+
+// Target is one Service-backed callee of the kube-apiserver.
+type Target struct {
+	Kind      string `json:"kind"` // ValidatingWebhookConfiguration, MutatingWebhookConfiguration or APIService
+	Name      string `json:"name"` // the configuration or APIService
+	Webhook   string `json:"webhook,omitempty"`
+	Service   string `json:"service"` // namespace/name:port
+	Address   string `json:"address,omitempty"`
+	namespace string
+	svc       string
+	port      int32
+}
+
+// List returns every Service-backed webhook and APIService. Webhooks given
+// by URL use the controlplane egress and are not proxied, so they are left out.
+func List(ctx context.Context, c kubernetes.Interface) ([]Target, error) {
+	var out []Target
+	vw, err := c.AdmissionregistrationV1().ValidatingWebhookConfigurations().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list validating webhook configurations: %w", err)
+	}
+	for _, cfg := range vw.Items {
+		for _, w := range cfg.Webhooks {
+			if s := w.ClientConfig.Service; s != nil {
+				out = append(out, newTarget("ValidatingWebhookConfiguration", cfg.Name, w.Name, s.Namespace, s.Name, s.Port))
+			}
+		}
+	}
+	mw, err := c.AdmissionregistrationV1().MutatingWebhookConfigurations().List(ctx, metav1.ListOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("list mutating webhook configurations: %w", err)
+	}
+	for _, cfg := range mw.Items {
+		for _, w := range cfg.Webhooks {
+			if s := w.ClientConfig.Service; s != nil {
+				out = append(out, newTarget("MutatingWebhookConfiguration", cfg.Name, w.Name, s.Namespace, s.Name, s.Port))
+			}
+		}
+	}
+	apis, err := listAPIServices(ctx, c)
+	return append(out, apis...), err
+}
+
+func newTarget(kind, name, webhook, ns, svc string, port *int32) Target {
+	p := int32(443) // the API's default for both webhooks and APIServices
+	if port != nil {
+		p = *port
+	}
+	return Target{Kind: kind, Name: name, Webhook: webhook, Service: fmt.Sprintf("%s/%s:%d", ns, svc, p), namespace: ns, svc: svc, port: p}
+}
+
+// listAPIServices reads apiregistration.k8s.io/v1 without the aggregator's
+// client: only the service reference matters here.
+func listAPIServices(ctx context.Context, c kubernetes.Interface) ([]Target, error) {
+	raw, err := c.Discovery().RESTClient().Get().AbsPath("/apis/apiregistration.k8s.io/v1/apiservices").DoRaw(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("list APIServices: %w", err)
+	}
+	var list struct {
+		Items []struct {
+			Metadata struct{ Name string } `json:"metadata"`
+			Spec     struct {
+				Service *struct {
+					Namespace, Name string
+					Port            *int32
+				} `json:"service"`
+			} `json:"spec"`
+		} `json:"items"`
+	}
+	if err := json.Unmarshal(raw, &list); err != nil {
+		return nil, fmt.Errorf("decode APIServices: %w", err)
+	}
+	var out []Target
+	for _, a := range list.Items {
+		if s := a.Spec.Service; s != nil { // nil: served by the kube-apiserver itself
+			out = append(out, newTarget("APIService", a.Metadata.Name, "", s.Namespace, s.Name, s.Port))
+		}
+	}
+	return out, nil
+}
+
+// Resolve sets the address the kube-apiserver dials: the Service's
+// ClusterIP and port, or with endpointRouting (kube-apiserver
+// --enable-aggregator-routing) a ready endpoint's address and target port.
+func Resolve(ctx context.Context, c kubernetes.Interface, t *Target, endpointRouting bool) error {
+	svc, err := c.CoreV1().Services(t.namespace).Get(ctx, t.svc, metav1.GetOptions{})
+	if err != nil {
+		return fmt.Errorf("service %s/%s: %w", t.namespace, t.svc, err)
+	}
+	var sp *corev1.ServicePort
+	for i := range svc.Spec.Ports {
+		if svc.Spec.Ports[i].Port == t.port {
+			sp = &svc.Spec.Ports[i]
+		}
+	}
+	if sp == nil {
+		return fmt.Errorf("service %s/%s has no port %d", t.namespace, t.svc, t.port)
+	}
+	if !endpointRouting {
+		if svc.Spec.ClusterIP == "" || svc.Spec.ClusterIP == corev1.ClusterIPNone {
+			return fmt.Errorf("service %s/%s has no ClusterIP", t.namespace, t.svc)
+		}
+		t.Address = net.JoinHostPort(svc.Spec.ClusterIP, strconv.Itoa(int(t.port)))
+		return nil
+	}
+	return resolveEndpoint(ctx, c, t, sp.Name)
+}
+
+func resolveEndpoint(ctx context.Context, c kubernetes.Interface, t *Target, portName string) error {
+	slices, err := c.DiscoveryV1().EndpointSlices(t.namespace).List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + t.svc})
+	if err != nil {
+		return fmt.Errorf("endpoints of %s/%s: %w", t.namespace, t.svc, err)
+	}
+	for _, s := range slices.Items {
+		for _, p := range s.Ports {
+			if p.Port == nil || (p.Name != nil && *p.Name != portName) {
+				continue
+			}
+			for _, e := range s.Endpoints {
+				if e.Conditions.Ready != nil && !*e.Conditions.Ready || len(e.Addresses) == 0 {
+					continue
+				}
+				t.Address = net.JoinHostPort(e.Addresses[0], strconv.Itoa(int(*p.Port)))
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("service %s/%s has no ready endpoint (the pod is not up)", t.namespace, t.svc)
+}
