@@ -61,10 +61,14 @@ type bundle struct {
 
 // parseBundle reads the stream and identifies each object's role.
 func parseBundle(stream []byte) (*bundle, error) {
-	if err := yamlguard.Check(stream); err != nil {
+	if err := yamlguard.CheckSize(int64(len(stream))); err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)
 	}
+	// A missing `---` reads as duplicate keys; name the real cause first.
 	if err := checkSeparators(stream); err != nil {
+		return nil, fmt.Errorf("parse YAML stream: %w", err)
+	}
+	if err := yamlguard.Check(stream); err != nil {
 		return nil, fmt.Errorf("parse YAML stream: %w", err)
 	}
 	nodes, err := kio.FromBytes(stream)

@@ -13,11 +13,12 @@ import (
 
 // layeredOverlay writes, outside the repository, an overlay that includes
 // overlays/ipv4 and breaks the agents' server port with a patch; withCheck
-// lists base/check last, as docs/upi.md says every overlay must.
+// lists base/check last, as docs/upi.md says every overlay must. It uses an
+// exec-wired copy of the tree, so the kustomize CLI needs no container runtime.
 func layeredOverlay(t *testing.T, withCheck bool) string {
 	t.Helper()
 	dir := t.TempDir()
-	rel, err := filepath.Rel(dir, tooltest.RepoRoot())
+	rel, err := filepath.Rel(dir, tooltest.ExecWiredTree(t))
 	if err != nil {
 		t.Fatal(err)
 	}
