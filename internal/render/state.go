@@ -120,7 +120,8 @@ func WriteState(h *hostfs.Root, s *State) error {
 		return err
 	}
 	tmp := hostfs.TempName(StatePath)
-	if err := h.WriteNew(tmp, data, 0o644); err == nil {
+	err = h.WriteNew(tmp, data, 0o644)
+	if err == nil {
 		err = h.Sync(tmp)
 	}
 	if err == nil {
