@@ -14,11 +14,18 @@ export KB_TOOLS_BIN := $(TOOLS_BIN)
 VERSION     ?= $(shell git describe --tags --always --dirty --abbrev=12 2>/dev/null || echo unknown)
 LDFLAGS     := -X github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli.Version=$(VERSION)
 IMAGE_REPO  ?= localhost/konnectivity-bundle
+# The linters, pinned in their own module (tools/lint/go.mod; tools/README.md
+# says how to bump them) and run with `go tool`, so nothing is installed.
+LINT        := $(GO) tool -modfile=tools/lint/go.mod
+# gofmt of the same toolchain as $(GO), whatever PATH holds.
+GOFMT        = $(shell $(GO) env GOROOT)/bin/gofmt
+# Every Go file of the repository, tracked or new, but not what .gitignore hides.
+GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # Podman settings that work on any root host and are needed in CI (no rlimits,
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e scale tools deps golden verify plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -29,7 +36,8 @@ build: ## build bin/konnectivity-bundle
 image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tagged $(VERSION) and v1alpha1
 	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh
 
-test: deps tools ## everything CI runs: unit tests with real tools required, then e2e (root)
+test: deps tools ## everything CI runs: verify (lint and golden files), unit tests with real tools required, then e2e (root)
+	$(MAKE) verify
 	KB_REQUIRE_TOOLS=1 $(GO) test -timeout 30m ./...
 	$(MAKE) e2e
 
@@ -56,8 +64,17 @@ deps: ## install the Debian packages the tests use (root; no-op when present)
 golden: ## rewrite testdata/golden from the current output (review the diff!)
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -update -count=1
 
-verify: ## fail with a diff when any overlay drifted from its golden file
+verify: lint ## lint, then fail with a diff when any overlay drifted from its golden file
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
+
+lint: ## gofmt, goimports, go vet and staticcheck (also with -tags e2e), and go mod tidy -diff
+	@out=$$($(GOFMT) -l $(GO_FILES)); if [ -n "$$out" ]; then echo "gofmt: run gofmt -w on:" >&2; echo "$$out" >&2; exit 1; fi
+	@out=$$($(LINT) goimports -l $(GO_FILES)); if [ -n "$$out" ]; then echo "goimports: run '$(LINT) goimports -w' on:" >&2; echo "$$out" >&2; exit 1; fi
+	$(GO) vet ./...
+	$(GO) vet -tags e2e ./e2e/...
+	$(LINT) staticcheck ./...
+	$(LINT) staticcheck -tags e2e ./...
+	GOTOOLCHAIN=local $(GO) mod tidy -diff
 
 plugins: ## install the binary on PATH (exec wiring) and link it as a legacy plugin for every kind
 	GOBIN=$(GOBIN) $(GO) install -ldflags '$(LDFLAGS)' ./cmd/konnectivity-bundle

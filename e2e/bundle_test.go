@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// statePath is render's record of what it wrote (contract 4), relative to the root.
+// statePath is render's record of what it wrote (docs/render.md), relative to the root.
 const statePath = "var/lib/konnectivity-bundle/state.json"
 
 // stateFile is the part of render's state the e2e reads.

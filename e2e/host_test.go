@@ -18,7 +18,7 @@ import (
 )
 
 // kasConfigMount is how the OpenShift bootstrap kube-apiserver pod mounts the
-// bootstrap-configs host directory (REFERENCE.md section 2). It belongs to the
+// bootstrap-configs host directory (README.md, "What the bundle contains"). It belongs to the
 // KAS pod, not to the bundle, so it is the independent side of the check that
 // the egress file and socket reach the same host files as the server's paths.
 var kasConfigMount = hostMount{container: "/etc/kubernetes/config", host: "/etc/kubernetes/bootstrap-configs"}

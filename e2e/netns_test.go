@@ -51,12 +51,6 @@ func newTopology(t *testing.T, fam family) *topology {
 // sweepStaleNetns deletes namespaces an earlier, killed run left behind.
 func sweepStaleNetns() { netnstest.SweepStale("kbe2e") }
 
-// run runs a setup command and fails the test with its output if it fails.
-func run(t *testing.T, name string, args ...string) string {
-	t.Helper()
-	return netnstest.Run(t, name, args...)
-}
-
 // inNetns runs fn inside the named namespace (see netnstest.In).
 func inNetns(ns string, fn func() error) error { return netnstest.In(ns, fn) }
 

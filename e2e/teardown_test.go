@@ -21,7 +21,7 @@ import (
 // runTeardown runs `konnectivity-bundle teardown --strict` against the
 // bootstrap KAS. No namespace controller runs here, so the namespace can never
 // finish deleting: teardown must issue the delete and return, not wait
-// (REFERENCE.md section 8). It must also remove every file render recorded.
+// (docs/render.md, teardown). It must also remove every file render recorded.
 func runTeardown(t *testing.T, name string, tp *topology, kas *apiserver, root string, b *renderedBundle) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard, not a speed limit
 	defer cancel()

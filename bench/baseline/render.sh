@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Baseline: the bootstrap Konnectivity job done the way the installer's
-# bootstrap script does it today (REFERENCE.md sections 2 and 6): openssl
+# bootstrap script does it today (host paths as in README.md "What the bundle
+# contains", certificates as in functions/certs/README.md): openssl
 # RSA-2048 CA and two leaves valid one day, envsubst templates, a base64
 # Secret. Used only as the comparison point for bench/compare.sh.
 #

@@ -26,7 +26,7 @@ const (
 // FileNames lists the six files in the order they are reported.
 var FileNames = []string{CACert, CAKey, ServerCert, ServerKey, AgentCert, AgentKey}
 
-// Certificate shape (REFERENCE.md section 6, as the installer makes them).
+// Certificate shape as the installer makes them (functions/certs/README.md).
 const (
 	CACommonName     = "konnectivity-signer"
 	ServerCommonName = "konnectivity-server"

@@ -43,8 +43,8 @@ const APIVersion = bundle.APIVersion
 
 var functions = map[string]Function{}
 
-// Register adds a function kind; packages of the module call it from init
-// through this package's registry file.
+// Register adds a function kind; this package's init registers every kind the
+// binary serves.
 func Register(f Function) { functions[f.Kind] = f }
 
 func init() {

@@ -9,7 +9,7 @@ import (
 // EnvOverride is the installer's variable that pins the bootstrap IP.
 const EnvOverride = "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP"
 
-// Public addresses whose route source the installer uses (REFERENCE.md 7).
+// Public addresses whose route source the installer uses (docs/render.md, step 1).
 const (
 	ProbeIPv4 = "1.1.1.1"
 	ProbeIPv6 = "2001:4860:4860::8888"

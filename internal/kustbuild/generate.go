@@ -28,6 +28,7 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		}
 		fn, _ := dispatch.Lookup(c.GetKind())
 		if fn.Role != dispatch.Generator {
+			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
 		if err := checkBootstrapIP(c, f.flagIP); err != nil {

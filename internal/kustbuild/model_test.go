@@ -82,4 +82,3 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 		})
 	}
 }
-

@@ -12,7 +12,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
-// certFileNames are the certificate directory's files (contract 2).
+// certFileNames are the certificate directory's files (functions/certs/README.md).
 var certFileNames = []string{"ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key"}
 
 // checkCertFiles refuses damaged files in the certificate directory: a

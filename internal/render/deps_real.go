@@ -8,7 +8,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// realDeps wires the packages of contracts 1-3 and internal/bootstrapip.
+// realDeps wires the in-process build (kustbuild), the certificates (certs),
+// the checks (check) and bootstrap IP detection (bootstrapip).
 func realDeps() *deps {
 	d := &deps{
 		build: kustbuild.BuildModel,

@@ -18,7 +18,7 @@ const StatePath = "var/lib/konnectivity-bundle/state.json"
 // stateVersion changes only when the format does.
 const stateVersion = 1
 
-// State is render's record of the host (contract 4). It holds no timestamps
+// State is render's record of the host (docs/render.md, teardown). It holds no timestamps
 // so an unchanged render produces the same bytes and is not rewritten.
 type State struct {
 	Version int         `json:"version"`
@@ -120,7 +120,8 @@ func WriteState(h *hostfs.Root, s *State) error {
 		return err
 	}
 	tmp := hostfs.TempName(StatePath)
-	if err := h.WriteNew(tmp, data, 0o644); err == nil {
+	err = h.WriteNew(tmp, data, 0o644)
+	if err == nil {
 		err = h.Sync(tmp)
 	}
 	if err == nil {

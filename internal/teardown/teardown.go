@@ -1,6 +1,7 @@
 // Package teardown removes what render put on the bootstrap host, and with
 // a kubeconfig the cluster objects the bundle created, without waiting for
-// namespace finalization (REFERENCE.md section 8).
+// namespace finalization, which hung installs whose finalizers needed a webhook
+// that was not up yet (docs/render.md, teardown).
 package teardown
 
 import (

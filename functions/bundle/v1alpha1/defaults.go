@@ -6,7 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Defaults that match the OpenShift installer (REFERENCE.md sections 2, 4, 5).
+// Defaults that match the OpenShift installer (README.md, "The config").
 const (
 	DefaultNamespace        = "openshift-bootstrap-konnectivity"
 	DefaultImage            = "apiserver-network-proxy"

@@ -14,7 +14,8 @@ const HealthBindAddress = "127.0.0.1"
 
 // serverArgs are the proxy-server flags. UDS for the KAS means --server-port=0
 // and no --server-* TLS flags; agents authenticate with mTLS against the
-// cluster CA (REFERENCE.md section 4).
+// cluster CA (functions/check/README.md, rules server-port-with-uds,
+// server-cert-with-uds and cluster-ca-cert-missing).
 func serverArgs(s *Spec) []string {
 	args := []string{
 		"--logtostderr=true",
@@ -44,7 +45,8 @@ func serverArgs(s *Spec) []string {
 
 // serverPod is the static pod the bootstrap kubelet runs. Readiness probes
 // /healthz: /readyz stays 500 until an agent connects, and forever with some
-// strategy/identifier combinations (REFERENCE.md section 4).
+// strategy/identifier combinations (functions/check/README.md, rule
+// readyz-never-ready).
 func serverPod(s *Spec) *corev1.Pod {
 	directory, orCreate := corev1.HostPathDirectory, corev1.HostPathDirectoryOrCreate
 	probe := httpProbe(HealthBindAddress, "/healthz", s.Server.HealthPort)

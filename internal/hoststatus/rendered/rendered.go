@@ -21,7 +21,7 @@ import (
 	"sigs.k8s.io/yaml"
 )
 
-// StatePath is render's state file relative to the root (contract 4).
+// StatePath is render's state file relative to the root (docs/render.md).
 const StatePath = "var/lib/konnectivity-bundle/state.json"
 
 // Placement of the certificate files in the state file.
