@@ -47,7 +47,7 @@ unit: ## unit tests only; tests needing a missing real tool skip and say how to 
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 20m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
+	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
 	@if [ "$$(id -u)" != 0 ]; then echo "make scale: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
