@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
 // certsFlagNames maps certs.Options fields to this command's flags.
@@ -33,7 +34,8 @@ the reason printed.
 
 It holds the lock of --root (the root directory's flock, shared with render
 and teardown, waiting up to --lock-timeout), so it never interleaves with a
-render writing the same certificates.
+render writing the same certificates. --dir must be beneath --root, and a
+symbolic link on its way or in place of a certificate file is refused.
 
 Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
 another render, teardown or certs held --root past --lock-timeout.`,
@@ -70,6 +72,9 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 			return err
 		}
 		defer unlock()
+		if err := confineCertsDir(*lockRoot, opts.Dir); err != nil {
+			return err
+		}
 		return runCerts(io, opts)
 	}
 }
@@ -111,6 +116,25 @@ func certsFlagError(err error) error {
 		}
 	}
 	return err
+}
+
+// confineCertsDir requires --dir beneath --root and refuses a directory
+// that is, or is reached through, a symbolic link: as root on a host that
+// is not ours, certs writes keys only where the path says.
+func confineCertsDir(root, dir string) error {
+	absRoot, err1 := filepath.Abs(root)
+	absDir, err2 := filepath.Abs(dir)
+	if err := errors.Join(err1, err2); err != nil {
+		return Usagef("--root/--dir: %v", err)
+	}
+	rel, err := filepath.Rel(absRoot, absDir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return Usagef("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", absDir, absRoot)
+	}
+	if err := render.ConfineCertDir(absRoot, filepath.ToSlash(rel)); err != nil {
+		return fmt.Errorf("--dir: %w", err)
+	}
+	return nil
 }
 
 func runCerts(io IO, opts certs.Options) error {

@@ -62,6 +62,7 @@ func TestCertsCommandRSA(t *testing.T) {
 func TestCertsCommandBadInput(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "file")
 	os.WriteFile(file, []byte("x"), 0o600)
+	otherRoot := t.TempDir()
 	cases := []struct {
 		name string
 		args []string
@@ -80,7 +81,8 @@ func TestCertsCommandBadInput(t *testing.T) {
 		{"short validity", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--validity", "30m"}, 2, "--validity: 30m0s: must be more than 1h0m0s"},
 		{"bad validity", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--validity", "1d"}, 2, `invalid argument "1d" for "--validity"`},
 		{"argument", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "extra"}, 2, "certs takes no arguments"},
-		{"dir is a file", []string{"--bootstrap-ip", "192.0.2.10", "--dir", file}, 1, "konnectivity-bundle certs: certificate directory " + file + " is not a directory (fix: remove it, or give another directory)"},
+		{"dir is a file", []string{"--bootstrap-ip", "192.0.2.10", "--dir", file}, 1, "konnectivity-bundle certs: --dir: destination " + file + ": is a file where a directory should be (fix: "},
+		{"dir outside root", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--root", otherRoot}, 2, "is not beneath --root"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -92,6 +94,43 @@ func TestCertsCommandBadInput(t *testing.T) {
 			}
 			if entries, _ := os.ReadDir(wd); len(entries) != 0 {
 				t.Errorf("bad input left files behind: %v", entries)
+			}
+		})
+	}
+}
+
+// TestCertsCommandNeverFollowsALink: as root on a host that is not ours,
+// certs writes keys only where --dir says: a directory symlink on the way,
+// or planted in place of a key, is refused and its target stays untouched.
+func TestCertsCommandNeverFollowsALink(t *testing.T) {
+	for _, planted := range []string{"etc", "etc/konnectivity/agent.key"} {
+		t.Run(planted, func(t *testing.T) {
+			root, outside := t.TempDir(), t.TempDir()
+			if err := os.MkdirAll(filepath.Join(root, "etc", "konnectivity"), 0o700); err != nil {
+				t.Fatal(err)
+			}
+			target := filepath.Join(outside, "victim")
+			if err := os.WriteFile(target, []byte("not ours"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			link := filepath.Join(root, planted)
+			if planted == "etc" {
+				os.RemoveAll(link)
+				target = outside
+			}
+			if err := os.Symlink(target, link); err != nil {
+				t.Fatal(err)
+			}
+			code, stdout, stderr := mainWithEnv(t, nil, "certs", "--bootstrap-ip", "192.0.2.10",
+				"--root", root, "--dir", filepath.Join(root, "etc", "konnectivity"))
+			if code != 1 || !strings.Contains(stderr, "is a symbolic link") || stdout != "" {
+				t.Fatalf("exit %d, stdout %q, stderr %q; want exit 1 naming the link", code, stdout, stderr)
+			}
+			if b, err := os.ReadFile(filepath.Join(outside, "victim")); err != nil || string(b) != "not ours" {
+				t.Errorf("the link's target changed: %q %v", b, err)
+			}
+			if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+				t.Errorf("certs wrote outside the root: %v", entries)
 			}
 		})
 	}

@@ -97,6 +97,12 @@ func confineDir(h *hostfs.Root, rel string) error {
 	return nil
 }
 
+// ConfineCertDir refuses a certificate directory under root (rel is
+// root-relative) that is, or is reached through, a symbolic link, or that
+// holds a link or special file in place of a certificate file: the certs
+// command checks its --dir with it as render checks the configured one.
+func ConfineCertDir(root, rel string) error { return confineCertDir(root, rel) }
+
 // confineCertDir opens the root for confineDir.
 func confineCertDir(root, rel string) error {
 	h, err := hostfs.Open(root)
