@@ -1,0 +1,101 @@
+package kustbuild
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// TestOverlayPatchKeepsBaseSettings: an overlay's config patch changes only
+// the fields it names. The upi overlay sets spec.server.agentPort; a server
+// setting of the base (keepaliveTime, in a copy of the shipped tree) must
+// reach the server pod too. A patch that replaced spec.server whole (the
+// JSON6902 `add /spec/server` the overlays once used) would wipe it and the
+// server would run with the default.
+func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
+	tree := copyShipped(t)
+	cfg := filepath.Join(tree, "base", "config", "konnectivitybundle.yaml")
+	data, err := os.ReadFile(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(string(data), "\nspec:\n  ipFamily: ipv4\n  mode: http-connect\n") {
+		t.Fatalf("base config no longer ends as this test expects; adapt the test:\n%s", data)
+	}
+	data = append(data, "  server:\n    keepaliveTime: 1m\n"...)
+	if err := os.WriteFile(cfg, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	m, err := BuildModel(filepath.Join(tree, "overlays", "upi"), inputs(t, "upi"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Spec.Server.KeepaliveTime != "1m" || m.Spec.Server.AgentPort != 9091 {
+		t.Errorf("generator ran with server keepaliveTime %q agentPort %d, want the base's 1m and the overlay's 9091",
+			m.Spec.Server.KeepaliveTime, m.Spec.Server.AgentPort)
+	}
+	args := containerArgs(t, m.Nodes, "Pod", "konnectivity-server")
+	for _, want := range []string{"--keepalive-time=1m", "--agent-port=9091"} {
+		if !slices.Contains(args, want) {
+			t.Errorf("server args lack %s: %q", want, args)
+		}
+	}
+}
+
+// copyShipped writes the embedded base/ and overlays/ to a temporary
+// directory, so a test can change the base under the shipped overlays.
+func copyShipped(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	err := fs.WalkDir(konnectivitybundle.Kustomizations, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		dst := filepath.Join(dir, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		data, err := fs.ReadFile(konnectivitybundle.Kustomizations, p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
+		t.Fatalf("copying the shipped kustomizations: %v", err)
+	}
+	return dir
+}
+
+// containerArgs returns the args of the container named like the object
+// (kind Pod: spec.containers; otherwise the pod template's).
+func containerArgs(t *testing.T, nodes []*yaml.RNode, kind, name string) []string {
+	t.Helper()
+	path := []string{"spec", "template", "spec", "containers", "[name=" + name + "]", "args"}
+	if kind == "Pod" {
+		path = path[2:]
+	}
+	for _, n := range nodes {
+		if n.GetKind() != kind || n.GetName() != name {
+			continue
+		}
+		args, err := n.Pipe(yaml.Lookup(path...))
+		if err != nil || args == nil {
+			t.Fatalf("%s %s has no %s: %v", kind, name, strings.Join(path, "."), err)
+		}
+		var out []string
+		for _, a := range args.Content() {
+			out = append(out, a.Value)
+		}
+		return out
+	}
+	t.Fatalf("no %s %s in the build", kind, name)
+	return nil
+}
