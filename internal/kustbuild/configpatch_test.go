@@ -1,25 +1,24 @@
 package kustbuild
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
-	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // TestOverlayPatchKeepsBaseSettings: an overlay's config patch changes only
 // the fields it names. The upi overlay sets spec.server.agentPort; a server
-// setting of the base (keepaliveTime, in a copy of the shipped tree) must
+// setting of the base (keepaliveTime, in a copy of the tree) must
 // reach the server pod too. A patch that replaced spec.server whole (the
 // JSON6902 `add /spec/server` the overlays once used) would wipe it and the
 // server would run with the default.
 func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
-	tree := copyShipped(t)
+	tree := tooltest.ExecWiredTree(t)
 	cfg := filepath.Join(tree, "base", "config", "konnectivitybundle.yaml")
 	data, err := os.ReadFile(cfg)
 	if err != nil {
@@ -47,31 +46,6 @@ func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
 			t.Errorf("server args lack %s: %q", want, args)
 		}
 	}
-}
-
-// copyShipped writes the embedded base/ and overlays/ to a temporary
-// directory, so a test can change the base under the shipped overlays.
-func copyShipped(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	err := fs.WalkDir(konnectivitybundle.Kustomizations, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		dst := filepath.Join(dir, filepath.FromSlash(p))
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		data, err := fs.ReadFile(konnectivitybundle.Kustomizations, p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copying the shipped kustomizations: %v", err)
-	}
-	return dir
 }
 
 // containerArgs returns the args of the container named like the object
