@@ -302,7 +302,7 @@ func TestFileDroppedFromBundleIsRemoved(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	opts.Overlay = writeOverlay(t, "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
 	rep := mustRun(t, opts)
 	actions := map[string]Action{}
 	for _, f := range rep.Files {
