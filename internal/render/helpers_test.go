@@ -20,15 +20,19 @@ const (
 	testImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 )
 
-// Host paths of docs/bundle-shape.md, relative to the root.
-var bundlePaths = []string{
-	"etc/kubernetes/manifests/konnectivity-server-pod.yaml",
-	"opt/openshift/manifests/konnectivity-00-namespace.yaml",
-	"opt/openshift/manifests/konnectivity-agent-daemonset.yaml",
-	"opt/openshift/manifests/konnectivity-agent-certs-secret.yaml",
-	"etc/kubernetes/bootstrap-configs/egress-selector-config.yaml",
-	"opt/openshift/konnectivity-config-override.yaml",
-}
+// Host paths of docs/bundle-shape.md, relative to the root, named by what
+// each file holds.
+const (
+	podRel       = "etc/kubernetes/manifests/konnectivity-server-pod.yaml"
+	namespaceRel = "opt/openshift/manifests/konnectivity-00-namespace.yaml"
+	daemonSetRel = "opt/openshift/manifests/konnectivity-agent-daemonset.yaml"
+	secretRel    = "opt/openshift/manifests/konnectivity-agent-certs-secret.yaml"
+	egressRel    = "etc/kubernetes/bootstrap-configs/egress-selector-config.yaml"
+	overrideRel  = "opt/openshift/konnectivity-config-override.yaml"
+)
+
+// bundlePaths are all of them.
+var bundlePaths = []string{podRel, namespaceRel, daemonSetRel, secretRel, egressRel, overrideRel}
 
 const certDirRel = "opt/openshift/tls/konnectivity"
 
