@@ -51,7 +51,7 @@ func TestBuildAppliesTheBootstrapIPRule(t *testing.T) {
 		switch {
 		case tc.host == "" && err == nil:
 			t.Errorf("--bootstrap-ip %s: built, want the conflict with spec.bootstrapIP 192.0.2.10", tc.flag)
-		case tc.host == "" && !strings.Contains(err.Error(), "--bootstrap-ip 192.0.2.20 and the overlay's spec.bootstrapIP 192.0.2.10 disagree"):
+		case tc.host == "" && !strings.Contains(err.Error(), "--bootstrap-ip 192.0.2.20 disagrees with the overlay's spec.bootstrapIP 192.0.2.10"):
 			t.Errorf("--bootstrap-ip %s: error %v does not name both values", tc.flag, err)
 		case tc.host != "" && err != nil:
 			t.Errorf("--bootstrap-ip %q: %v", tc.flag, err)
