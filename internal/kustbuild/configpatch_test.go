@@ -16,7 +16,7 @@ import (
 // setting of the base (keepaliveTime, in a copy of the tree) must
 // reach the server pod too. A patch that replaced spec.server whole (the
 // JSON6902 `add /spec/server` the overlays once used) would wipe it and the
-// server would run with the default.
+// server would run with the default. The real kustomize CLI must agree.
 func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
 	tree := tooltest.ExecWiredTree(t)
 	cfg := filepath.Join(tree, "base", "config", "konnectivitybundle.yaml")
@@ -32,7 +32,8 @@ func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	m, err := BuildModel(filepath.Join(tree, "overlays", "upi"), inputs(t, "upi"))
+	upi := filepath.Join(tree, "overlays", "upi")
+	m, err := BuildModel(upi, inputs(t, "upi"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,6 +46,19 @@ func TestOverlayPatchKeepsBaseSettings(t *testing.T) {
 		if !slices.Contains(args, want) {
 			t.Errorf("server args lack %s: %q", want, args)
 		}
+	}
+
+	// The real kustomize CLI merges the patch the same way.
+	out, err := newKustomizeCLI(t).build(t, upi, inputs(t, "upi"), "--enable-alpha-plugins", "--enable-exec")
+	if err != nil {
+		t.Fatalf("kustomize build: %v", err)
+	}
+	var docs []string
+	for _, n := range m.Nodes {
+		docs = append(docs, n.MustString())
+	}
+	if got := strings.Join(docs, "---\n"); got != string(out) {
+		t.Errorf("kustomize CLI differs from the in-process build:\n%s", unifiedDiff(t, out, []byte(got)))
 	}
 }
 
