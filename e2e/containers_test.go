@@ -110,8 +110,8 @@ func waitForSocket(t *testing.T, socket string) {
 // exactly (image, entrypoint and args), and the mapper's cross-check reads
 // the same args.
 func (e *env) sameCommandLines(t *testing.T, agent string) {
-	server := e.h.b.serverPod.Spec.Containers[0]
-	tmpl := e.h.b.daemonSet.Spec.Template.Spec.Containers[0]
+	server := mustContainer(t, e.h.b.serverPod.Spec, bundle.ServerPodName)
+	tmpl := mustContainer(t, e.h.b.daemonSet.Spec.Template.Spec, bundle.AgentName)
 	for _, c := range []struct {
 		name        string
 		image, args []string
@@ -140,7 +140,7 @@ func (e *env) sameCommandLines(t *testing.T, agent string) {
 // host lacks, and an httpGet probe becomes a curl the scratch image lacks,
 // so the endpoint itself is checked by status (server health).
 func (e *env) probeAsRendered(t *testing.T) {
-	c := e.h.b.serverPod.Spec.Containers[0]
+	c := mustContainer(t, e.h.b.serverPod.Spec, bundle.ServerPodName)
 	p := c.LivenessProbe.HTTPGet
 	want := fmt.Sprintf("%s:%s%s", p.Host, p.Port.String(), p.Path)
 	got := podmantest.MustPodman(t, "inspect", "--format", "{{json .Config.Healthcheck}}", e.h.b.serverPod.Name+"-"+c.Name)

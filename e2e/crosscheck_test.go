@@ -92,7 +92,7 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 	}
 	assertRule(t, findings, tc.rule)
 	image := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
-	h, err := mapContainer(pod.Spec, pod.Spec.Containers[0].Name, root, secrets, image)
+	h, err := mapContainer(pod.Spec, containerOf(tc), root, secrets, image)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func breakStream(t *testing.T, stream []byte, tc flagCase) ([]byte, *corev1.Pod)
 	if target == nil {
 		t.Fatalf("no %s in the built bundle", kind)
 	}
-	c, err := target.Pipe(kyaml.Lookup(path...), kyaml.ElementIndexer{Index: 0})
+	c, err := target.Pipe(kyaml.Lookup(path...), kyaml.MatchElement("name", containerOf(tc)))
 	if err != nil || c == nil {
 		t.Fatalf("no container in %s: %v", kind, err)
 	}
@@ -181,6 +181,14 @@ func breakStream(t *testing.T, stream []byte, tc flagCase) ([]byte, *corev1.Pod)
 		t.Fatal(err)
 	}
 	return out.Bytes(), pod
+}
+
+// containerOf names the container a flag case breaks.
+func containerOf(tc flagCase) string {
+	if tc.agent {
+		return bundle.AgentName
+	}
+	return bundle.ServerPodName
 }
 
 func keep(a []string) []string { return a }

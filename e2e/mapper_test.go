@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"testing"
 
 	corev1 "k8s.io/api/core/v1"
 )
@@ -65,6 +66,16 @@ func findContainer(pod corev1.PodSpec, name string) (*corev1.Container, error) {
 		}
 	}
 	return nil, fmt.Errorf("no container %q in pod", name)
+}
+
+// mustContainer is findContainer for a container the test knows is there.
+func mustContainer(t *testing.T, pod corev1.PodSpec, name string) *corev1.Container {
+	t.Helper()
+	c, err := findContainer(pod, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
 }
 
 // volumeHostDir is the host directory behind a pod volume, created the way

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
 // renderInto runs the real `konnectivity-bundle render` for mode and family
@@ -46,17 +47,15 @@ func modeOverlay(t *testing.T, mode string, fam family) string {
 	}
 	writeFiles(t, dir, map[string][]byte{"kustomization.yaml": []byte(
 		"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ngenerators:\n- config\n")})
-	writeFiles(t, config, map[string][]byte{"kustomization.yaml": []byte(fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
+	writeFiles(t, config, map[string][]byte{
+		"kustomization.yaml": []byte(fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
 kind: Kustomization
 resources:
 - %s
 patches:
-- target:
-    kind: KonnectivityBundle
-  patch: |-
-    - op: replace
-      path: /spec/mode
-      value: %s
-`, rel, mode))})
+- path: config-patch.yaml
+`, rel)),
+		"config-patch.yaml": []byte(tooltest.ConfigPatch("mode: " + mode)),
+	})
 	return dir
 }

@@ -171,13 +171,14 @@ func agentVariant(t *testing.T, e *env, files map[string][]byte, mutate func([]s
 	t.Helper()
 	spec := e.h.b.daemonSet.Spec.Template.Spec.DeepCopy()
 	if mutate != nil {
-		spec.Containers[0].Args = mutate(spec.Containers[0].Args)
+		c := mustContainer(t, *spec, bundle.AgentName)
+		c.Args = mutate(c.Args)
 	}
 	secrets := e.h.b.secretDirs(t, t.TempDir())
 	if files != nil {
 		writeFiles(t, secrets[bundle.AgentSecretName], files)
 	}
-	h, err := mapContainer(*spec, spec.Containers[0].Name, e.root, secrets, map[string]string{
+	h, err := mapContainer(*spec, bundle.AgentName, e.root, secrets, map[string]string{
 		bundle.AgentCommand: tool(t, "proxy-agent"),
 	})
 	if err != nil {

@@ -7,6 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
 const (
@@ -27,7 +30,7 @@ func hostRenderArgs(root string, extra ...string) []string {
 }
 
 // hostBadCheckOverlay is a kustomization whose output fails a bundle check:
-// agents dial a port the server does not listen on.
+// agents dial the server's health port, not its agent port.
 func hostBadCheckOverlay(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -41,13 +44,7 @@ func hostBadCheckOverlay(t *testing.T) string {
 		filepath.Join(cfg, "kustomization.yaml"): "resources:\n- " + rel + "\n",
 		filepath.Join(dir, "kustomization.yaml"): `generators:
 - config
-patches:
-- target: {kind: DaemonSet, name: konnectivity-agent}
-  patch: |-
-    - op: replace
-      path: /spec/template/spec/containers/0/args/5
-      value: --proxy-server-port=9999
-`,
+` + tooltest.MisdialAgents(bundle.DefaultAgentPort),
 	}
 	if err := os.Mkdir(cfg, 0o755); err != nil {
 		t.Fatal(err)

@@ -41,7 +41,7 @@ func TestCIScript(t *testing.T) {
 	})
 	t.Run("an overlay drifted", func(t *testing.T) {
 		sb := newSandbox(t)
-		cfg := filepath.Join(sb.repo, "overlays", "upi", "config", "kustomization.yaml")
+		cfg := filepath.Join(sb.repo, "overlays", "upi", "config", "config-patch.yaml")
 		data, err := os.ReadFile(cfg)
 		if err != nil {
 			t.Fatal(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
 // strategyOverlay writes an overlay whose config sets the server's proxy
@@ -30,20 +31,9 @@ func strategyOverlay(t *testing.T, strategies, identifiers string) string {
 		t.Fatal(err1, err2)
 	}
 	files := map[string]string{
-		"kustomization.yaml": fmt.Sprintf("generators:\n- config\ntransformers:\n- %s/check\n", top),
-		"config/kustomization.yaml": fmt.Sprintf(`resources:
-- %s/function
-patches:
-- target:
-    kind: KonnectivityBundle
-  patch: |-
-    - op: add
-      path: /spec/server
-      value: {proxyStrategies: [%s]}
-    - op: add
-      path: /spec/agent
-      value: {identifiers: %q}
-`, sub, strategies, identifiers),
+		"kustomization.yaml":        fmt.Sprintf("generators:\n- config\ntransformers:\n- %s/check\n", top),
+		"config/kustomization.yaml": fmt.Sprintf("resources:\n- %s/function\npatches:\n- path: config-patch.yaml\n", sub),
+		"config/config-patch.yaml":  tooltest.ConfigPatch(fmt.Sprintf("server:\n  proxyStrategies: [%s]\nagent:\n  identifiers: %q\n", strategies, identifiers)),
 	}
 	for name, body := range files {
 		p := filepath.Join(dir, name)

@@ -30,8 +30,15 @@ kind: Kustomization
 generators:
 - ../../base/` + generator + `
 patches:
+# Appending to a list of strings has no strategic-merge or name-based form in
+# kustomize, so the JSON patch first tests that it appends to the server
+# container: a pod with its containers in another order fails the build
+# loudly instead of patching the wrong one.
 - target: {kind: Pod, name: konnectivity-server}
   patch: |-
+    - op: test
+      path: /spec/containers/0/name
+      value: konnectivity-server
     - op: add
       path: /spec/containers/0/args/-
       value: --server-cert=/etc/konnectivity/server.crt

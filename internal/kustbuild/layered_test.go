@@ -2,37 +2,31 @@ package kustbuild
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
-// layeredOverlay writes, outside the repository, an overlay that includes
-// overlays/ipv4 and breaks the agents' server port with a patch; withCheck
-// lists base/check last, as docs/upi.md says every overlay must. It uses an
-// exec-wired copy of the tree, so the kustomize CLI needs no container runtime.
+// layeredOverlay writes an overlay that includes overlays/ipv4 and points
+// the agents at the server's health port; withCheck lists base/check last,
+// as docs/upi.md says every overlay must. It lives in an exec-wired copy of
+// the tree (tooltest.ExecWiredTree), which the kustomize CLI here runs with
+// --enable-exec and no container runtime.
 func layeredOverlay(t *testing.T, withCheck bool) string {
 	t.Helper()
-	dir := t.TempDir()
-	rel, err := filepath.Rel(dir, tooltest.ExecWiredTree(t))
-	if err != nil {
+	dir := filepath.Join(tooltest.ExecWiredTree(t), "layered")
+	if err := os.Mkdir(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	k := "resources:\n- " + filepath.Join(rel, "overlays", "ipv4") + "\n" + `patches:
-- target:
-    kind: DaemonSet
-    name: konnectivity-agent
-  patch: |-
-    - op: replace
-      path: /spec/template/spec/containers/0/args/5
-      value: --proxy-server-port=9999
-`
+	k := "resources:\n- ../overlays/ipv4\n" + tooltest.MisdialAgents(bundle.DefaultAgentPort)
 	if withCheck {
-		k += "transformers:\n- " + filepath.Join(rel, "base", "check") + "\n"
+		k += "transformers:\n- ../base/check\n"
 	}
 	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(k), 0o644); err != nil {
 		t.Fatal(err)
@@ -58,7 +52,7 @@ func TestLayeredOverlayAgreesWithKustomizeCLI(t *testing.T) {
 				t.Fatalf("kustomize CLI error %v, in-process error %v: they must agree", cliErr, err)
 			}
 			if withCheck {
-				if err == nil || !strings.Contains(err.Error(), "agents dial port 9999") {
+				if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("agents dial port %d", bundle.DefaultServerHealthPort)) {
 					t.Fatalf("in-process error %v, want the check's agent port finding", err)
 				}
 				return

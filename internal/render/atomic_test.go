@@ -90,7 +90,7 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
 	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
-	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	opts.Overlay = writeOverlay(t, "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
 	before := snapshot(t, root)
 	removed, failed := false, false
 	fault := func(op hostfs.Op, rel string) error {

@@ -164,7 +164,7 @@ func TestForceRegeneratesTruncatedCertificates(t *testing.T) {
 
 func TestRefuseToOverwriteForeignFile(t *testing.T) {
 	root := t.TempDir()
-	foreign := filepath.Join(root, bundlePaths[0])
+	foreign := filepath.Join(root, podRel)
 	if err := os.MkdirAll(filepath.Dir(foreign), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestRefuseToOverwriteForeignFile(t *testing.T) {
 	opts := baseOpts(root)
 	opts.Force = true
 	mustRun(t, opts)
-	if got := readFile(t, root, bundlePaths[0]); strings.Contains(got, "someone else") {
+	if got := readFile(t, root, podRel); strings.Contains(got, "someone else") {
 		t.Errorf("--force did not overwrite")
 	}
 }

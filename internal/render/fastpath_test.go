@@ -56,10 +56,10 @@ func TestFastPathNotTakenWhenAFileDrifted(t *testing.T) {
 		rel   string
 		drift func(p string) error
 	}{
-		{"bytes", bundlePaths[2], func(p string) error { return os.WriteFile(p, []byte("edited by hand\n"), 0o644) }},
+		{"bytes", daemonSetRel, func(p string) error { return os.WriteFile(p, []byte("edited by hand\n"), 0o644) }},
 		// A loosened key is not repaired but replaced (TestUnsafeCertificatesAreReplaced).
-		{"mode", bundlePaths[0], func(p string) error { return os.Chmod(p, 0o600) }},
-		{"deleted", bundlePaths[0], os.Remove},
+		{"mode", podRel, func(p string) error { return os.Chmod(p, 0o600) }},
+		{"deleted", podRel, os.Remove},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -22,7 +22,7 @@ func TestRenderedFilesGolden(t *testing.T) {
 			opts.Overlay, opts.BootstrapIP = tc.overlay, tc.ip
 			mustRun(t, opts)
 			for _, rel := range bundlePaths {
-				if rel == bundlePaths[3] {
+				if rel == secretRel {
 					continue
 				}
 				got := readFile(t, root, rel)

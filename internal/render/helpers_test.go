@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
 )
 
 const (
@@ -18,15 +20,19 @@ const (
 	testImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 )
 
-// Host paths of docs/bundle-shape.md, relative to the root.
-var bundlePaths = []string{
-	"etc/kubernetes/manifests/konnectivity-server-pod.yaml",
-	"opt/openshift/manifests/konnectivity-00-namespace.yaml",
-	"opt/openshift/manifests/konnectivity-agent-daemonset.yaml",
-	"opt/openshift/manifests/konnectivity-agent-certs-secret.yaml",
-	"etc/kubernetes/bootstrap-configs/egress-selector-config.yaml",
-	"opt/openshift/konnectivity-config-override.yaml",
-}
+// Host paths of docs/bundle-shape.md, relative to the root, named by what
+// each file holds.
+const (
+	podRel       = "etc/kubernetes/manifests/konnectivity-server-pod.yaml"
+	namespaceRel = "opt/openshift/manifests/konnectivity-00-namespace.yaml"
+	daemonSetRel = "opt/openshift/manifests/konnectivity-agent-daemonset.yaml"
+	secretRel    = "opt/openshift/manifests/konnectivity-agent-certs-secret.yaml"
+	egressRel    = "etc/kubernetes/bootstrap-configs/egress-selector-config.yaml"
+	overrideRel  = "opt/openshift/konnectivity-config-override.yaml"
+)
+
+// bundlePaths are all of them.
+var bundlePaths = []string{podRel, namespaceRel, daemonSetRel, secretRel, egressRel, overrideRel}
 
 const certDirRel = "opt/openshift/tls/konnectivity"
 
@@ -132,9 +138,10 @@ func expectInputError(t *testing.T, err error, field string, fragments ...string
 	}
 }
 
-// writeOverlay makes a kustomization directory that patches the repository's
-// base config with a JSON patch, so a test can change a config field.
-func writeOverlay(t *testing.T, patch string) string {
+// writeOverlay makes a kustomization directory whose config is the
+// repository's base config patched with spec (a strategic-merge patch of the
+// spec's fields, see tooltest.ConfigPatch), so a test can change a field.
+func writeOverlay(t *testing.T, spec string) string {
 	t.Helper()
 	repoBase, err := filepath.Abs("../../base/function")
 	if err != nil {
@@ -155,14 +162,7 @@ func writeOverlay(t *testing.T, patch string) string {
 		}
 	}
 	write(filepath.Join(dir, "kustomization.yaml"), "generators:\n- config\n")
-	write(filepath.Join(cfg, "kustomization.yaml"), "resources:\n- "+rel+"\npatches:\n- target:\n    kind: KonnectivityBundle\n  patch: |-\n"+indent(patch, "    "))
+	write(filepath.Join(cfg, "kustomization.yaml"), "resources:\n- "+rel+"\npatches:\n- path: config-patch.yaml\n")
+	write(filepath.Join(cfg, "config-patch.yaml"), tooltest.ConfigPatch(spec))
 	return dir
-}
-
-func indent(s, pre string) string {
-	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = pre + l
-	}
-	return strings.Join(lines, "\n") + "\n"
 }

@@ -95,7 +95,7 @@ func TestIdenticalForeignFileIsNotAdopted(t *testing.T) {
 	first := t.TempDir()
 	mustRun(t, baseOpts(first))
 	root := t.TempDir()
-	rel := bundlePaths[4] // the egress configuration: the same bytes on any root
+	rel := egressRel // the egress configuration: the same bytes on any root
 	data := readFile(t, first, rel)
 	if err := os.MkdirAll(filepath.Dir(filepath.Join(root, rel)), 0o755); err != nil {
 		t.Fatal(err)
@@ -136,7 +136,7 @@ func TestErrorAfterCommitKeepsTheBundle(t *testing.T) {
 	if !strings.Contains(readFile(t, root, "opt/openshift/manifests/konnectivity-agent-daemonset.yaml"), "192.0.2.99") {
 		t.Errorf("the committed DaemonSet was rolled back")
 	}
-	if _, err := os.Stat(filepath.Join(root, bundlePaths[0])); err != nil {
+	if _, err := os.Stat(filepath.Join(root, podRel)); err != nil {
 		t.Errorf("the committed static pod manifest is gone: %v", err)
 	}
 	if out := mustRun(t, opts); out.Changed() {

@@ -61,8 +61,8 @@ func TestRenderModesProtectPrivateKeys(t *testing.T) {
 		certDirRel + "/server.key": 0o600,
 		certDirRel + "/agent.key":  0o600,
 		certDirRel + "/ca.crt":     0o644,
-		bundlePaths[3]:             0o600, // the Secret holds the agent key
-		bundlePaths[0]:             0o644,
+		secretRel:                  0o600, // the Secret holds the agent key
+		podRel:                     0o644,
 	}
 	for rel, want := range cases {
 		fi, err := os.Stat(filepath.Join(root, rel))
@@ -78,7 +78,7 @@ func TestRenderModesProtectPrivateKeys(t *testing.T) {
 func TestRenderKASFilesArePlainConfig(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
-	for _, rel := range []string{bundlePaths[4], bundlePaths[5]} {
+	for _, rel := range []string{egressRel, overrideRel} {
 		var doc map[string]any
 		if err := yaml.Unmarshal([]byte(readFile(t, root, rel)), &doc); err != nil {
 			t.Fatalf("%s: %v", rel, err)
@@ -88,28 +88,28 @@ func TestRenderKASFilesArePlainConfig(t *testing.T) {
 		}
 	}
 	// The file the KAS reads must load with the KAS's own reader.
-	cfg, err := egressselector.ReadEgressSelectorConfiguration(filepath.Join(root, bundlePaths[4]))
+	cfg, err := egressselector.ReadEgressSelectorConfiguration(filepath.Join(root, egressRel))
 	if err != nil {
 		t.Fatalf("kube-apiserver cannot read the egress file: %v", err)
 	}
 	if len(cfg.EgressSelections) != 3 || cfg.EgressSelections[0].Name != "cluster" {
 		t.Errorf("egress selections: %+v", cfg.EgressSelections)
 	}
-	if !strings.Contains(readFile(t, root, bundlePaths[5]), "/etc/kubernetes/config/egress-selector-config.yaml") {
-		t.Errorf("override does not point at the egress file as the KAS sees it:\n%s", readFile(t, root, bundlePaths[5]))
+	if !strings.Contains(readFile(t, root, overrideRel), "/etc/kubernetes/config/egress-selector-config.yaml") {
+		t.Errorf("override does not point at the egress file as the KAS sees it:\n%s", readFile(t, root, overrideRel))
 	}
 }
 
 func TestRenderManifestsKeepLabelsAndCarryTheIP(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
-	ds := readFile(t, root, bundlePaths[2])
+	ds := readFile(t, root, daemonSetRel)
 	for _, want := range []string{"--proxy-server-host=" + testIP, "openshift.io/bootstrap-only", testImage} {
 		if !strings.Contains(ds, want) {
 			t.Errorf("DaemonSet lacks %q", want)
 		}
 	}
-	secret := readFile(t, root, bundlePaths[3])
+	secret := readFile(t, root, secretRel)
 	for _, want := range []string{"kind: Secret", "name: konnectivity-agent-certs", "tls.key", "openshift.io/bootstrap-only"} {
 		if !strings.Contains(secret, want) {
 			t.Errorf("Secret lacks %q:\n%s", want, secret)
@@ -138,11 +138,11 @@ func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
 		updated []string
 	}{
 		{"image", func(o *Options) { o.Image = "quay.io/openshift/origin-apiserver-network-proxy:4.21" },
-			[]string{StatePath, bundlePaths[0], bundlePaths[2]}},
+			[]string{StatePath, podRel, daemonSetRel}},
 		{"bootstrap IP", func(o *Options) { o.BootstrapIP = "192.0.2.11" },
 			// the CA and the agent certificate (and so the Secret) stay, so
 			// running agents keep working; only the server leaf names the IP
-			[]string{StatePath, bundlePaths[2], certDirRel + "/server.crt", certDirRel + "/server.key"}},
+			[]string{StatePath, daemonSetRel, certDirRel + "/server.crt", certDirRel + "/server.key"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -291,7 +291,7 @@ func TestAutoUsesTheInstallerOverride(t *testing.T) {
 			if rep.BootstrapIP != tc.ip {
 				t.Errorf("detected %q, want %q", rep.BootstrapIP, tc.ip)
 			}
-			if ds := readFile(t, root, bundlePaths[2]); !strings.Contains(ds, "--proxy-server-host="+tc.ip) {
+			if ds := readFile(t, root, daemonSetRel); !strings.Contains(ds, "--proxy-server-host="+tc.ip) {
 				t.Errorf("DaemonSet does not dial %s", tc.ip)
 			}
 		})
@@ -302,16 +302,16 @@ func TestFileDroppedFromBundleIsRemoved(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.Overlay = writeOverlay(t, "- op: add\n  path: /spec/paths\n  value: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	opts.Overlay = writeOverlay(t, "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
 	rep := mustRun(t, opts)
 	actions := map[string]Action{}
 	for _, f := range rep.Files {
 		actions[f.RelPath] = f.Action
 	}
-	if actions[bundlePaths[5]] != ActionRemove || actions["opt/openshift/other-override.yaml"] != ActionCreate {
+	if actions[overrideRel] != ActionRemove || actions["opt/openshift/other-override.yaml"] != ActionCreate {
 		t.Errorf("moving the override: %v", actions)
 	}
-	if _, err := os.Stat(filepath.Join(root, bundlePaths[5])); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(root, overrideRel)); !os.IsNotExist(err) {
 		t.Errorf("old override still on disk: %v", err)
 	}
 }

@@ -44,7 +44,7 @@ func TestUnsafeCertificatesAreReplaced(t *testing.T) {
 			if !rep.CertsGenerated || !strings.Contains(rep.CertsReason, tc.reason) {
 				t.Fatalf("certificates generated %v (%s); want regenerated because %q", rep.CertsGenerated, rep.CertsReason, tc.reason)
 			}
-			secret := readFile(t, root, bundlePaths[3])
+			secret := readFile(t, root, secretRel)
 			if strings.Contains(secret, base64.StdEncoding.EncodeToString([]byte(oldKey))) {
 				t.Error("the untrusted agent key reached the Secret")
 			}
@@ -99,7 +99,7 @@ func TestPlantedCertificatesInAFreshRootAreNotAdopted(t *testing.T) {
 	if !rep.CertsGenerated || !strings.Contains(rep.CertsReason, "owned by uid 65534") {
 		t.Errorf("with --force: generated %v (%s)", rep.CertsGenerated, rep.CertsReason)
 	}
-	if bytes.Contains([]byte(readFile(t, root, bundlePaths[3])), []byte(base64.StdEncoding.EncodeToString([]byte(planted)))) {
+	if bytes.Contains([]byte(readFile(t, root, secretRel)), []byte(base64.StdEncoding.EncodeToString([]byte(planted)))) {
 		t.Error("the planted agent key reached the Secret")
 	}
 }

@@ -45,6 +45,8 @@ type bundleObjects struct {
 	pod       corev1.Pod
 	namespace corev1.Namespace
 	daemonSet appsv1.DaemonSet
+	server    corev1.Container // the pod's container, found by name
+	agent     corev1.Container // the DaemonSet's container, found by name
 	egress    map[string]any
 	override  map[string]any
 	all       []map[string]any
@@ -71,17 +73,40 @@ func generate(t *testing.T, spec string, env map[string]string) (*bundleObjects,
 	if len(docs) != 5 {
 		t.Fatalf("want 5 objects, got %d", len(docs))
 	}
-	for i, target := range []any{&b.pod, &b.namespace, &b.daemonSet, &b.egress, &b.override} {
-		if err := yaml.UnmarshalStrict([]byte(docs[i]), target); err != nil {
-			t.Fatalf("object %d: %v", i, err)
-		}
+	// Each object is found by its kind, not by its place in the output.
+	targets := map[string]any{"Pod": &b.pod, "Namespace": &b.namespace, "DaemonSet": &b.daemonSet,
+		"EgressSelectorConfiguration": &b.egress, "KubeAPIServerConfig": &b.override}
+	for i, doc := range docs {
 		var m map[string]any
-		if err := yaml.Unmarshal([]byte(docs[i]), &m); err != nil {
+		if err := yaml.Unmarshal([]byte(doc), &m); err != nil {
 			t.Fatal(err)
+		}
+		kind, _ := m["kind"].(string)
+		target, ok := targets[kind]
+		if !ok {
+			t.Fatalf("object %d: kind %q is not one of the bundle's, or appears twice", i, kind)
+		}
+		delete(targets, kind)
+		if err := yaml.UnmarshalStrict([]byte(doc), target); err != nil {
+			t.Fatalf("object %d (%s): %v", i, kind, err)
 		}
 		b.all = append(b.all, m)
 	}
+	b.server = containerNamed(t, b.pod.Spec, bundle.ServerPodName)
+	b.agent = containerNamed(t, b.daemonSet.Spec.Template.Spec, bundle.AgentName)
 	return b, stream.Bytes()
+}
+
+// containerNamed returns the container called name.
+func containerNamed(t *testing.T, pod corev1.PodSpec, name string) corev1.Container {
+	t.Helper()
+	for _, c := range pod.Containers {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no container %s", name)
+	return corev1.Container{}
 }
 
 func TestInvariants(t *testing.T) {
@@ -107,9 +132,9 @@ func TestInvariants(t *testing.T) {
 // mounts to the host, and the egress udsName, followed through the KAS mount
 // annotation, are the same host file.
 func checkSocket(t *testing.T, b *bundleObjects) {
-	server := b.pod.Spec.Containers[0]
+	server := b.server
 	fromServer := hostPathThroughMounts(t, b.pod.Spec, server, flagValue(t, server.Args, "--uds-name"))
-	uds := dig(t, b.egress, "egressSelections", 0, "connection", "transport", "uds", "udsName").(string)
+	uds := dig(t, b.egress, "egressSelections", named("cluster"), "connection", "transport", "uds", "udsName").(string)
 	fromKAS := hostPathThroughKASMount(t, b.egress, uds)
 	if fromServer != fromKAS {
 		t.Errorf("server socket is host %s, KAS socket is host %s", fromServer, fromKAS)
@@ -139,8 +164,8 @@ func checkOverridePointsAtEgressFile(t *testing.T, b *bundleObjects) {
 }
 
 func checkModeAndProtocol(t *testing.T, b *bundleObjects) {
-	mode := flagValue(t, b.pod.Spec.Containers[0].Args, "--mode")
-	protocol := dig(t, b.egress, "egressSelections", 0, "connection", "proxyProtocol")
+	mode := flagValue(t, b.server.Args, "--mode")
+	protocol := dig(t, b.egress, "egressSelections", named("cluster"), "connection", "proxyProtocol")
 	want := map[string]string{"http-connect": "HTTPConnect", "grpc": "GRPC"}[mode]
 	if want == "" || protocol != want {
 		t.Errorf("--mode=%s but cluster proxyProtocol %v", mode, protocol)
@@ -153,14 +178,14 @@ func checkModeAndProtocol(t *testing.T, b *bundleObjects) {
 }
 
 func checkAgentDialsServer(t *testing.T, b *bundleObjects) {
-	server, agent := b.pod.Spec.Containers[0].Args, b.daemonSet.Spec.Template.Spec.Containers[0].Args
+	server, agent := b.server.Args, b.agent.Args
 	if s, a := flagValue(t, server, "--agent-port"), flagValue(t, agent, "--proxy-server-port"); s != a {
 		t.Errorf("server --agent-port=%s, agent --proxy-server-port=%s", s, a)
 	}
 	if got := flagValue(t, agent, "--proxy-server-host"); got != b.spec.BootstrapIP {
 		t.Errorf("agent dials %s, bootstrap IP is %s", got, b.spec.BootstrapIP)
 	}
-	if b.pod.Spec.Containers[0].Image != b.daemonSet.Spec.Template.Spec.Containers[0].Image {
+	if b.server.Image != b.agent.Image {
 		t.Error("server and agent images differ")
 	}
 }
@@ -170,8 +195,8 @@ func checkProbes(t *testing.T, b *bundleObjects) {
 		container corev1.Container
 		flag      string
 	}{
-		{b.pod.Spec.Containers[0], "--health-port"},
-		{b.daemonSet.Spec.Template.Spec.Containers[0], "--health-server-port"},
+		{b.server, "--health-port"},
+		{b.agent, "--health-server-port"},
 	} {
 		want := flagValue(t, c.container.Args, c.flag)
 		for _, p := range []*corev1.Probe{c.container.LivenessProbe, c.container.ReadinessProbe} {
@@ -180,7 +205,7 @@ func checkProbes(t *testing.T, b *bundleObjects) {
 			}
 		}
 	}
-	if p := b.pod.Spec.Containers[0].ReadinessProbe.HTTPGet.Path; p != "/healthz" {
+	if p := b.server.ReadinessProbe.HTTPGet.Path; p != "/healthz" {
 		t.Errorf("server readiness on %s: /readyz can stay unready forever", p)
 	}
 }
@@ -188,13 +213,13 @@ func checkProbes(t *testing.T, b *bundleObjects) {
 // checkCertificates: the server's certificate flags land in certDir on the
 // host, and the agent's in the Secret's keys.
 func checkCertificates(t *testing.T, b *bundleObjects) {
-	server := b.pod.Spec.Containers[0]
+	server := b.server
 	for flag, file := range map[string]string{"--cluster-cert": "server.crt", "--cluster-key": "server.key", "--cluster-ca-cert": "ca.crt"} {
 		if got := hostPathThroughMounts(t, b.pod.Spec, server, flagValue(t, server.Args, flag)); got != b.spec.Paths.CertDir+"/"+file {
 			t.Errorf("%s is host %s, want %s/%s", flag, got, b.spec.Paths.CertDir, file)
 		}
 	}
-	agent := b.daemonSet.Spec.Template.Spec.Containers[0]
+	agent := b.agent
 	for flag, key := range map[string]string{"--ca-cert": "ca.crt", "--agent-cert": "tls.crt", "--agent-key": "tls.key"} {
 		vol, rel := volumeFor(t, b.daemonSet.Spec.Template.Spec, agent, flagValue(t, agent.Args, flag))
 		if vol.Secret == nil || vol.Secret.SecretName != bundle.AgentSecretName || rel != key {

@@ -77,11 +77,14 @@ func annotation(t *testing.T, obj map[string]any, key string) string {
 	return v
 }
 
-// dig walks maps by key and lists by index, failing on a missing step.
+// dig walks maps by key and lists by index or by element name (named),
+// failing on a missing step.
 func dig(t *testing.T, node any, steps ...any) any {
 	t.Helper()
 	for _, s := range steps {
 		switch k := s.(type) {
+		case named:
+			node = elementNamed(t, node, string(k))
 		case string:
 			m, ok := node.(map[string]any)
 			if !ok {
@@ -97,4 +100,22 @@ func dig(t *testing.T, node any, steps ...any) any {
 		}
 	}
 	return node
+}
+
+// named is a dig step that picks the list element whose name is it.
+type named string
+
+func elementNamed(t *testing.T, node any, name string) any {
+	t.Helper()
+	l, ok := node.([]any)
+	if !ok {
+		t.Fatalf("at [name=%s]: not a list", name)
+	}
+	for _, e := range l {
+		if m, ok := e.(map[string]any); ok && m["name"] == name {
+			return m
+		}
+	}
+	t.Fatalf("no element named %s", name)
+	return nil
 }

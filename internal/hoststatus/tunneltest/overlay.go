@@ -20,7 +20,8 @@ func ModeOverlay(t *testing.T, mode string) string {
 	files := map[string]string{
 		"kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ngenerators:\n- config\n",
 		"config/kustomization.yaml": "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n- " + base + "\n" +
-			"patches:\n- target:\n    kind: KonnectivityBundle\n  patch: |-\n    - op: replace\n      path: /spec/mode\n      value: " + mode + "\n",
+			"patches:\n- path: config-patch.yaml\n",
+		"config/config-patch.yaml": tooltest.ConfigPatch("mode: " + mode),
 	}
 	for name, content := range files {
 		p := filepath.Join(dir, name)
