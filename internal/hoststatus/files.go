@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
@@ -58,7 +57,7 @@ func (s *session) socket() {
 			Hint: "the socket must be on the bootstrap-configs hostPath so the kube-apiserver can see it"})
 		return
 	}
-	st, err := os.Lstat(host)
+	st, err := s.root.Lstat(host) // never through a link out of the root
 	switch {
 	case err != nil:
 		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("%s: %v", host, unwrapPath(err)),

@@ -109,16 +109,38 @@ func Load(dir string) (*Root, error) {
 // through the same confinement render uses: a symbolic link or special file
 // on the way is an error, never followed out of the root.
 func (r *Root) ReadFile(abs string) ([]byte, error) {
+	var data []byte
+	err := r.confined(abs, func(h *hostfs.Root, rel string) (err error) {
+		data, err = h.ReadFile(rel)
+		return err
+	})
+	return data, err
+}
+
+// Lstat describes a path under the root (abs is under Dir) without
+// following a link on the way to it or at it: status inspects the socket
+// with it.
+func (r *Root) Lstat(abs string) (fs.FileInfo, error) {
+	var fi fs.FileInfo
+	err := r.confined(abs, func(h *hostfs.Root, rel string) (err error) {
+		fi, err = h.Lstat(rel)
+		return err
+	})
+	return fi, err
+}
+
+// confined runs do on abs's root-relative path through hostfs.
+func (r *Root) confined(abs string, do func(h *hostfs.Root, rel string) error) error {
 	rel, err := filepath.Rel(r.Dir, abs)
 	if err != nil || !filepath.IsLocal(rel) {
-		return nil, fmt.Errorf("%s is not under the root %s", abs, r.Dir)
+		return fmt.Errorf("%s is not under the root %s", abs, r.Dir)
 	}
 	h, err := hostfs.Open(r.Dir)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer h.Close()
-	return h.ReadFile(filepath.ToSlash(rel))
+	return do(h, filepath.ToSlash(rel))
 }
 
 // Abs is the file under the root for an absolute host path.

@@ -127,3 +127,28 @@ func TestLoadNeverFollowsALinkOutOfTheRoot(t *testing.T) {
 		t.Errorf("error does not name the link: %v", err)
 	}
 }
+
+// TestLstatNeverThroughALink: status inspects the server's socket with
+// Lstat; a directory link on the way out of the root is an error, and a
+// path inside the root is described as it is.
+func TestLstatNeverThroughALink(t *testing.T) {
+	root, outside := t.TempDir(), t.TempDir()
+	write(t, filepath.Join(outside, "konnectivity-server.socket"), "not ours\n")
+	if err := os.Symlink(outside, filepath.Join(root, "linked")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "etc", "real"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(root, "etc", "real", "konnectivity-server.socket"), "ours\n")
+	r := &Root{Dir: root}
+	if _, err := r.Lstat(filepath.Join(root, "linked", "konnectivity-server.socket")); err == nil || !strings.Contains(err.Error(), "symbolic link") {
+		t.Errorf("Lstat through a link out of the root: %v, want a symbolic link error", err)
+	}
+	if fi, err := r.Lstat(filepath.Join(root, "etc", "real", "konnectivity-server.socket")); err != nil || !fi.Mode().IsRegular() {
+		t.Errorf("Lstat inside the root: %v %v", fi, err)
+	}
+	if _, err := r.Lstat(filepath.Join(outside, "konnectivity-server.socket")); err == nil {
+		t.Error("Lstat accepted a path outside the root")
+	}
+}
