@@ -38,8 +38,6 @@ type fnFS struct {
 	checks    []scopedCheck     // validator configs taken out of kustomizations
 	err       error             // first function error; kustomize would bury it
 	immutable bool              // the embedded tree: nested builds can be cached
-	inspect   bool              // record generator configs instead of running them
-	configs   []*yaml.RNode     // generator configs seen, when inspecting
 
 	bootstrapIPFor func(bundle.Spec) (string, error) // Options.BootstrapIPFor
 	spec           *bundle.Spec                      // the first KonnectivityBundle spec generated

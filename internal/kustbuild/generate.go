@@ -20,12 +20,6 @@ const localConfig = "config.kubernetes.io/local-config"
 func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 	var out []*yaml.RNode
 	for _, c := range configs {
-		if f.inspect {
-			f.mu.Lock()
-			f.configs = append(f.configs, c)
-			f.mu.Unlock()
-			continue
-		}
 		fn, _ := dispatch.Lookup(c.GetKind())
 		if fn.Role != dispatch.Generator {
 			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".

@@ -82,3 +82,32 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 		})
 	}
 }
+
+// TestModelSpecIsThePatchedConfig: the spec BuildModel returns is each
+// overlay's config after its patches, defaulted, from the same build.
+func TestModelSpecIsThePatchedConfig(t *testing.T) {
+	cases := []struct {
+		overlay, ip, family, mode string
+		enabled                   bool
+		agentPort                 int32
+	}{
+		{"ipv4", "192.0.2.10", "ipv4", "http-connect", true, 8091},
+		{"ipv6", "2001:db8::10", "ipv6", "http-connect", true, 8091},
+		{"dualstack", "192.0.2.10", "dualstack", "http-connect", true, 8091},
+		{"sno", "", "ipv4", "http-connect", false, 8091},
+		{"upi", "", "ipv4", "http-connect", true, 9091},
+	}
+	for _, tc := range cases {
+		m, err := BuildModel(tc.overlay, Options{BootstrapIP: tc.ip, Getenv: noEnv})
+		if err != nil {
+			t.Fatalf("%s: %v", tc.overlay, err)
+		}
+		s := m.Spec
+		if s == nil {
+			t.Fatalf("%s: no KonnectivityBundle config found", tc.overlay)
+		}
+		if s.IPFamily != tc.family || s.Mode != tc.mode || *s.Enabled != tc.enabled || s.Server.AgentPort != tc.agentPort {
+			t.Errorf("%s: got family %s mode %s enabled %v agentPort %d", tc.overlay, s.IPFamily, s.Mode, *s.Enabled, s.Server.AgentPort)
+		}
+	}
+}
