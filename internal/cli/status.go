@@ -101,31 +101,30 @@ func gatherStatus(dir string, rep *hoststatus.Report) error {
 		files["metrics.txt"] = []byte(rep.Metrics)
 	}
 	for name, data := range files {
-		if err := writeAtomic(filepath.Join(dir, name), data); err != nil {
+		if err := writeAtomic(dir, name, data); err != nil {
 			return fmt.Errorf("--gather: %w", err)
 		}
 	}
 	return nil
 }
 
-func writeAtomic(path string, data []byte) error {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+// writeAtomic puts data at name in dir through a hidden temporary file and
+// a rename, with render's file layer: no link in dir is followed.
+func writeAtomic(dir, name string, data []byte) error {
+	h, err := hostfs.Open(dir)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	if _, err := f.Write(data); err != nil {
-		f.Close()
+	defer h.Close()
+	tmp := hostfs.TempName(name)
+	if err := h.WriteNew(tmp, data, 0o644); err != nil {
 		return err
 	}
-	if err := f.Chmod(0o644); err != nil {
-		f.Close()
+	if err := h.Rename(tmp, name); err != nil {
+		_ = h.Remove(tmp)
 		return err
 	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(f.Name(), path)
+	return nil
 }
 
 // recoverInterrupted finishes or undoes a render an interrupted run left

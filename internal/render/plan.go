@@ -9,7 +9,6 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
-	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
@@ -108,9 +107,6 @@ func compareDisk(h *hostfs.Root, w desiredFile) (Action, string, error) {
 	fi, err := h.Lstat(w.rel)
 	if errors.Is(err, fs.ErrNotExist) {
 		return ActionCreate, "", nil
-	}
-	if errors.Is(err, syscall.ENOTDIR) {
-		return "", "", inputErrorf("destination "+h.Abs(w.rel), "remove or move the file that stands where one of its parent directories should be", "a parent of it is a file, not a directory")
 	}
 	if err != nil {
 		return "", "", inspectError(h, w.rel, err)
