@@ -14,7 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/podmantest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 )
 
 // proxyImage is the apiserver-network-proxy image the container cases give

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/podmantest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 )
 
 // TestTunnelInContainers is TestTunnel's flow with a real container runtime

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // init keeps the main goroutine on the main thread, so no inNetns goroutine

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netnstest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 )
 
 // family is one IP family's addressing plan. Every address is a documentation

@@ -15,7 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 

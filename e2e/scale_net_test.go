@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netnstest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 )
 
 // maxScaleNodes is how many node namespaces the scale addressing plan has

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestSkippedExecFunction reproduces the silent failure no-server-pod

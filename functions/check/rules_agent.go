@@ -8,7 +8,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // proxy-agent v0.36.0 defaults that the rules depend on.

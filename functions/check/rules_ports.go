@@ -1,6 +1,6 @@
 package check
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 
 // reportConflict: the binaries do not refuse a shared port; one listener
 // fails with "address already in use" and the process keeps running. Losing

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // checkRouting: at least one of the server's proxy strategies must be able to

@@ -1,7 +1,7 @@
 package check
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 
 	"strings"
 )

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // BenchmarkCompareOverlays parses and compares two golden overlays, the

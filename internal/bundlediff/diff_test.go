@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden outputs under testdata/cases")

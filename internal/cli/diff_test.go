@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // runCLI runs the program in-process with no environment.

@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
 const targetPort = 8443

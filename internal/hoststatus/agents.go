@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // agents reads the server's /metrics: the admin port first (bound to

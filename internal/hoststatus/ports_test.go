@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
 // TestServerPortsAsRendered asks the real proxy-server v0.36.0, started from

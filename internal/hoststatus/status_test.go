@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
 // want is what one scenario must report: the severity of named checks and

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/tunneltest"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // strategyOverlay writes an overlay whose config sets the server's proxy

@@ -10,8 +10,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/podmantest"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // kustomizeCLI runs the real kustomize binary with a minimal environment so

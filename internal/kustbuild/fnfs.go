@@ -9,7 +9,7 @@ import (
 	"sync"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/want from the current output")

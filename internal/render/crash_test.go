@@ -17,7 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // killedSyscalls are the calls a render makes to change the host: every

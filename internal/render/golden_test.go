@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/goldenfile"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")

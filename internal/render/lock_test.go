@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestSecondRunWaitsForTheLock runs real processes at once on one root:

@@ -5,7 +5,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 )
 
 // FieldError is one invalid field, with the fix.

@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )

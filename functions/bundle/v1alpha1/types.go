@@ -6,7 +6,7 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 )
 
 // API group, version and kind of the generator's config.

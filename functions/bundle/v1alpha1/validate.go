@@ -13,7 +13,7 @@ import (
 	"github.com/distribution/reference"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 

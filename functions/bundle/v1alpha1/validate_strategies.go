@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // strategies: the server must be able to route to the agents it is given.

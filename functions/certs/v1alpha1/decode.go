@@ -1,6 +1,6 @@
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 
 // FieldError is a problem with one field of the config.
 type FieldError = krmconfig.FieldError

@@ -11,7 +11,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 )
 
 // specFields maps certs.Options fields to config paths.

@@ -4,7 +4,7 @@
 // resource (kustomize rejects validators that do).
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/krmconfig"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 
 // API version and kind of the validator's config.
 const (

@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // Require skips the test (or fails it when KB_REQUIRE_TOOLS=1, as in CI)

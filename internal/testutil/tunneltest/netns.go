@@ -3,7 +3,7 @@ package tunneltest
 import (
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netnstest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 )
 
 // namespaces creates boot and node, links them, puts TargetIP on the node

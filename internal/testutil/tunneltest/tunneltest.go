@@ -19,7 +19,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // Addresses: documentation prefixes that exist only inside the namespaces.
