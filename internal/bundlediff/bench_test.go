@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -20,11 +21,11 @@ func BenchmarkCompareOverlays(b *testing.B) {
 	}
 	a, u := read("ipv4"), read("upi")
 	for b.Loop() {
-		oa, err := Parse(a)
+		oa, err := manifest.Parse(a)
 		if err != nil {
 			b.Fatal(err)
 		}
-		ou, err := Parse(u)
+		ou, err := manifest.Parse(u)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,15 @@
+// Package bundlediff compares two parsed bundles object by object and field
+// by field, the way a reviewer reads them: objects matched by identity,
+// container args flag by flag, named list items by name, and secret material
+// summarised instead of printed. It diffs and formats only: the caller reads
+// and parses the bundles (internal/manifest).
 package bundlediff
 
-import "sort"
+import (
+	"sort"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+)
 
 // Status says what happened to an object.
 type Status string
@@ -32,7 +41,7 @@ type Change struct {
 
 // ObjectDiff is one object that was added, removed or changed.
 type ObjectDiff struct {
-	ID
+	manifest.ID
 	Status  Status   `json:"status"`
 	Changes []Change `json:"changes,omitempty"`
 }
@@ -61,14 +70,14 @@ func (r *Result) Count(s Status) int {
 // Compare diffs two parsed bundles; labelA and labelB name them in output.
 // Secret material in both is replaced by its summary in place before
 // comparing, so the objects never carry it to any output afterwards.
-func Compare(labelA string, a []Object, labelB string, b []Object) *Result {
+func Compare(labelA string, a []manifest.Object, labelB string, b []manifest.Object) *Result {
 	r := &Result{A: labelA, B: labelB, Objects: []ObjectDiff{}}
-	inB := map[ID]Object{}
+	inB := map[manifest.ID]manifest.Object{}
 	for _, o := range b {
 		redact(o)
 		inB[o.ID] = o
 	}
-	inA := map[ID]bool{}
+	inA := map[manifest.ID]bool{}
 	for _, o := range a {
 		redact(o)
 		inA[o.ID] = true
@@ -93,5 +102,5 @@ func Compare(labelA string, a []Object, labelB string, b []Object) *Result {
 }
 
 func sortObjects(objs []ObjectDiff) {
-	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.less(objs[j].ID) })
+	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.Less(objs[j].ID) })
 }

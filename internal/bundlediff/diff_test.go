@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
@@ -131,13 +132,13 @@ func TestDiffCases(t *testing.T) {
 
 func compareFiles(t *testing.T, dir string) *Result {
 	t.Helper()
-	var sides [2][]Object
+	var sides [2][]manifest.Object
 	for i, n := range []string{"a.yaml", "b.yaml"} {
 		b, err := os.ReadFile(filepath.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if sides[i], err = Parse(b); err != nil {
+		if sides[i], err = manifest.Parse(b); err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}
 	}
@@ -161,7 +162,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	dir := filepath.Join("testdata", "cases", "secret-rotated")
 	var secrets []string
 	for _, n := range []string{"a.yaml", "b.yaml"} {
-		objs, err := Parse(mustRead(t, filepath.Join(dir, n)))
+		objs, err := manifest.Parse(mustRead(t, filepath.Join(dir, n)))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -10,13 +10,15 @@ import (
 	"net"
 	"strings"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
 // redact replaces secret material in place with summaries before anything is
 // compared, so no output path can print it: every value of a Secret's data
 // and stringData, a ConfigMap's binaryData, and any string holding PEM or
 // base64 of PEM, wherever it is (annotations included).
-func redact(o Object) {
+func redact(o manifest.Object) {
 	switch o.ID.Kind {
 	case "Secret":
 		summariseMap(o.Body, "data", true)

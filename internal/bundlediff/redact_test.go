@@ -11,6 +11,8 @@ import (
 	"encoding/pem"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
 // TestKeyMaterialNeverPrinted: a private key anywhere in an object, as PEM or
@@ -73,7 +75,7 @@ func TestAmbiguousKindIsAnError(t *testing.T) {
 		"apiVersion: v1\nkind: Secret\nmetadata: {name: s}\nkind: ConfigMap\ndata: {k: dmFsdWU=}\n",
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata: {k: v}\nkind: Secret\n",
 	} {
-		_, err := Parse([]byte(doc))
+		_, err := manifest.Parse([]byte(doc))
 		if err == nil || !strings.Contains(err.Error(), `key "kind" appears twice`) {
 			t.Errorf("Parse(%q) = %v, want a duplicate kind error", doc, err)
 		}
@@ -90,11 +92,11 @@ func object(where, value string) string {
 
 func compareYAML(t *testing.T, a, b string) *Result {
 	t.Helper()
-	oa, err := Parse([]byte(a))
+	oa, err := manifest.Parse([]byte(a))
 	if err != nil {
 		t.Fatal(err)
 	}
-	ob, err := Parse([]byte(b))
+	ob, err := manifest.Parse([]byte(b))
 	if err != nil {
 		t.Fatal(err)
 	}

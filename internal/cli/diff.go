@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
 const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them.
@@ -112,7 +113,7 @@ func sideOptions(ips, images []string, getenv func(string) string) ([2]kustbuild
 }
 
 func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*bundlediff.Result, error) {
-	var sides [2][]bundlediff.Object
+	var sides [2][]manifest.Object
 	var labels [2]string
 	for i, arg := range args {
 		var src bundlediff.Source
@@ -125,7 +126,7 @@ func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*b
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
 		}
-		if sides[i], err = bundlediff.Parse(src.Stream); err != nil {
+		if sides[i], err = manifest.Parse(src.Stream); err != nil {
 			return nil, fmt.Errorf("%s (%s): %w", "AB"[i:i+1], src.Label, err)
 		}
 		labels[i] = src.Label

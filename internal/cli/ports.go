@@ -8,6 +8,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 )
 
@@ -81,7 +82,7 @@ func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *netreq
 	if err != nil {
 		return "", nil, err
 	}
-	objs, err := bundlediff.Parse(src.Stream)
+	objs, err := manifest.Parse(src.Stream)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
 	}

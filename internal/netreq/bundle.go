@@ -9,12 +9,12 @@ import (
 	"strings"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
 // Workload is the proxy-server or proxy-agent container and its pod spec.
 type Workload struct {
-	Object    bundlediff.ID
+	Object    manifest.ID
 	PodSpec   map[string]any
 	Container map[string]any
 	Args      []string
@@ -30,21 +30,22 @@ type Bundle struct {
 
 // Read finds the server static pod, the agent DaemonSet and the egress
 // selector in parsed objects.
-func Read(objs []bundlediff.Object) (*Bundle, error) {
+func Read(objs []manifest.Object) (*Bundle, error) {
 	b := &Bundle{}
 	for _, o := range objs {
 		var err error
+		placement := o.Annotation(bundle.AnnotationPlacement)
 		switch {
-		case o.ID.Kind == "Pod" && placement(o) == bundle.PlacementStaticPod:
-			b.Server, err = workload(o, dig(o.Body, "spec"), bundle.ServerPodName, "proxy-server")
-		case o.ID.Kind == "Pod" && placement(o) == "":
+		case o.ID.Kind == "Pod" && placement == bundle.PlacementStaticPod:
+			b.Server, err = workload(o, o.Map("spec"), bundle.ServerPodName, "proxy-server")
+		case o.ID.Kind == "Pod" && placement == "":
 			// render strips the annotations: a written static pod is
 			// recognised by what it runs.
-			if w, werr := workload(o, dig(o.Body, "spec"), bundle.ServerPodName, "proxy-server"); werr == nil {
+			if w, werr := workload(o, o.Map("spec"), bundle.ServerPodName, "proxy-server"); werr == nil {
 				b.Server = w
 			}
 		case o.ID.Kind == "DaemonSet":
-			b.Agent, err = workload(o, dig(o.Body, "spec", "template", "spec"), bundle.AgentName, "proxy-agent")
+			b.Agent, err = workload(o, o.Map("spec", "template", "spec"), bundle.AgentName, "proxy-agent")
 		case o.ID.Kind == bundle.EgressKind:
 			b.Egress = o.Body
 		}
@@ -55,13 +56,8 @@ func Read(objs []bundlediff.Object) (*Bundle, error) {
 	return b, nil
 }
 
-func placement(o bundlediff.Object) string {
-	s, _ := dig(o.Body, "metadata", "annotations")[bundle.AnnotationPlacement].(string)
-	return s
-}
-
 // workload picks the container by name, else the one running binary.
-func workload(o bundlediff.Object, spec map[string]any, name, binary string) (*Workload, error) {
+func workload(o manifest.Object, spec map[string]any, name, binary string) (*Workload, error) {
 	cs, _ := spec["containers"].([]any)
 	var pick map[string]any
 	for _, c := range cs {
@@ -118,15 +114,4 @@ func (w *Workload) Port(name string, def int) (int, error) {
 func (w *Workload) HostNetwork() bool {
 	b, _ := w.PodSpec["hostNetwork"].(bool)
 	return b
-}
-
-func dig(m map[string]any, keys ...string) map[string]any {
-	for _, k := range keys {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			return map[string]any{}
-		}
-		m = next
-	}
-	return m
 }

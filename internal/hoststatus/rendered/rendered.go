@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/yaml"
@@ -38,7 +38,7 @@ type File struct {
 type Root struct {
 	Dir     string
 	Files   []File
-	Objects []bundlediff.Object // static pod and cluster manifests
+	Objects []manifest.Object // static pod and cluster manifests
 	Bundle  *netreq.Bundle
 	// EgressFile is the egress selector's host path (absolute, under Dir).
 	EgressFile string
@@ -175,7 +175,7 @@ func (r *Root) addObjects(abs string) error {
 	if err != nil {
 		return fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
-	objs, err := bundlediff.Parse(data)
+	objs, err := manifest.Parse(data)
 	if err != nil {
 		return fmt.Errorf("%s: %w", abs, err)
 	}

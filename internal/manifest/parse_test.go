@@ -1,7 +1,6 @@
-package bundlediff
+package manifest
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 )
@@ -34,20 +33,36 @@ func TestParseSkipsEmptyDocumentsAndAcceptsJSON(t *testing.T) {
 	}
 }
 
-// TestColour: escape codes only when asked for, and only in text.
-func TestColour(t *testing.T) {
-	r := compareFiles(t, "testdata/cases/flag-changed")
+// TestFields: Map and Annotation read nested fields without nil checks, and
+// a missing or mistyped step gives the empty value, not a panic.
+func TestFields(t *testing.T) {
+	objs, err := Parse([]byte(`apiVersion: v1
+kind: Pod
+metadata:
+  name: p
+  annotations: {placement: static-pod, count: 3}
+spec:
+  containers: [{name: c}]
+  hostNetwork: true
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := objs[0]
 	for _, tc := range []struct {
-		f      Format
-		colour bool
-		want   bool
-	}{{Text, true, true}, {Text, false, false}, {Markdown, true, false}, {JSON, true, false}} {
-		var buf bytes.Buffer
-		if err := Write(&buf, r, tc.f, tc.colour); err != nil {
-			t.Fatal(err)
-		}
-		if got := bytes.Contains(buf.Bytes(), []byte("\x1b[")); got != tc.want {
-			t.Errorf("%s colour=%v: escape codes present = %v, want %v", tc.f, tc.colour, got, tc.want)
+		name string
+		got  any
+		want any
+	}{
+		{"annotation", o.Annotation("placement"), "static-pod"},
+		{"annotation not a string", o.Annotation("count"), ""},
+		{"annotation absent", o.Annotation("other"), ""},
+		{"map", o.Map("spec")["hostNetwork"], true},
+		{"map through a list", len(o.Map("spec", "containers")), 0},
+		{"map absent", len(o.Map("status", "conditions")), 0},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
 		}
 	}
 }

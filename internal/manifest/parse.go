@@ -1,8 +1,4 @@
-// Package bundlediff compares two bundles (YAML streams) object by object and
-// field by field, the way a reviewer reads them: objects matched by identity,
-// container args flag by flag, named list items by name, and secret material
-// summarised instead of printed.
-package bundlediff
+package manifest
 
 import (
 	"bufio"
@@ -18,41 +14,6 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
-
-// ID identifies an object across two bundles.
-type ID struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
-}
-
-// String is `apiVersion Kind namespace/name` (no namespace part when cluster-scoped).
-func (id ID) String() string {
-	s := id.APIVersion + " " + id.Kind + " "
-	if id.Namespace != "" {
-		s += id.Namespace + "/"
-	}
-	return s + id.Name
-}
-
-func (id ID) less(o ID) bool {
-	a := [4]string{id.Kind, id.Namespace, id.Name, id.APIVersion}
-	b := [4]string{o.Kind, o.Namespace, o.Name, o.APIVersion}
-	for i := range a {
-		if a[i] != b[i] {
-			return a[i] < b[i]
-		}
-	}
-	return false
-}
-
-// Object is one parsed document. Body holds JSON-shaped values (numbers as
-// json.Number) so formatting, quoting and key order are already gone.
-type Object struct {
-	ID   ID
-	Body map[string]any
-}
 
 // Parse splits a YAML (or JSON) stream into objects, sorted by identity.
 // Empty documents are skipped; a document without apiVersion, kind or
@@ -88,7 +49,7 @@ func Parse(stream []byte) ([]Object, error) {
 		seen[obj.ID] = n
 		objs = append(objs, obj)
 	}
-	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.less(objs[j].ID) })
+	sort.Slice(objs, func(i, j int) bool { return objs[i].ID.Less(objs[j].ID) })
 	return objs, nil
 }
 
