@@ -154,12 +154,24 @@ func (h *Host) secretFiles(t *testing.T) string {
 func (h *Host) StartServer(t *testing.T) {
 	t.Helper()
 	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
+	// The server opens its health port after the socket: a status run
+	// between the two would see the server down.
+	health, err := h.Rendered.Bundle.Server.Port("health-port", 8092)
+	if err != nil {
+		t.Fatal(err)
+	}
 	waitFor(t, 20*time.Second, func() error {
 		if !h.server.Running() {
 			return fmt.Errorf("proxy-server exited:\n%s", h.server.Log())
 		}
-		_, err := os.Stat(h.Socket)
-		return err
+		if _, err := os.Stat(h.Socket); err != nil {
+			return err
+		}
+		c, err := h.DialBoot(context.Background(), "tcp", net.JoinHostPort("127.0.0.1", fmt.Sprint(health)))
+		if err != nil {
+			return err
+		}
+		return c.Close()
 	})
 }
 
