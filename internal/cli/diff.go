@@ -116,10 +116,10 @@ func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*b
 	var sides [2][]manifest.Object
 	var labels [2]string
 	for i, arg := range args {
-		var src bundlediff.Source
+		var src bundleSource
 		var err error
 		if overlays {
-			src, err = bundlediff.LoadOverlay(arg, opts[i])
+			src, err = loadOverlay(arg, opts[i])
 		} else {
 			src, err = loadSource(io, arg, opts[i])
 		}

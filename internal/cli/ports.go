@@ -5,7 +5,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
@@ -78,7 +77,7 @@ func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *netreq
 		}
 		return "the host root " + target, r.Bundle, nil
 	}
-	src, err := bundlediff.Load(target, io.Stdin, opts)
+	src, err := loadUnrendered(target, io.Stdin, opts)
 	if err != nil {
 		return "", nil, err
 	}

@@ -1,0 +1,81 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
+)
+
+// bundleSource is one bundle argument read into a YAML stream, and how
+// output names it ("stdin", the path, "overlay NAME", "the host root DIR").
+type bundleSource struct {
+	Label  string
+	Stream []byte
+}
+
+// loadSource resolves one bundle argument for check, diff and ports: - is
+// stdin; a directory holding render's state file is a rendered host root,
+// read as the files are on disk now; then a bundle file, a kustomization
+// directory (built) or an overlay name (built). Only builds use opts.
+func loadSource(io IO, target string, opts kustbuild.Options) (bundleSource, error) {
+	if target != "-" && rendered.IsRoot(target) {
+		b, err := rendered.Stream(target)
+		if err != nil {
+			return bundleSource{}, err
+		}
+		return bundleSource{Label: "the host root " + target, Stream: b}, nil
+	}
+	return loadUnrendered(target, io.Stdin, opts)
+}
+
+// loadUnrendered resolves every argument loadSource takes but a host root.
+func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundleSource, error) {
+	if arg == "-" {
+		b, err := yamlguard.ReadAll(stdin, "stdin")
+		if err != nil {
+			return bundleSource{}, err
+		}
+		return bundleSource{Label: "stdin", Stream: b}, nil
+	}
+	st, err := os.Stat(arg)
+	switch {
+	case err == nil && !st.IsDir():
+		b, err := yamlguard.ReadFile(arg)
+		if err != nil {
+			return bundleSource{}, fmt.Errorf("read bundle file: %w", err)
+		}
+		return bundleSource{Label: arg, Stream: b}, nil
+	case err == nil:
+		b, err := kustbuild.Build(arg, opts)
+		if err != nil {
+			return bundleSource{}, err
+		}
+		return bundleSource{Label: arg, Stream: b}, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return bundleSource{}, err
+	}
+	if !slices.Contains(kustbuild.Overlays(), arg) {
+		return bundleSource{}, fmt.Errorf("%q is not a file, a directory or an overlay (%s); give a bundle file, a kustomization directory, an overlay name or -", arg, strings.Join(kustbuild.Overlays(), ", "))
+	}
+	return loadOverlay(arg, opts)
+}
+
+// loadOverlay builds an embedded overlay by name (diff --overlays).
+func loadOverlay(name string, opts kustbuild.Options) (bundleSource, error) {
+	if !slices.Contains(kustbuild.Overlays(), name) {
+		return bundleSource{}, fmt.Errorf("%q is not an overlay; overlays: %s", name, strings.Join(kustbuild.Overlays(), ", "))
+	}
+	b, err := kustbuild.BuildOverlay(name, opts)
+	if err != nil {
+		return bundleSource{}, err
+	}
+	return bundleSource{Label: "overlay " + name, Stream: b}, nil
+}
