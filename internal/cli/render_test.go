@@ -21,7 +21,7 @@ const (
 func runHostCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(append([]string{ProgramName}, args...), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	code = New(Config{}).Main(append([]string{ProgramName}, args...), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
 	return code, out.String(), errb.String()
 }
 
