@@ -10,10 +10,11 @@ import (
 	"testing"
 )
 
-// RepoRoot is the repository's top directory.
+// RepoRoot is the repository's top directory, three levels above this
+// file (internal/testutil/tooltest).
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
 // Bin returns the path of a tool built by tools/build.sh. A missing tool
