@@ -1,5 +1,6 @@
 // Package tooltest finds the real binaries the tests compare against (built by
-// tools/build.sh) and the repository root.
+// tools/build.sh) and the repository root, and writes the kustomizations tests
+// build from the repository's bases (WriteOverlay, ConfigPatch, ExecWiredTree).
 package tooltest
 
 import (
