@@ -12,7 +12,7 @@ KINDS       := KonnectivityBundle KonnectivityCerts KonnectivityCheck
 export KB_TOOLS_BIN := $(TOOLS_BIN)
 # The version `version` prints and the image is tagged with, from git.
 VERSION     ?= $(shell git describe --tags --always --dirty --abbrev=12 2>/dev/null || echo unknown)
-LDFLAGS     := -X github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli.Version=$(VERSION)
+LDFLAGS     := -X main.version=$(VERSION)
 IMAGE_REPO  ?= localhost/konnectivity-bundle
 # The linters, pinned in their own module (tools/lint/go.mod; tools/README.md
 # says how to bump them) and run with `go tool`, so nothing is installed.

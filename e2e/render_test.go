@@ -3,7 +3,6 @@
 package e2e
 
 import (
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -30,32 +29,14 @@ func renderInto(t *testing.T, root, mode string, fam family) {
 	t.Logf("render --overlay %s:\n%s", overlay, out)
 }
 
-// modeOverlay writes an overlay that takes the family's config and sets spec.mode.
+// modeOverlay writes an overlay that takes the family's config and sets
+// spec.mode: overlays/<family>/config where the overlay patches one, else
+// the base config with its function wiring.
 func modeOverlay(t *testing.T, mode string, fam family) string {
 	t.Helper()
-	dir := filepath.Join(t.TempDir(), "overlay-"+mode)
-	config := filepath.Join(dir, "config")
-	// The family's config: overlays/<family>/config where the overlay patches
-	// one, else the base config with its function wiring.
-	familyConfig := filepath.Join(repoRoot(), "overlays", fam.name, "config")
-	if _, err := os.Stat(familyConfig); err != nil {
-		familyConfig = filepath.Join(repoRoot(), "base", "function")
+	config := "overlays/" + fam.name + "/config"
+	if _, err := os.Stat(filepath.Join(repoRoot(), config)); err != nil {
+		config = "base/function"
 	}
-	rel, err := filepath.Rel(config, familyConfig) // kustomize refuses absolute resource paths
-	if err != nil {
-		t.Fatal(err)
-	}
-	writeFiles(t, dir, map[string][]byte{"kustomization.yaml": []byte(
-		"apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ngenerators:\n- config\n")})
-	writeFiles(t, config, map[string][]byte{
-		"kustomization.yaml": []byte(fmt.Sprintf(`apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-resources:
-- %s
-patches:
-- path: config-patch.yaml
-`, rel)),
-		"config-patch.yaml": []byte(tooltest.ConfigPatch("mode: " + mode)),
-	})
-	return dir
+	return tooltest.WriteOverlay(t, tooltest.Overlay{Config: config, Spec: "mode: " + mode})
 }

@@ -9,9 +9,14 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
 )
 
+// version is set at link time by make and deploy/image/build.sh
+// (-ldflags "-X main.version=$(git describe ...)"), which works in any
+// checkout, git worktrees included, where the toolchain stamps nothing.
+var version string
+
 func main() {
 	tuneGC()
-	os.Exit(cli.Main(os.Args, cli.StdIO()))
+	os.Exit(cli.New(cli.Config{Version: version}).Main(os.Args, cli.StdIO()))
 }
 
 // tuneGC: every command is a short run that allocates a few tens of MB,

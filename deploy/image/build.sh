@@ -19,7 +19,7 @@ exec 9>"$ctx/.lock"
 flock 9
 cp deploy/image/Containerfile deploy/image/passwd deploy/image/group "$ctx/"
 CGO_ENABLED=0 go build -trimpath \
-  -ldflags "-s -w -X github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli.Version=$VERSION" \
+  -ldflags "-s -w -X main.version=$VERSION" \
   -o "$ctx/konnectivity-bundle" ./cmd/konnectivity-bundle
 "$PODMAN" build --quiet --pull=never -f "$ctx/Containerfile" \
   -t "$IMAGE_REPO:$VERSION" -t "$IMAGE_REPO:v1alpha1" "$ctx" >/dev/null

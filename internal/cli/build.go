@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() {
-	register(&Command{
+func newBuildCommand() *Command {
+	return &Command{
 		Name:  "build",
 		Args:  "[OVERLAY|DIR]",
 		Short: "Build an overlay or kustomization in-process and print the bundle",
@@ -45,5 +45,5 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 				return err
 			}
 		},
-	})
+	}
 }

@@ -88,7 +88,7 @@ func TestLegacyPluginMode(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	io := IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	if code := Main([]string{"/plugins/bundle.konnectivity.io/v1alpha1/konnectivitybundle/KonnectivityBundle", config}, io); code != 0 {
+	if code := New(Config{}).Main([]string{"/plugins/bundle.konnectivity.io/v1alpha1/konnectivitybundle/KonnectivityBundle", config}, io); code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}
 	if strings.Contains(out.String(), "ResourceList") || len(items(t, out.String(), false)) != 5 {
@@ -102,7 +102,7 @@ func TestLegacyPluginMode(t *testing.T) {
 	input := "apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: unrelated\n"
 	out.Reset()
 	io.Stdin = strings.NewReader(input)
-	if code := Main([]string{"KonnectivityCheck", checkConfig}, io); code != 0 || out.String() != input {
+	if code := New(Config{}).Main([]string{"KonnectivityCheck", checkConfig}, io); code != 0 || out.String() != input {
 		t.Errorf("validator exit %d, output %q; want 0 and the input unchanged", code, out.String())
 	}
 }

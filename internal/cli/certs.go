@@ -14,14 +14,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
-// certsFlagNames maps certs.Options fields to this command's flags.
-var certsFlagNames = map[string]string{
-	"Dir": "--dir", "BootstrapIP": "--bootstrap-ip", "Validity": "--validity",
-	"KeyAlgorithm": "--key-algorithm", "KeySize": "--key-size",
-}
-
-func init() {
-	register(&Command{
+func newCertsCommand() *Command {
+	return &Command{
 		Name:  "certs",
 		Short: "Create or refresh the Konnectivity CA, server and agent certificates",
 		Long: `Makes a self-signed CA (CN=konnectivity-signer), a server certificate for the
@@ -40,7 +34,7 @@ symbolic link on its way or in place of a certificate file is refused.
 Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
 another render, teardown or certs held --root past --lock-timeout.`,
 		Setup: setupCerts,
-	})
+	}
 }
 
 func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
@@ -109,9 +103,13 @@ func lockRootDir(root string, timeout time.Duration) (func(), error) {
 
 // certsFlagError names the flag behind an invalid option.
 func certsFlagError(err error) error {
+	flags := map[string]string{ // certs.Options field: this command's flag
+		"Dir": "--dir", "BootstrapIP": "--bootstrap-ip", "Validity": "--validity",
+		"KeyAlgorithm": "--key-algorithm", "KeySize": "--key-size",
+	}
 	var fe *certs.FieldError
 	if errors.As(err, &fe) {
-		if flag, ok := certsFlagNames[fe.Field]; ok {
+		if flag, ok := flags[fe.Field]; ok {
 			return Usagef("%s: %v", flag, fe.Err)
 		}
 	}

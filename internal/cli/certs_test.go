@@ -12,10 +12,16 @@ import (
 // mainWithEnv runs the program in-process and returns exit code and output.
 func mainWithEnv(t *testing.T, env map[string]string, args ...string) (int, string, string) {
 	t.Helper()
+	return runProgram(t, New(Config{}), env, args...)
+}
+
+// runProgram runs c in-process with the environment env.
+func runProgram(t *testing.T, c *CLI, env map[string]string, args ...string) (int, string, string) {
+	t.Helper()
 	var stdout, stderr bytes.Buffer
 	io := IO{Stdin: strings.NewReader(""), Stdout: &stdout, Stderr: &stderr,
 		Getenv: func(k string) string { return env[k] }}
-	code := Main(append([]string{ProgramName}, args...), io)
+	code := c.Main(append([]string{ProgramName}, args...), io)
 	return code, stdout.String(), stderr.String()
 }
 

@@ -10,8 +10,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() {
-	register(&Command{
+func newCheckCommand() *Command {
+	return &Command{
 		Name:  "check",
 		Args:  "[FILE|DIR|-]",
 		Short: "Check a bundle for everything that would break the tunnel",
@@ -58,7 +58,7 @@ that does not build.`,
 				return runCheck(io, args, *output, *certDir, opts, build)
 			}
 		},
-	})
+	}
 }
 
 func runCheck(io IO, args []string, output, certDir string, opts check.Options, build kustbuild.Options) error {

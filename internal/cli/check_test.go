@@ -17,7 +17,7 @@ func runCheckCmd(t *testing.T, stdin string, env map[string]string, args ...stri
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }}
-	code := Main(append([]string{ProgramName, "check"}, args...), io)
+	code := New(Config{}).Main(append([]string{ProgramName, "check"}, args...), io)
 	return code, out.String(), errb.String()
 }
 

@@ -1,6 +1,7 @@
 // Package cli holds the konnectivity-bundle commands and their dispatcher.
-// Each command lives in its own file and registers itself from init, so a new
-// command never touches this file.
+// Each command lives in its own file with a constructor (newBuildCommand,
+// ...); New lists them all, so every command is in one list and a test
+// builds the whole program without package state.
 package cli
 
 import (
@@ -9,10 +10,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // ProgramName is how the binary calls itself in help and errors.
@@ -68,51 +70,95 @@ func Usagef(format string, args ...any) error {
 	return &UsageError{Msg: fmt.Sprintf(format, args...)}
 }
 
-var commands = map[string]*Command{}
-
-func register(c *Command) {
-	if _, dup := commands[c.Name]; dup {
-		panic("cli: command registered twice: " + c.Name)
-	}
-	commands[c.Name] = c
+// Config is what the program takes from outside this package: the values
+// cmd/konnectivity-bundle supplies and tests replace.
+type Config struct {
+	// Version is the version stamped at link time; "" falls back to what
+	// the toolchain recorded (see versionFrom).
+	Version string
+	// RouteSource is detect-ip's route lookup; nil is the kernel's.
+	RouteSource bootstrapip.RouteSource
 }
 
-// LegacyPluginHook lets the legacy kustomize exec plugin mode take over when
-// the binary is invoked under a plugin kind's name (set by the legacy plugin file).
-var LegacyPluginHook func(argv0 string, args []string, io IO) (handled bool, code int)
+// CLI is the program: its commands, in the order help lists them.
+type CLI struct {
+	commands []*Command
+}
+
+// New builds the program with every command. The list is the help order
+// (alphabetical): a new command is added here and nowhere else.
+func New(cfg Config) *CLI {
+	routes := cfg.RouteSource
+	if routes == nil {
+		routes = bootstrapip.KernelRouteSource
+	}
+	return newCLI(
+		newBuildCommand(),
+		newCertsCommand(),
+		newCheckCommand(),
+		newDetectIPCommand(routes),
+		newDiffCommand(),
+		newFnCommand(),
+		newPortsCommand(),
+		newProbeCommand(),
+		newRenderCommand(),
+		newStatusCommand(),
+		newTeardownCommand(),
+		newVersionCommand(cfg.Version),
+	)
+}
+
+func newCLI(cmds ...*Command) *CLI {
+	seen := map[string]bool{}
+	for _, c := range cmds {
+		if seen[c.Name] {
+			panic("cli: command listed twice: " + c.Name)
+		}
+		seen[c.Name] = true
+	}
+	return &CLI{commands: cmds}
+}
+
+// lookup finds a command by the name the user typed.
+func (c *CLI) lookup(name string) (*Command, bool) {
+	for _, cmd := range c.commands {
+		if cmd.Name == name {
+			return cmd, true
+		}
+	}
+	return nil, false
+}
 
 // Main runs the program and returns its exit code.
-func Main(argv []string, io IO) int {
-	if LegacyPluginHook != nil {
-		if handled, code := LegacyPluginHook(filepath.Base(argv[0]), argv[1:], io); handled {
-			return code
-		}
+func (c *CLI) Main(argv []string, io IO) int {
+	if handled, code := legacyPlugin(filepath.Base(argv[0]), argv[1:], io); handled {
+		return code
 	}
 	args := argv[1:]
 	if len(args) == 0 {
-		printOverview(io.Stderr)
+		c.printOverview(io.Stderr)
 		return 2
 	}
 	switch args[0] {
 	case "-h", "--help", "help":
 		if len(args) > 1 && args[0] == "help" {
-			if c, ok := commands[args[1]]; ok {
-				fs := newFlagSet(c)
-				c.Setup(fs)
-				printCommandHelp(io.Stdout, c, fs)
+			if cmd, ok := c.lookup(args[1]); ok {
+				fs := newFlagSet(cmd)
+				cmd.Setup(fs)
+				printCommandHelp(io.Stdout, cmd, fs)
 				return 0
 			}
 		}
-		printOverview(io.Stdout)
+		c.printOverview(io.Stdout)
 		return 0
 	}
-	c, ok := commands[args[0]]
+	cmd, ok := c.lookup(args[0])
 	if !ok {
 		fmt.Fprintf(io.Stderr, "%s: unknown command %q\n\n", ProgramName, args[0])
-		printOverview(io.Stderr)
+		c.printOverview(io.Stderr)
 		return 2
 	}
-	return runCommand(c, args[1:], io)
+	return runCommand(cmd, args[1:], io)
 }
 
 func newFlagSet(c *Command) *pflag.FlagSet {
@@ -159,17 +205,12 @@ func exitCode(stderr io.Writer, c *Command, err error) int {
 	return 1
 }
 
-func printOverview(w io.Writer) {
+func (c *CLI) printOverview(w io.Writer) {
 	fmt.Fprintf(w, "%s generates everything an OpenShift bootstrap node needs to run a\n", ProgramName)
 	fmt.Fprintf(w, "Konnectivity tunnel, puts it on the host, checks it and removes it again.\n\n")
 	fmt.Fprintf(w, "Usage:\n  %s COMMAND [flags] [args]\n\nCommands:\n", ProgramName)
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Short)
+	for _, cmd := range c.commands {
+		fmt.Fprintf(w, "  %-10s %s\n", cmd.Name, cmd.Short)
 	}
 	fmt.Fprintf(w, "\nRun '%s COMMAND --help' for a command's flags.\n", ProgramName)
 }

@@ -8,11 +8,10 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
-// routeSource is the kernel's route lookup; tests replace it.
-var routeSource bootstrapip.RouteSource = bootstrapip.KernelRouteSource
-
-func init() {
-	register(&Command{
+// newDetectIPCommand looks routes up with routes (the kernel's, or a
+// test's stand-in).
+func newDetectIPCommand(routes bootstrapip.RouteSource) *Command {
+	return &Command{
 		Name:  "detect-ip",
 		Short: "Print the bootstrap node's IP address",
 		Long: `Prints ` + bootstrapip.EnvOverride + ` when it is set (it must be a usable
@@ -33,7 +32,7 @@ Exit codes: 0 printed, 1 no usable address, 2 bad flags.`,
 				if err != nil {
 					return Usagef("--family: %v", err)
 				}
-				d, err := bootstrapip.Detect(fam, io.Getenv, routeSource)
+				d, err := bootstrapip.Detect(fam, io.Getenv, routes)
 				if err != nil {
 					return err
 				}
@@ -44,5 +43,5 @@ Exit codes: 0 printed, 1 no usable address, 2 bad flags.`,
 				return nil
 			}
 		},
-	})
+	}
 }

@@ -46,12 +46,10 @@ func TestDetectIPCommand(t *testing.T) {
 		{"bad family", true, nil, []string{"--family", "dualstack"}, 2, "", `--family: unknown IP family "dualstack": use ipv4 or ipv6`},
 		{"argument", true, nil, []string{"eth0"}, 2, "", "detect-ip takes no arguments"},
 	}
-	orig := routeSource
-	defer func() { routeSource = orig }()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			routeSource = fakeRoute(tc.routed)
-			code, stdout, stderr := mainWithEnv(t, tc.env, append([]string{"detect-ip"}, tc.args...)...)
+			c := New(Config{RouteSource: fakeRoute(tc.routed)})
+			code, stdout, stderr := runProgram(t, c, tc.env, append([]string{"detect-ip"}, tc.args...)...)
 			if code != tc.code || stdout != tc.stdout || !strings.Contains(stderr, tc.stderr) || (tc.stderr == "" && stderr != "") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit %d, stdout %q, stderr containing %q", code, stdout, stderr, tc.code, tc.stdout, tc.stderr)
 			}

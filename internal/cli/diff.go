@@ -32,14 +32,14 @@ values (A,B) to build each side with its own, e.g.
 
 Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.`
 
-func init() {
-	register(&Command{
+func newDiffCommand() *Command {
+	return &Command{
 		Name:  "diff",
 		Args:  "A B",
 		Short: "Show what differs between two bundles, object by object and field by field",
 		Long:  diffLong,
 		Setup: setupDiff,
-	})
+	}
 }
 
 func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {

@@ -16,7 +16,7 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	t.Helper()
 	var out, errb bytes.Buffer
 	io := IO{Stdin: strings.NewReader(stdin), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
-	code = Main(append([]string{ProgramName}, args...), io)
+	code = New(Config{}).Main(append([]string{ProgramName}, args...), io)
 	return code, out.String(), errb.String()
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func init() {
-	register(&Command{
+func newFnCommand() *Command {
+	return &Command{
 		Name:  "fn",
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
 		Long: `Serves the kinds ` + strings.Join(dispatch.Kinds(), ", ") + ` of apiVersion
@@ -37,8 +37,7 @@ field path); 2 usage error.`,
 				return dispatch.Run(io.Stdin, io.Stdout, io.Getenv)
 			}
 		},
-	})
-	LegacyPluginHook = legacyPlugin
+	}
 }
 
 // legacyPlugin answers when kustomize runs the binary as a legacy exec plugin:

@@ -26,14 +26,14 @@ node to the bootstrap host, during the bootstrap phase only.
 
 Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
 
-func init() {
-	register(&Command{
+func newPortsCommand() *Command {
+	return &Command{
 		Name:  "ports",
 		Args:  "[FILE|DIR|OVERLAY|ROOT]",
 		Short: "Print the network requirements (ports, direction, duration) of a bundle",
 		Long:  portsLong,
 		Setup: setupPorts,
-	})
+	}
 }
 
 func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {

@@ -30,14 +30,14 @@ dials it through the tunnel: reachable, refused (the pod is not up), no agent
 
 Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.`
 
-func init() {
-	register(&Command{
+func newProbeCommand() *Command {
+	return &Command{
 		Name:  "probe",
 		Args:  "TARGET | --webhooks --kubeconfig FILE",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Setup: setupProbe,
-	})
+	}
 }
 
 func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {

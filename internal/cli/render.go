@@ -62,13 +62,13 @@ Exit codes:
   6  locked: another render, teardown or certs held the root past --lock-timeout
   7  the bundle is written but its durability is not confirmed (run again)`
 
-func init() {
-	register(&Command{
+func newRenderCommand() *Command {
+	return &Command{
 		Name:  "render",
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
 		Setup: setupRender,
-	})
+	}
 }
 
 func setupRender(fs *pflag.FlagSet) func(IO, []string) error {

@@ -21,40 +21,12 @@ const (
 func runHostCmd(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code = Main(append([]string{ProgramName}, args...), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
+	code = New(Config{}).Main(append([]string{ProgramName}, args...), IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }})
 	return code, out.String(), errb.String()
 }
 
 func hostRenderArgs(root string, extra ...string) []string {
 	return append([]string{"render", "--root", root, "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, extra...)
-}
-
-// hostBadCheckOverlay is a kustomization whose output fails a bundle check:
-// agents dial the server's health port, not its agent port.
-func hostBadCheckOverlay(t *testing.T) string {
-	t.Helper()
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	base, _ := filepath.Abs("../../base/function")
-	rel, err := filepath.Rel(cfg, base)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string]string{
-		filepath.Join(cfg, "kustomization.yaml"): "resources:\n- " + rel + "\n",
-		filepath.Join(dir, "kustomization.yaml"): `generators:
-- config
-` + tooltest.MisdialAgents(bundle.DefaultAgentPort),
-	}
-	if err := os.Mkdir(cfg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for p, s := range files {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
 }
 
 func TestRenderCommandExitCodes(t *testing.T) {
@@ -85,7 +57,7 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"stray argument", append(hostRenderArgs(t.TempDir()), "extra"), 2, "takes no arguments"},
 		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},
 		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 3, "--image"},
-		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", hostBadCheckOverlay(t)), 4, "[agent-port-mismatch]"},
+		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", tooltest.WriteOverlay(t, tooltest.Overlay{Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
 		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
 		{"unknown overlay", hostRenderArgs(t.TempDir(), "--overlay", "nosuch"), 3, `--overlay: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
 		{"flag disagrees with the overlay", []string{"render", "--root", t.TempDir(), "--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, 3,

@@ -35,13 +35,13 @@ which on stderr, so it reports a host render can explain.
 Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
 2 usage error.`
 
-func init() {
-	register(&Command{
+func newStatusCommand() *Command {
+	return &Command{
 		Name:  "status",
 		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
 		Long:  statusLong,
 		Setup: setupStatus,
-	})
+	}
 }
 
 func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {

@@ -50,13 +50,13 @@ Exit codes:
   3  --strict and the API server was unreachable
   4  locked: another render, teardown or certs held the root past --lock-timeout`
 
-func init() {
-	register(&Command{
+func newTeardownCommand() *Command {
+	return &Command{
 		Name:  "teardown",
 		Short: "Remove the bundle from the bootstrap host and the cluster",
 		Long:  teardownLong,
 		Setup: setupTeardown,
-	})
+	}
 }
 
 func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {

@@ -9,11 +9,6 @@ import (
 	"github.com/spf13/pflag"
 )
 
-// Version is set at link time by make and deploy/image/build.sh
-// (-ldflags "-X .../internal/cli.Version=$(git describe ...)"), which works
-// in any checkout, git worktrees included, where the toolchain stamps nothing.
-var Version = ""
-
 // versionFrom picks the version: the link-time value, else the module
 // version the toolchain derived from VCS, else a pseudo-version made of the
 // recorded vcs.revision/vcs.time/vcs.modified. It never answers "(devel)",
@@ -50,16 +45,18 @@ func versionFrom(linked string, bi *debug.BuildInfo) string {
 	return v
 }
 
-func versionString() string {
+func versionString(linked string) string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		bi = nil
 	}
-	return versionFrom(strings.TrimSpace(Version), bi)
+	return versionFrom(strings.TrimSpace(linked), bi)
 }
 
-func init() {
-	register(&Command{
+// newVersionCommand prints linked, the version cmd/konnectivity-bundle was
+// stamped with at link time, or what versionFrom falls back to.
+func newVersionCommand(linked string) *Command {
+	return &Command{
 		Name:  "version",
 		Short: "Print the version of konnectivity-bundle",
 		Long: `Prints the version: the one make stamped from git describe, else the one
@@ -70,9 +67,9 @@ neither, e.g. go run).`,
 				if len(args) > 0 {
 					return Usagef("version takes no arguments")
 				}
-				fmt.Fprintf(io.Stdout, "%s %s\n", ProgramName, versionString())
+				fmt.Fprintf(io.Stdout, "%s %s\n", ProgramName, versionString(linked))
 				return nil
 			}
 		},
-	})
+	}
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
@@ -30,7 +31,7 @@ func TestProbeAgainstRealServerAndAgent(t *testing.T) {
 }
 
 func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
-	h := tunneltest.New(t, tunneltest.ModeOverlay(t, mode))
+	h := tunneltest.New(t, tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "mode: " + mode}))
 	target := startTarget(t, h)
 	addr := net.JoinHostPort(tunneltest.TargetIP, fmt.Sprint(targetPort))
 	probe := func(t *testing.T, tgt string) *egressprobe.Result {

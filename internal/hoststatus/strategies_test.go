@@ -3,8 +3,6 @@ package hoststatus_test
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,33 +16,10 @@ import (
 // strategies and the agents' identifiers, the way overlays/ipv6 patches its
 // config, and returns its directory.
 func strategyOverlay(t *testing.T, strategies, identifiers string) string {
-	t.Helper()
-	base, err := filepath.Abs("../../base")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	// kustomize refuses absolute resource paths: name the base relative to each file.
-	top, err1 := filepath.Rel(dir, base)
-	sub, err2 := filepath.Rel(filepath.Join(dir, "config"), base)
-	if err1 != nil || err2 != nil {
-		t.Fatal(err1, err2)
-	}
-	files := map[string]string{
-		"kustomization.yaml":        fmt.Sprintf("generators:\n- config\ntransformers:\n- %s/check\n", top),
-		"config/kustomization.yaml": fmt.Sprintf("resources:\n- %s/function\npatches:\n- path: config-patch.yaml\n", sub),
-		"config/config-patch.yaml":  tooltest.ConfigPatch(fmt.Sprintf("server:\n  proxyStrategies: [%s]\nagent:\n  identifiers: %q\n", strategies, identifiers)),
-	}
-	for name, body := range files {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
+	return tooltest.WriteOverlay(t, tooltest.Overlay{
+		Spec:         fmt.Sprintf("server:\n  proxyStrategies: [%s]\nagent:\n  identifiers: %q\n", strategies, identifiers),
+		Transformers: []string{"base/check"},
+	})
 }
 
 // TestStatusCountsAgentsNotFirstStrategy: with destHost first and agents

@@ -12,28 +12,17 @@ import (
 
 // brokenOverlay writes an overlay that adds --server-cert to the UDS server,
 // the enhancement's flag-table mistake that the real proxy-server rejects,
-// with the generator and check of one wiring (paths under base/).
+// with the generator config and check of one wiring (paths under base/).
 func brokenOverlay(t *testing.T, generator, check string) string {
-	// kustomize refuses absolute paths, so the overlay lives inside the
-	// repository (under the git-ignored _output) and names the base relatively.
-	parent := filepath.Join(tooltest.RepoRoot(), "_output")
-	if err := os.MkdirAll(parent, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(parent, "broken-overlay-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	kust := `apiVersion: kustomize.config.k8s.io/v1beta1
-kind: Kustomization
-generators:
-- ../../base/` + generator + `
-patches:
-# Appending to a list of strings has no strategic-merge or name-based form in
-# kustomize, so the JSON patch first tests that it appends to the server
-# container: a pod with its containers in another order fails the build
-# loudly instead of patching the wrong one.
+	return tooltest.WriteOverlay(t, tooltest.Overlay{
+		Config:       "base/" + generator,
+		Transformers: []string{"base/" + check},
+		// Appending to a list of strings has no strategic-merge or
+		// name-based form in kustomize, so the JSON patch first tests that
+		// it appends to the server container: a pod with its containers in
+		// another order fails the build loudly instead of patching the
+		// wrong one.
+		Extra: `patches:
 - target: {kind: Pod, name: konnectivity-server}
   patch: |-
     - op: test
@@ -42,13 +31,8 @@ patches:
     - op: add
       path: /spec/containers/0/args/-
       value: --server-cert=/etc/konnectivity/server.crt
-transformers:
-- ../../base/` + check + `
-`
-	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+`,
+	})
 }
 
 // TestWiredCheckFailsTheBuild: the check listed under transformers: fails a

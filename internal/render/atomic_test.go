@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 var errInjected = errors.New("injected failure")
@@ -90,7 +91,7 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
 	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
-	opts.Overlay = writeOverlay(t, "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	before := snapshot(t, root)
 	removed, failed := false, false
 	fault := func(op hostfs.Op, rel string) error {

@@ -10,8 +10,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 const (
@@ -136,33 +134,4 @@ func expectInputError(t *testing.T, err error, field string, fragments ...string
 			t.Errorf("error %q does not mention %q", err, f)
 		}
 	}
-}
-
-// writeOverlay makes a kustomization directory whose config is the
-// repository's base config patched with spec (a strategic-merge patch of the
-// spec's fields, see tooltest.ConfigPatch), so a test can change a field.
-func writeOverlay(t *testing.T, spec string) string {
-	t.Helper()
-	repoBase, err := filepath.Abs("../../base/function")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	cfg := filepath.Join(dir, "config")
-	if err := os.Mkdir(cfg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	rel, err := filepath.Rel(cfg, repoBase)
-	if err != nil {
-		t.Fatal(err)
-	}
-	write := func(p, s string) {
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(dir, "kustomization.yaml"), "generators:\n- config\n")
-	write(filepath.Join(cfg, "kustomization.yaml"), "resources:\n- "+rel+"\npatches:\n- path: config-patch.yaml\n")
-	write(filepath.Join(cfg, "config-patch.yaml"), tooltest.ConfigPatch(spec))
-	return dir
 }

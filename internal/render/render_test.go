@@ -9,6 +9,8 @@ import (
 
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 func TestRenderWritesEveryFileInItsPlace(t *testing.T) {
@@ -302,7 +304,7 @@ func TestFileDroppedFromBundleIsRemoved(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.Overlay = writeOverlay(t, "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n")
+	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	rep := mustRun(t, opts)
 	actions := map[string]Action{}
 	for _, f := range rep.Files {

@@ -1,5 +1,6 @@
 // Package tooltest finds the real binaries the tests compare against (built by
-// tools/build.sh) and the repository root.
+// tools/build.sh) and the repository root, and writes the kustomizations tests
+// build from the repository's bases (WriteOverlay, ConfigPatch, ExecWiredTree).
 package tooltest
 
 import (
@@ -10,7 +11,8 @@ import (
 	"testing"
 )
 
-// RepoRoot is the repository's top directory.
+// RepoRoot is the repository's top directory, three levels above this
+// file (internal/testutil/tooltest).
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
