@@ -32,7 +32,7 @@ func checkModeProtocol(b *bundle, r *report) {
 		return
 	}
 	sel, i := clusterSelection(cfg)
-	mode := b.server.flags.valueOr("mode", serverDefaultMode)
+	mode := b.server.flags.valueOr("mode")
 	want, known := protocolForMode[mode]
 	if sel == nil || !known || sel.Connection.ProxyProtocol == apiserver.ProtocolDirect || sel.Connection.ProxyProtocol == want {
 		return
@@ -46,8 +46,8 @@ func checkAgentPort(b *bundle, r *report) {
 	if b.server == nil || b.agent == nil {
 		return
 	}
-	sp, ok1 := intFlag(b.server.flags, "agent-port", serverDefaultAgentPort)
-	ap, ok2 := intFlag(b.agent.flags, "proxy-server-port", agentDefaultServerPort)
+	sp, ok1 := b.server.flags.intFlag("agent-port")
+	ap, ok2 := b.agent.flags.intFlag("proxy-server-port")
 	if !ok1 || !ok2 || sp == ap {
 		return
 	}
