@@ -20,6 +20,11 @@ const (
 	KindFloat
 )
 
+var kindNames = [...]string{KindString: "string", KindBool: "bool", KindInt: "int", KindDuration: "duration", KindFloat: "float"}
+
+// String names the kind as pflag's --help does.
+func (k Kind) String() string { return kindNames[k] }
+
 // Flag is one command-line flag of an ANP binary.
 type Flag struct {
 	Kind Kind
