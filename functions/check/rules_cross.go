@@ -7,6 +7,7 @@ import (
 	"k8s.io/apiserver/pkg/apis/apiserver"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // checkCross: values two objects must agree on (mode-protocol-mismatch,
@@ -22,8 +23,8 @@ func checkCross(b *bundle, _ Options, r *report) {
 
 // protocolForMode is the egress proxyProtocol each server --mode speaks.
 var protocolForMode = map[string]apiserver.ProtocolType{
-	"http-connect": apiserver.ProtocolHTTPConnect,
-	"grpc":         apiserver.ProtocolGRPC,
+	anp.ModeHTTPConnect: apiserver.ProtocolHTTPConnect,
+	anp.ModeGRPC:        apiserver.ProtocolGRPC,
 }
 
 func checkModeProtocol(b *bundle, r *report) {
