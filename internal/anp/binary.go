@@ -1,6 +1,7 @@
 package anp
 
 import (
+	"maps"
 	"path"
 	"slices"
 	"strconv"
@@ -102,11 +103,8 @@ func (b *Binary) Default(name string) string { return b.Flags[name].Default }
 // newBinary joins a binary's own flags with those every ANP binary has.
 func newBinary(name string, own map[string]Flag) *Binary {
 	b := &Binary{Name: name, Flags: map[string]Flag{}, Short: map[string]string{"v": "v", "h": "help"}}
-	for k, v := range klogFlags {
-		b.Flags[k] = v
-	}
-	for k, v := range own {
-		b.Flags[k] = v
+	for _, set := range []map[string]Flag{klogFlags, sharedFlags, own} {
+		maps.Copy(b.Flags, set)
 	}
 	return b
 }
