@@ -8,12 +8,10 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
-// flagUse is one flag as written on the command line.
+// flagUse is one flag as written on the command line, and where.
 type flagUse struct {
-	Name     string
-	Value    string
-	HasValue bool   // false for a bare boolean flag
-	Field    string // where it is written, e.g. spec.containers[0].args[3]
+	anp.Use
+	Field string // e.g. spec.containers[0].args[3]
 }
 
 // flagSet is a parsed command line: the last use of a flag wins, as in pflag.
@@ -86,7 +84,7 @@ func parseFlags(bin *anp.Binary, argv, fields []string) *flagSet {
 }
 
 func useAt(u anp.Use, fields []string) flagUse {
-	return flagUse{Name: u.Name, Value: u.Value, HasValue: u.HasValue, Field: fields[u.Arg]}
+	return flagUse{Use: u, Field: fields[u.Arg]}
 }
 
 // argvFields names where each argv entry is written inside a container.
