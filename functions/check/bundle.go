@@ -5,6 +5,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -155,10 +156,10 @@ func (b *bundle) classify(o *object) {
 		return
 	}
 	if b.server == nil {
-		b.server = findWorkload(o, spec, specField, serverBinary)
+		b.server = findWorkload(o, spec, specField, anp.Server)
 	}
 	if b.agent == nil {
-		b.agent = findWorkload(o, spec, specField, agentBinary)
+		b.agent = findWorkload(o, spec, specField, anp.Agent)
 	}
 }
 

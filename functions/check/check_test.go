@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 func readGood(t testing.TB) []byte {
@@ -109,7 +111,7 @@ func TestFindingString(t *testing.T) {
 func TestParseFlags(t *testing.T) {
 	argv := []string{"/usr/bin/proxy-agent", "--ca-cert", "/a", "--sync-forever", "-v=3", "--keepalive-time=1m", "positional", "--bogus", "--", "--after=1"}
 	fields := argvFields("c", 1, len(argv)-1)
-	s := parseFlags(agentBinary, argv, fields)
+	s := parseFlags(anp.Agent, argv, fields)
 	for name, want := range map[string]string{"ca-cert": "/a", "sync-forever": "true", "v": "3", "keepalive-time": "1m"} {
 		if got := s.value(name); got != want {
 			t.Errorf("--%s = %q, want %q", name, got, want)

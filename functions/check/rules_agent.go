@@ -6,25 +6,9 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
-
-// proxy-agent v0.36.0 defaults that the rules depend on.
-const (
-	agentDefaultServerHost      = "127.0.0.1"
-	agentDefaultServerPort      = 8091
-	agentDefaultHealthPort      = 8093
-	agentDefaultAdminPort       = 8094
-	agentDefaultKeepalive       = time.Hour
-	agentDefaultSyncInterval    = time.Second
-	agentDefaultSyncIntervalCap = 10 * time.Second
-)
-
-// minAgentKeepalive is the server's gRPC keepalive enforcement MinTime:
-// pinging more often gets the agent disconnected (too_many_pings).
-const minAgentKeepalive = anp.MinAgentKeepalive
 
 // checkAgentFlags applies the flag rules proxy-agent enforces.
 func checkAgentFlags(b *bundle, _ Options, r *report) {
@@ -32,7 +16,7 @@ func checkAgentFlags(b *bundle, _ Options, r *report) {
 	if w == nil {
 		return
 	}
-	checkFlagSyntax(w, agentBinary, r)
+	checkFlagSyntax(w, r)
 	checkAgentTLS(w, r)
 	checkAgentTiming(w, r)
 	var strategies []string
@@ -68,13 +52,13 @@ func checkAgentTLS(w *workload, r *report) {
 
 func checkAgentTiming(w *workload, r *report) {
 	f, ref := w.flags, w.obj.ref()
-	if d, ok := durationFlag(f, "keepalive-time", agentDefaultKeepalive); ok && d < minAgentKeepalive {
+	if d, ok := f.durationFlag("keepalive-time"); ok && d < anp.MinAgentKeepalive {
 		r.errorf("agent-keepalive-too-short", ref, f.fieldOr("keepalive-time", w.field+".args"),
 			"set --keepalive-time=30s or more",
 			"--keepalive-time=%s is below the server's 30s keepalive minimum; the server drops the agent with too_many_pings", d)
 	}
-	sync, ok1 := durationFlag(f, "sync-interval", agentDefaultSyncInterval)
-	capd, ok2 := durationFlag(f, "sync-interval-cap", agentDefaultSyncIntervalCap)
+	sync, ok1 := f.durationFlag("sync-interval")
+	capd, ok2 := f.durationFlag("sync-interval-cap")
 	if ok1 && ok2 && sync > capd {
 		r.errorf("sync-interval-above-cap", ref, f.fieldOr("sync-interval", w.field+".args"),
 			"make --sync-interval at most --sync-interval-cap (e.g. 5s and 30s)",
@@ -130,7 +114,7 @@ func checkServerHost(w *workload, r *report) {
 	const fix = "set --proxy-server-host to the bootstrap node's IP"
 	if !ok || u.Value == "" {
 		r.errorf("proxy-server-host-invalid", w.obj.ref(), w.flags.fieldOr("proxy-server-host", w.field+".args"), fix,
-			"--proxy-server-host is missing; agents would dial %s, their own node", agentDefaultServerHost)
+			"--proxy-server-host is missing; agents would dial %s, their own node", anp.Agent.Default("proxy-server-host"))
 		return
 	}
 	if ip := net.ParseIP(u.Value); ip != nil {

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apiserver/pkg/apis/apiserver"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // checkCross: values two objects must agree on (mode-protocol-mismatch,
@@ -22,8 +23,8 @@ func checkCross(b *bundle, _ Options, r *report) {
 
 // protocolForMode is the egress proxyProtocol each server --mode speaks.
 var protocolForMode = map[string]apiserver.ProtocolType{
-	"http-connect": apiserver.ProtocolHTTPConnect,
-	"grpc":         apiserver.ProtocolGRPC,
+	anp.ModeHTTPConnect: apiserver.ProtocolHTTPConnect,
+	anp.ModeGRPC:        apiserver.ProtocolGRPC,
 }
 
 func checkModeProtocol(b *bundle, r *report) {
@@ -32,7 +33,7 @@ func checkModeProtocol(b *bundle, r *report) {
 		return
 	}
 	sel, i := clusterSelection(cfg)
-	mode := b.server.flags.valueOr("mode", serverDefaultMode)
+	mode := b.server.flags.valueOr("mode")
 	want, known := protocolForMode[mode]
 	if sel == nil || !known || sel.Connection.ProxyProtocol == apiserver.ProtocolDirect || sel.Connection.ProxyProtocol == want {
 		return
@@ -46,8 +47,8 @@ func checkAgentPort(b *bundle, r *report) {
 	if b.server == nil || b.agent == nil {
 		return
 	}
-	sp, ok1 := intFlag(b.server.flags, "agent-port", serverDefaultAgentPort)
-	ap, ok2 := intFlag(b.agent.flags, "proxy-server-port", agentDefaultServerPort)
+	sp, ok1 := b.server.flags.intFlag("agent-port")
+	ap, ok2 := b.agent.flags.intFlag("proxy-server-port")
 	if !ok1 || !ok2 || sp == ap {
 		return
 	}

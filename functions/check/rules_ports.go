@@ -25,21 +25,20 @@ func isAdminPort(name string) bool  { return name == "admin-port" || name == "ad
 // portFlag is one port a process listens on or dials.
 type portFlag struct {
 	name   string
-	def    int
 	listen bool // a listener: must not collide with another listener
 }
 
 var serverPorts = []portFlag{
-	{"server-port", serverDefaultServerPort, true},
-	{"agent-port", serverDefaultAgentPort, true},
-	{"health-port", serverDefaultHealthPort, true},
-	{"admin-port", serverDefaultAdminPort, true},
+	{"server-port", true},
+	{"agent-port", true},
+	{"health-port", true},
+	{"admin-port", true},
 }
 
 var agentPorts = []portFlag{
-	{"proxy-server-port", agentDefaultServerPort, false},
-	{"health-server-port", agentDefaultHealthPort, true},
-	{"admin-server-port", agentDefaultAdminPort, true},
+	{"proxy-server-port", false},
+	{"health-server-port", true},
+	{"admin-server-port", true},
 }
 
 // checkPorts: proxy-server refuses ports outside 1024..49151 (server-port may
@@ -71,7 +70,7 @@ func checkPorts(b *bundle, _ Options, r *report) {
 func checkPortSet(w *workload, ports []portFlag, r *report, bad func(portFlag, int) string) {
 	seen := map[int]string{}
 	for _, p := range ports {
-		v, ok := intFlag(w.flags, p.name, p.def)
+		v, ok := w.flags.intFlag(p.name)
 		if !ok {
 			continue // flag-value-invalid already reported it
 		}

@@ -16,13 +16,13 @@ import (
 // (readyz-never-ready).
 func checkReadiness(b *bundle, _ Options, r *report) {
 	if w := b.server; w != nil {
-		if port, ok := intFlag(w.flags, "health-port", serverDefaultHealthPort); ok {
+		if port, ok := w.flags.intFlag("health-port"); ok {
 			checkProbePorts(w, "health-port", port, r)
 		}
 		checkReadyz(b, r)
 	}
 	if w := b.agent; w != nil {
-		if port, ok := intFlag(w.flags, "health-server-port", agentDefaultHealthPort); ok {
+		if port, ok := w.flags.intFlag("health-server-port"); ok {
 			checkProbePorts(w, "health-server-port", port, r)
 		}
 	}

@@ -43,7 +43,7 @@ func checkRouting(b *bundle, _ Options, r *report) {
 // strategiesOf lists --proxy-strategies in order.
 func strategiesOf(w *workload) []string {
 	var out []string
-	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies", serverDefaultStrategies), ",") {
+	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies"), ",") {
 		if s != "" {
 			out = append(out, s)
 		}

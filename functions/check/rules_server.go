@@ -1,19 +1,9 @@
 package check
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-
 	"strings"
-)
 
-// proxy-server v0.36.0 defaults that the rules depend on.
-const (
-	serverDefaultMode       = "grpc"
-	serverDefaultServerPort = 8090
-	serverDefaultAgentPort  = 8091
-	serverDefaultHealthPort = 8092
-	serverDefaultAdminPort  = 8095
-	serverDefaultStrategies = "default"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // checkServerFlags applies the flag rules proxy-server enforces at start.
@@ -22,7 +12,7 @@ func checkServerFlags(b *bundle, opts Options, r *report) {
 	if w == nil {
 		return
 	}
-	checkFlagSyntax(w, serverBinary, r)
+	checkFlagSyntax(w, r)
 	checkServerMode(w, r)
 	checkServerUDS(w, r)
 	checkClusterTLS(w, opts, r)
@@ -31,8 +21,8 @@ func checkServerFlags(b *bundle, opts Options, r *report) {
 }
 
 func checkServerMode(w *workload, r *report) {
-	mode := w.flags.valueOr("mode", serverDefaultMode)
-	if mode != "grpc" && mode != "http-connect" {
+	mode := w.flags.valueOr("mode")
+	if !anp.Server.Flags["mode"].Allows(mode) {
 		r.errorf("flag-value-invalid", w.obj.ref(), w.flags.fieldOr("mode", w.field+".args"),
 			"set --mode=http-connect (egress proxyProtocol HTTPConnect) or --mode=grpc (GRPC)",
 			"--mode must be grpc or http-connect, not %q", mode)
@@ -50,7 +40,7 @@ func checkServerUDS(w *workload, r *report) {
 		}
 		return
 	}
-	if port, ok := intFlag(f, "server-port", serverDefaultServerPort); ok && port != 0 {
+	if port, ok := f.intFlag("server-port"); ok && port != 0 {
 		r.errorf("server-port-with-uds", ref, f.fieldOr("server-port", args),
 			"set --server-port=0; agents connect to --agent-port, not --server-port",
 			"--server-port is %d but must be 0 with --uds-name (proxy-server: server port should be set to 0 not %d for UDS)", port, port)
@@ -112,7 +102,7 @@ func checkClusterCA(w *workload, opts Options, r *report) {
 
 // checkStrategies: --proxy-strategies is a comma list of known strategies.
 func checkStrategies(w *workload, r *report) {
-	v := w.flags.valueOr("proxy-strategies", serverDefaultStrategies)
+	v := w.flags.valueOr("proxy-strategies")
 	field := w.flags.fieldOr("proxy-strategies", w.field+".args")
 	n := 0
 	for _, s := range strings.Split(v, ",") {
@@ -135,7 +125,7 @@ func checkStrategies(w *workload, r *report) {
 
 // firstStrategy is the strategy whose backend manager /readyz waits for.
 func firstStrategy(w *workload) string {
-	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies", serverDefaultStrategies), ",") {
+	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies"), ",") {
 		if s != "" {
 			return s
 		}

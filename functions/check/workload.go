@@ -6,6 +6,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // workload is a pod-running object whose container runs an ANP binary.
@@ -38,7 +40,7 @@ func podSpecOf(o *object) (*corev1.PodSpec, string) {
 	}
 	spec := &corev1.PodSpec{}
 	if err := decodeInto(specNode, spec); err != nil {
-		if mentionsBinary(specNode, serverBinary) || mentionsBinary(specNode, agentBinary) {
+		if mentionsBinary(specNode, anp.Server) || mentionsBinary(specNode, anp.Agent) {
 			o.malformed = fmt.Errorf("%s: %w", specField, err)
 		}
 		return nil, ""
@@ -47,11 +49,11 @@ func podSpecOf(o *object) (*corev1.PodSpec, string) {
 }
 
 // findWorkload returns the workload when a container of spec runs bin.
-func findWorkload(o *object, spec *corev1.PodSpec, specField string, bin *binary) *workload {
+func findWorkload(o *object, spec *corev1.PodSpec, specField string, bin *anp.Binary) *workload {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
 		argv := append(append([]string{}, c.Command...), c.Args...)
-		if !bin.runs(argv) {
+		if !bin.Runs(argv) {
 			continue
 		}
 		field := fmt.Sprintf("%s.containers[%d]", specField, i)
@@ -64,7 +66,7 @@ func findWorkload(o *object, spec *corev1.PodSpec, specField string, bin *binary
 
 // mentionsBinary tells whether a pod spec that fails to decode was meant to run
 // bin, so a broken server pod is reported instead of silently ignored.
-func mentionsBinary(n *yaml.RNode, bin *binary) bool {
+func mentionsBinary(n *yaml.RNode, bin *anp.Binary) bool {
 	s, err := n.String()
-	return err == nil && strings.Contains(s, bin.name)
+	return err == nil && strings.Contains(s, bin.Name)
 }

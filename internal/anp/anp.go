@@ -1,6 +1,9 @@
 // Package anp holds what the apiserver-network-proxy v0.36.0 binaries
-// accept: the generator validates its config against it and the checker
-// validates bundles against it, so the two cannot drift apart.
+// accept: the flag tables of proxy-server and proxy-agent with each flag's
+// kind, default and allowed values (flags.go), how pflag reads a command
+// line (parse.go), the limits below and how proxy strategies route
+// (strategies.go). The generator validates its config against it and the
+// checker validates bundles against it, so the two cannot drift apart.
 package anp
 
 import (

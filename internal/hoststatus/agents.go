@@ -18,8 +18,8 @@ import (
 // connected while destHost has no backend.
 func (s *session) agents() {
 	srv := s.root.Bundle.Server
-	admin, err1 := srv.Port("admin-port", 8095)
-	health, err2 := srv.Port("health-port", 8092)
+	admin, err1 := srv.Port("admin-port")
+	health, err2 := srv.Port("health-port")
 	if err1 != nil || err2 != nil {
 		s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("bad port flags: %v %v", err1, err2)})
 		return
@@ -51,7 +51,7 @@ func (s *session) agents() {
 func (s *session) reportAgents(u string, m serverMetrics) {
 	n := m.connected()
 	if n == 0 {
-		port, _ := s.root.Bundle.Server.Port("agent-port", 8091)
+		port, _ := s.root.Bundle.Server.Port("agent-port")
 		s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
 			Hint: fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
 				"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)})
@@ -79,7 +79,7 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 func (s *session) strategies() []string {
 	v, ok := s.root.Bundle.Server.Flag("proxy-strategies")
 	if !ok || v == "" {
-		return []string{"default"}
+		return []string{anp.Server.Default("proxy-strategies")}
 	}
 	var out []string
 	for _, st := range strings.Split(v, ",") {

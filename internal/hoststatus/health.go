@@ -35,7 +35,7 @@ func (s *session) url(port int, p string) string {
 // health: /healthz says the server process is up, /readyz whether the first
 // proxy strategy has an agent.
 func (s *session) health() {
-	port, err := s.root.Bundle.Server.Port("health-port", 8092)
+	port, err := s.root.Bundle.Server.Port("health-port")
 	if err != nil {
 		s.rep.add(Check{Name: "server health", Severity: Error, Detail: err.Error()})
 		return

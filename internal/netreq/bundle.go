@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
@@ -18,6 +19,7 @@ type Workload struct {
 	PodSpec   map[string]any
 	Container map[string]any
 	Args      []string
+	Binary    *anp.Binary // what the container runs, whose defaults apply
 }
 
 // Bundle holds the parts of a bundle the network requirements come from.
@@ -37,15 +39,15 @@ func Read(objs []manifest.Object) (*Bundle, error) {
 		placement := o.Annotation(bundle.AnnotationPlacement)
 		switch {
 		case o.ID.Kind == "Pod" && placement == bundle.PlacementStaticPod:
-			b.Server, err = workload(o, o.Map("spec"), bundle.ServerPodName, "proxy-server")
+			b.Server, err = workload(o, o.Map("spec"), bundle.ServerPodName, anp.Server)
 		case o.ID.Kind == "Pod" && placement == "":
 			// render strips the annotations: a written static pod is
 			// recognised by what it runs.
-			if w, werr := workload(o, o.Map("spec"), bundle.ServerPodName, "proxy-server"); werr == nil {
+			if w, werr := workload(o, o.Map("spec"), bundle.ServerPodName, anp.Server); werr == nil {
 				b.Server = w
 			}
 		case o.ID.Kind == "DaemonSet":
-			b.Agent, err = workload(o, o.Map("spec", "template", "spec"), bundle.AgentName, "proxy-agent")
+			b.Agent, err = workload(o, o.Map("spec", "template", "spec"), bundle.AgentName, anp.Agent)
 		case o.ID.Kind == bundle.EgressKind:
 			b.Egress = o.Body
 		}
@@ -56,8 +58,8 @@ func Read(objs []manifest.Object) (*Bundle, error) {
 	return b, nil
 }
 
-// workload picks the container by name, else the one running binary.
-func workload(o manifest.Object, spec map[string]any, name, binary string) (*Workload, error) {
+// workload picks the container by name, else the one running bin.
+func workload(o manifest.Object, spec map[string]any, name string, bin *anp.Binary) (*Workload, error) {
 	cs, _ := spec["containers"].([]any)
 	var pick map[string]any
 	for _, c := range cs {
@@ -66,14 +68,14 @@ func workload(o manifest.Object, spec map[string]any, name, binary string) (*Wor
 			pick = m
 			break
 		}
-		if pick == nil && strings.Contains(fmt.Sprint(m["command"]), binary) {
+		if pick == nil && strings.Contains(fmt.Sprint(m["command"]), bin.Name) {
 			pick = m
 		}
 	}
 	if pick == nil {
-		return nil, fmt.Errorf("%s: no container named %s or running %s", o.ID, name, binary)
+		return nil, fmt.Errorf("%s: no container named %s or running %s", o.ID, name, bin.Name)
 	}
-	w := &Workload{Object: o.ID, PodSpec: spec, Container: pick}
+	w := &Workload{Object: o.ID, PodSpec: spec, Container: pick, Binary: bin}
 	for _, field := range []string{"command", "args"} {
 		items, _ := pick[field].([]any)
 		for _, it := range items {
@@ -97,11 +99,11 @@ func (w *Workload) Flag(name string) (string, bool) {
 	return val, found
 }
 
-// Port returns a port flag's value, or def when unset (the binary's default).
-func (w *Workload) Port(name string, def int) (int, error) {
+// Port returns a port flag's value, or the binary's default when unset.
+func (w *Workload) Port(name string) (int, error) {
 	v, ok := w.Flag(name)
 	if !ok {
-		return def, nil
+		v = w.Binary.Default(name)
 	}
 	p, err := strconv.Atoi(v)
 	if err != nil || p < 0 || p > 65535 {

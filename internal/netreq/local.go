@@ -22,19 +22,18 @@ func localFlows(b *Bundle) ([]Requirement, error) {
 	ports := []struct {
 		w       *Workload
 		flag    string
-		def     int
 		purpose string
 		from    string
 		to      string
 		dur     string
 	}{
-		{s, "health-port", defaultServerHealth, "server /healthz, /readyz and /metrics", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, " + healthBind(s), whileServerRuns},
-		{s, "admin-port", defaultServerAdmin, "server /metrics (status reads connected agents here first)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
-		{a, "health-server-port", defaultAgentHealth, "agent /healthz and /readyz", "the kubelet on each node (probes)", "each agent pod", whileAgentsRun},
-		{a, "admin-server-port", defaultAgentAdmin, "agent admin (metrics, debugging)", "inside the agent pod", "each agent pod, 127.0.0.1", whileAgentsRun},
+		{s, "health-port", "server /healthz, /readyz and /metrics", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, " + healthBind(s), whileServerRuns},
+		{s, "admin-port", "server /metrics (status reads connected agents here first)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
+		{a, "health-server-port", "agent /healthz and /readyz", "the kubelet on each node (probes)", "each agent pod", whileAgentsRun},
+		{a, "admin-server-port", "agent admin (metrics, debugging)", "inside the agent pod", "each agent pod, 127.0.0.1", whileAgentsRun},
 	}
 	for _, p := range ports {
-		port, err := p.w.Port(p.flag, p.def)
+		port, err := p.w.Port(p.flag)
 		if err != nil {
 			return nil, err
 		}
@@ -52,7 +51,7 @@ func adminBind(s *Workload) string {
 	if v, ok := s.Flag("admin-bind-address"); ok && v != "" {
 		return v
 	}
-	return defaultAdminBind
+	return s.Binary.Default("admin-bind-address")
 }
 
 // healthBind: proxy-server binds its health port to every address unless

@@ -7,17 +7,11 @@ import (
 	"strings"
 )
 
-// ANP v0.36.0 defaults, used when a flag is not set.
+// How long a requirement holds.
 const (
-	defaultAgentPort    = 8091
-	defaultServerHealth = 8092
-	defaultServerAdmin  = 8095
-	defaultAgentHealth  = 8093
-	defaultAgentAdmin   = 8094
-	defaultAdminBind    = "127.0.0.1"
-	bootstrapPhaseOnly  = "bootstrap phase only: open it before the agents start, remove it after teardown"
-	whileServerRuns     = "while the server runs (bootstrap phase)"
-	whileAgentsRun      = "while the agents run (bootstrap phase)"
+	bootstrapPhaseOnly = "bootstrap phase only: open it before the agents start, remove it after teardown"
+	whileServerRuns    = "while the server runs (bootstrap phase)"
+	whileAgentsRun     = "while the agents run (bootstrap phase)"
 )
 
 // Scopes of a requirement.
@@ -87,11 +81,11 @@ func missing(b *Bundle) string {
 // agentTunnel is the one flow that crosses the network: every agent dials
 // the server's agent port on the bootstrap IP.
 func agentTunnel(b *Bundle, r *Report) (Requirement, error) {
-	port, err := b.Server.Port("agent-port", defaultAgentPort)
+	port, err := b.Server.Port("agent-port")
 	if err != nil {
 		return Requirement{}, err
 	}
-	dial, err := b.Agent.Port("proxy-server-port", defaultAgentPort)
+	dial, err := b.Agent.Port("proxy-server-port")
 	if err != nil {
 		return Requirement{}, err
 	}

@@ -4,6 +4,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // Defaults that match the OpenShift installer (README.md, "The config").
@@ -48,8 +50,8 @@ const (
 
 // Accepted values.
 const (
-	ModeHTTPConnect = "http-connect"
-	ModeGRPC        = "grpc"
+	ModeHTTPConnect = anp.ModeHTTPConnect // spec.mode is proxy-server's --mode
+	ModeGRPC        = anp.ModeGRPC
 	FamilyIPv4      = "ipv4"
 	FamilyIPv6      = "ipv6"
 	FamilyDualStack = "dualstack"

@@ -156,7 +156,7 @@ func (h *Host) StartServer(t *testing.T) {
 	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
-	health, err := h.Rendered.Bundle.Server.Port("health-port", 8092)
+	health, err := h.Rendered.Bundle.Server.Port("health-port")
 	if err != nil {
 		t.Fatal(err)
 	}

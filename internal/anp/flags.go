@@ -1,0 +1,106 @@
+package anp
+
+// The flag tables of proxy-server and proxy-agent v0.36.0: every flag their
+// --help lists (cmd/server/app/options and cmd/agent/app/options, plus klog),
+// with its kind, default and allowed values. TestTablesMatchHelp compares
+// them with the real binaries' --help.
+
+// Values of the flags whose allowed values the binaries enforce at start.
+const (
+	ModeGRPC        = "grpc"
+	ModeHTTPConnect = "http-connect"
+)
+
+// klogFlags are added to both binaries from klog.InitFlags with '_' turned
+// into '-' (ANP's util.Normalize), so `--log_file` is unknown to them.
+var klogFlags = map[string]Flag{
+	"log-dir":                          {Kind: KindString},
+	"log-file":                         {Kind: KindString},
+	"log-file-max-size":                {Kind: KindInt, Default: "1800"},
+	"logtostderr":                      {Kind: KindBool, Default: "true"},
+	"alsologtostderr":                  {Kind: KindBool, Default: "false"},
+	"legacy-stderr-threshold-behavior": {Kind: KindBool, Default: "true"},
+	"v":                                {Kind: KindInt, Default: "4"},
+	"add-dir-header":                   {Kind: KindBool, Default: "false"},
+	"skip-headers":                     {Kind: KindBool, Default: "false"},
+	"one-output":                       {Kind: KindBool, Default: "false"},
+	"skip-log-headers":                 {Kind: KindBool, Default: "false"},
+	"stderrthreshold":                  {Kind: KindString, Default: "2"},
+	"alsologtostderrthreshold":         {Kind: KindString},
+	"vmodule":                          {Kind: KindString},
+	"log-backtrace-at":                 {Kind: KindString, Default: ":0"},
+	"help":                             {Kind: KindBool, Default: "false"},
+}
+
+// sharedFlags are declared alike, kind and default, by both binaries' options.
+var sharedFlags = map[string]Flag{
+	"enable-profiling":            {Kind: KindBool, Default: "false"},
+	"enable-contention-profiling": {Kind: KindBool, Default: "false"},
+	"kubeconfig":                  {Kind: KindString},
+	"kube-api-content-type":       {Kind: KindString, Default: "application/vnd.kubernetes.protobuf"},
+	"lease-namespace":             {Kind: KindString, Default: "kube-system"},
+	"lease-label":                 {Kind: KindString, Default: "k8s-app=konnectivity-server"},
+	"admin-bind-address":          {Kind: KindString, Default: "127.0.0.1"},
+	"keepalive-time":              {Kind: KindDuration, Default: "1h0m0s"},
+}
+
+// Server is proxy-server v0.36.0.
+var Server = newBinary("proxy-server", map[string]Flag{
+	"server-cert":               {Kind: KindString},
+	"server-key":                {Kind: KindString},
+	"server-ca-cert":            {Kind: KindString},
+	"cluster-cert":              {Kind: KindString},
+	"cluster-key":               {Kind: KindString},
+	"cluster-ca-cert":           {Kind: KindString},
+	"mode":                      {Kind: KindString, Default: ModeGRPC, Allowed: []string{ModeGRPC, ModeHTTPConnect}},
+	"uds-name":                  {Kind: KindString},
+	"delete-existing-uds-file":  {Kind: KindBool, Default: "true"},
+	"server-port":               {Kind: KindInt, Default: "8090"},
+	"server-bind-address":       {Kind: KindString},
+	"agent-port":                {Kind: KindInt, Default: "8091"},
+	"agent-bind-address":        {Kind: KindString},
+	"admin-port":                {Kind: KindInt, Default: "8095"},
+	"health-port":               {Kind: KindInt, Default: "8092"},
+	"health-bind-address":       {Kind: KindString},
+	"frontend-keepalive-time":   {Kind: KindDuration, Default: "1h0m0s"},
+	"server-id":                 {Kind: KindString},
+	"server-count":              {Kind: KindInt, Default: "1"},
+	"agent-namespace":           {Kind: KindString},
+	"agent-service-account":     {Kind: KindString},
+	"kubeconfig-qps":            {Kind: KindFloat, Default: "0"},
+	"kubeconfig-burst":          {Kind: KindInt, Default: "0"},
+	"authentication-audience":   {Kind: KindString},
+	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
+	"cipher-suites":             {Kind: KindString, Repeatable: true},
+	"tls-min-version":           {Kind: KindString, Allowed: []string{"", "VersionTLS10", "VersionTLS11", "VersionTLS12", "VersionTLS13"}},
+	"xfr-channel-size":          {Kind: KindInt, Default: "10"},
+	"enable-lease-controller":   {Kind: KindBool, Default: "false"},
+	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s"},
+	"backend-dial-timeout":      {Kind: KindDuration, Default: "0s"},
+	// Deprecated and hidden from --help, but still parsed.
+	"warn-on-channel-limit": {Kind: KindBool, Default: "true"},
+})
+
+// Agent is proxy-agent v0.36.0.
+var Agent = newBinary("proxy-agent", map[string]Flag{
+	"agent-cert":                 {Kind: KindString},
+	"agent-key":                  {Kind: KindString},
+	"ca-cert":                    {Kind: KindString},
+	"proxy-server-host":          {Kind: KindString, Default: "127.0.0.1"},
+	"proxy-server-port":          {Kind: KindInt, Default: "8091"},
+	"alpn-proto":                 {Kind: KindString, Repeatable: true},
+	"health-server-host":         {Kind: KindString},
+	"health-server-port":         {Kind: KindInt, Default: "8093"},
+	"admin-server-port":          {Kind: KindInt, Default: "8094"},
+	"agent-id":                   {Kind: KindString},
+	"sync-interval":              {Kind: KindDuration, Default: "1s"},
+	"probe-interval":             {Kind: KindDuration, Default: "1s"},
+	"sync-interval-cap":          {Kind: KindDuration, Default: "10s"},
+	"service-account-token-path": {Kind: KindString},
+	"agent-identifiers":          {Kind: KindString},
+	"warn-on-channel-limit":      {Kind: KindBool, Default: "false"},
+	"sync-forever":               {Kind: KindBool, Default: "false"},
+	"xfr-channel-size":           {Kind: KindInt, Default: "150"},
+	"count-server-leases":        {Kind: KindBool, Default: "false"},
+	"server-count-source":        {Kind: KindString, Default: "default", Allowed: []string{"", "default", "max"}},
+})

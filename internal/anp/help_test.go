@@ -1,0 +1,100 @@
+package anp_test
+
+import (
+	"os/exec"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+)
+
+// helpFlag is one flag as the real binary's --help lists it.
+type helpFlag struct {
+	short, typ, def string
+}
+
+// helpLine is pflag's usage line: "  -v, --v Level   usage (default 4)".
+var helpLine = regexp.MustCompile(`^\s+(?:-(\w), )?--([a-z0-9-]+)(?: (\w+))?\s{2,}(.*)$`)
+
+// helpDefault is the default pflag appends; "(default: 0)." inside a usage
+// text is not one.
+var helpDefault = regexp.MustCompile(`\(default (.+)\)$`)
+
+func readHelp(t *testing.T, bin string) map[string]helpFlag {
+	t.Helper()
+	out, _ := exec.Command(tooltest.Bin(t, bin), "--help").CombinedOutput()
+	flags := map[string]helpFlag{}
+	for _, line := range strings.Split(string(out), "\n") {
+		m := helpLine.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		f := helpFlag{short: m[1], typ: m[3]}
+		if d := helpDefault.FindStringSubmatch(m[4]); d != nil {
+			f.def = strings.Trim(d[1], `"`)
+		}
+		flags[m[2]] = f
+	}
+	if len(flags) < 20 {
+		t.Fatalf("%s --help listed %d flags, want its whole flag set:\n%s", bin, len(flags), out)
+	}
+	return flags
+}
+
+// helpKinds maps pflag's type word to the table's kind and whether the
+// flag is a slice; klog's severity, Level, traceLocation and moduleSpec
+// are read as strings or ints.
+var helpKinds = map[string]struct {
+	kind       anp.Kind
+	repeatable bool
+}{
+	"": {anp.KindBool, false}, "string": {anp.KindString, false}, "strings": {anp.KindString, true},
+	"int": {anp.KindInt, false}, "uint": {anp.KindInt, false}, "Level": {anp.KindInt, false},
+	"duration": {anp.KindDuration, false}, "float32": {anp.KindFloat, false},
+	"severity": {anp.KindString, false}, "traceLocation": {anp.KindString, false}, "moduleSpec": {anp.KindString, false},
+}
+
+// notInHelp are flags the binary parses but --help hides (deprecated).
+var notInHelp = map[string]bool{"proxy-server/warn-on-channel-limit": true}
+
+// computedDefaults are generated at start (a fresh UUID); the table leaves them "".
+var computedDefaults = map[string]bool{"server-id": true, "agent-id": true}
+
+// zeroDefaults are the defaults pflag does not print.
+var zeroDefaults = map[string]bool{"": true, "0": true, "0s": true, "false": true}
+
+// TestTablesMatchHelp compares the flag tables with the real binaries'
+// --help: the same flags, kinds, list-ness, defaults and shorthands.
+func TestTablesMatchHelp(t *testing.T) {
+	for _, bin := range []*anp.Binary{anp.Server, anp.Agent} {
+		t.Run(bin.Name, func(t *testing.T) {
+			help := readHelp(t, bin.Name)
+			for name, h := range help {
+				f, ok := bin.Flags[name]
+				if !ok {
+					t.Errorf("--%s is in --help but not in the table", name)
+					continue
+				}
+				want, ok := helpKinds[h.typ]
+				if !ok {
+					t.Errorf("--%s: --help type %q is not in helpKinds", name, h.typ)
+				} else if f.Kind != want.kind || f.Repeatable != want.repeatable {
+					t.Errorf("--%s: table kind %v repeatable %v, --help type %q", name, f.Kind, f.Repeatable, h.typ)
+				}
+				if h.def != f.Default && !computedDefaults[name] && (h.def != "" || !zeroDefaults[f.Default]) {
+					t.Errorf("--%s: table default %q, --help default %q", name, f.Default, h.def)
+				}
+				if h.short != "" && bin.Short[h.short] != name {
+					t.Errorf("-%s: --help says it is --%s, table says --%s", h.short, name, bin.Short[h.short])
+				}
+			}
+			for name := range bin.Flags {
+				if _, ok := help[name]; !ok && !notInHelp[bin.Name+"/"+name] {
+					t.Errorf("--%s is in the table but not in --help", name)
+				}
+			}
+		})
+	}
+}
