@@ -1,0 +1,93 @@
+// Package result is the one vocabulary for what this program reports about a
+// bundle, a config or a host: kyaml's framework.Result, the type KRM
+// functions already return to kustomize and kpt. Check findings, render's
+// check errors and warnings, a function config's field errors and the host
+// status checks are all framework.Results; nothing else describes a problem.
+//
+// framework.Result has no field for a rule id, a fix or an object named as a
+// user reads it ("Pod kube-system/konnectivity-server", or "(bundle)" for the
+// stream as a whole, which no ResourceRef can name), so New carries them in
+// Tags under the keys below; Field.Path holds the field inside the object or
+// config. Rule, Object and Fix read them back. Severities are kyaml's:
+// framework.Error fails a run, framework.Warning does not, and framework.Info
+// is a host status check that passed (status prints it as "ok").
+//
+// A KRM function shows results the way kustomize and kpt print them: the fix
+// folded into the message and the object resolved to a ResourceRef. Function
+// turns results into that form, at the one place results leave for kustomize.
+//
+// ExitCode and Err are the one adapter from results to an exit code or an
+// error; Collect is the one place a processor's outcome becomes results.
+package result
+
+import (
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
+
+// Tag keys New stores in framework.Result.Tags.
+const (
+	// TagRule is the stable id of the rule (check) or the name of the check
+	// (status) that produced the result.
+	TagRule = "rule"
+	// TagObject names the object the result is about, as findings print it.
+	TagObject = "object"
+	// TagFix says what to change.
+	TagFix = "fix"
+)
+
+// New builds a result; an empty rule, object, field or fix is left out.
+func New(sev framework.Severity, rule, object, field, msg, fix string) *framework.Result {
+	r := &framework.Result{Severity: sev, Message: msg}
+	for k, v := range map[string]string{TagRule: rule, TagObject: object, TagFix: fix} {
+		if v == "" {
+			continue
+		}
+		if r.Tags == nil {
+			r.Tags = map[string]string{}
+		}
+		r.Tags[k] = v
+	}
+	if field != "" {
+		r.Field = &framework.Field{Path: field}
+	}
+	return r
+}
+
+// Rule is the rule id or check name of r, or "".
+func Rule(r *framework.Result) string { return r.Tags[TagRule] }
+
+// Object is the object r is about, as findings print it, or "".
+func Object(r *framework.Result) string { return r.Tags[TagObject] }
+
+// Fix is what to change, or "".
+func Fix(r *framework.Result) string { return r.Tags[TagFix] }
+
+// FieldPath is the field r is about, or "".
+func FieldPath(r *framework.Result) string {
+	if r.Field == nil {
+		return ""
+	}
+	return r.Field.Path
+}
+
+// Count is how many results have severity sev.
+func Count(rs framework.Results, sev framework.Severity) int {
+	n := 0
+	for _, r := range rs {
+		if r.Severity == sev {
+			n++
+		}
+	}
+	return n
+}
+
+// Only returns the results of severity sev, in order.
+func Only(rs framework.Results, sev framework.Severity) framework.Results {
+	var out framework.Results
+	for _, r := range rs {
+		if r.Severity == sev {
+			out = append(out, r)
+		}
+	}
+	return out
+}
