@@ -1,23 +1,32 @@
 // Package result is the one vocabulary for what this program reports about a
 // bundle, a config or a host: kyaml's framework.Result, the type KRM
-// functions already return to kustomize and kpt. Check findings, render's
-// check errors and warnings, a function config's field errors and the host
-// status checks are all framework.Results; nothing else describes a problem.
+// functions already return to kustomize and kpt. Check findings (check.Finding
+// is an alias), render's check errors and warnings, the results of the three
+// functions and the host status checks are all framework.Results; nothing
+// else describes a problem.
 //
 // framework.Result has no field for a rule id, a fix or an object named as a
 // user reads it ("Pod kube-system/konnectivity-server", or "(bundle)" for the
 // stream as a whole, which no ResourceRef can name), so New carries them in
-// Tags under the keys below; Field.Path holds the field inside the object or
-// config. Rule, Object and Fix read them back. Severities are kyaml's:
-// framework.Error fails a run, framework.Warning does not, and framework.Info
-// is a host status check that passed (status prints it as "ok").
+// Tags under TagRule, TagObject and TagFix; Field.Path holds the field inside
+// the object or config. Rule, Object and Fix read them back. A status check
+// is a result too: its name is the rule, its detail the message, its hint the
+// fix. Severities are kyaml's: framework.Error fails a run, framework.Warning
+// does not, and framework.Info is a status check that passed (printed "ok").
 //
-// A KRM function shows results the way kustomize and kpt print them: the fix
-// folded into the message and the object resolved to a ResourceRef. Function
-// turns results into that form, at the one place results leave for kustomize.
+// A refusal of the call itself stays a Go error, because it stops the call
+// rather than being one of many things found: krmconfig.FieldError (a config
+// field Decode or Validate refuses) and render's InputError (a bad flag).
+// FieldError has a Result method, and FromError is the one place such errors
+// become results, for the functions that return them to kustomize.
+//
+// Results leave for kustomize in the form it shows: the fix folded into the
+// message and the object resolved to a ResourceRef. Function is that one
+// conversion; Line, RuleLine, WriteText and WriteJSON word results for this
+// program's own output.
 //
 // ExitCode and Err are the one adapter from results to an exit code or an
-// error; Collect is the one place a processor's outcome becomes results.
+// error; Collect is the one place a KRM processor's outcome becomes results.
 package result
 
 import (
