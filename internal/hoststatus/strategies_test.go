@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
 // strategyOverlay writes an overlay whose config sets the server's proxy
