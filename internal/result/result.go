@@ -47,19 +47,23 @@ const (
 // New builds a result; an empty rule, object, field or fix is left out.
 func New(sev framework.Severity, rule, object, field, msg, fix string) *framework.Result {
 	r := &framework.Result{Severity: sev, Message: msg}
-	for k, v := range map[string]string{TagRule: rule, TagObject: object, TagFix: fix} {
-		if v == "" {
-			continue
-		}
-		if r.Tags == nil {
-			r.Tags = map[string]string{}
-		}
-		r.Tags[k] = v
-	}
+	setTag(r, TagRule, rule)
+	setTag(r, TagObject, object)
+	setTag(r, TagFix, fix)
 	if field != "" {
 		r.Field = &framework.Field{Path: field}
 	}
 	return r
+}
+
+func setTag(r *framework.Result, key, value string) {
+	if value == "" {
+		return
+	}
+	if r.Tags == nil {
+		r.Tags = make(map[string]string, 3)
+	}
+	r.Tags[key] = value
 }
 
 // Rule is the rule id or check name of r, or "".
