@@ -11,6 +11,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
@@ -18,6 +19,7 @@ import (
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // acceptWindow is how long a binary must keep running to count as having
@@ -115,14 +117,14 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 }
 
 // assertRule: rule "" means check finds no error at all (the control).
-func assertRule(t *testing.T, fs []check.Finding, rule string) {
+func assertRule(t *testing.T, fs framework.Results, rule string) {
 	t.Helper()
 	var rules []string
 	for _, f := range fs {
 		if f.Severity == check.SeverityError {
-			rules = append(rules, f.Rule)
+			rules = append(rules, result.Rule(f))
 		}
-		if f.Rule == rule && f.Severity == check.SeverityError {
+		if result.Rule(f) == rule && f.Severity == check.SeverityError {
 			return
 		}
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
@@ -80,8 +81,8 @@ func assertRoutingFindings(t *testing.T, stream []byte, tc routingCase) {
 	}
 	var got []string
 	for _, f := range findings {
-		if f.Severity == check.SeverityError || f.Rule == "first-strategy-unserved" {
-			got = append(got, f.Rule)
+		if f.Severity == check.SeverityError || result.Rule(f) == "first-strategy-unserved" {
+			got = append(got, result.Rule(f))
 		}
 	}
 	slices.Sort(got)

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/yaml"
 )
 
@@ -93,11 +95,11 @@ func TestRuleCases(t *testing.T) {
 			if len(c.Expect) == 0 {
 				t.Fatalf("%s has no expected findings", file)
 			}
-			unmatched := append([]Finding(nil), got...)
+			unmatched := append(framework.Results(nil), got...)
 			for _, want := range c.Expect {
 				re := regexp.MustCompile(want.Message)
-				i := indexOf(unmatched, func(f Finding) bool {
-					return f.Severity == want.Severity && f.Rule == want.Rule && f.Object == want.Object && f.Field == want.Field && re.MatchString(f.Message)
+				i := indexOf(unmatched, func(f *Finding) bool {
+					return f.Severity == want.Severity && result.Rule(f) == want.Rule && result.Object(f) == want.Object && result.FieldPath(f) == want.Field && re.MatchString(f.Message)
 				})
 				if i < 0 {
 					t.Errorf("missing finding %s %s %s %s /%s/\ngot:\n%s", want.Severity, want.Rule, want.Object, want.Field, want.Message, dump(got))
@@ -106,7 +108,7 @@ func TestRuleCases(t *testing.T) {
 				unmatched = append(unmatched[:i], unmatched[i+1:]...)
 			}
 			for _, f := range unmatched {
-				t.Errorf("unexpected finding: [%s] %s", f.Rule, f)
+				t.Errorf("unexpected finding: [%s] %s", result.Rule(f), result.Line(f))
 			}
 		})
 	}
@@ -141,7 +143,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 	}
 }
 
-func indexOf(fs []Finding, match func(Finding) bool) int {
+func indexOf(fs framework.Results, match func(*Finding) bool) int {
 	for i, f := range fs {
 		if match(f) {
 			return i
@@ -150,10 +152,10 @@ func indexOf(fs []Finding, match func(Finding) bool) int {
 	return -1
 }
 
-func dump(fs []Finding) string {
+func dump(fs framework.Results) string {
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "  [%s] %s\n", f.Rule, f)
+		fmt.Fprintf(&b, "  [%s] %s\n", result.Rule(f), result.Line(f))
 	}
 	return b.String()
 }

@@ -7,44 +7,26 @@ package check
 import (
 	"fmt"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Severity says whether a finding breaks the bundle.
-type Severity string
+type Severity = framework.Severity
 
 // Severities a finding can have.
 const (
-	SeverityError   Severity = "error"
-	SeverityWarning Severity = "warning"
+	SeverityError   = framework.Error
+	SeverityWarning = framework.Warning
 )
 
-// Finding is one problem in the bundle.
-type Finding struct {
-	Severity Severity `json:"severity"`
-	// Rule is a stable kebab-case id (README.md lists every one).
-	Rule string `json:"rule"`
-	// Object is "Kind namespace/name", or "Kind name" without a namespace.
-	Object string `json:"object"`
-	// Field is the path inside Object, e.g. spec.containers[0].args[3].
-	Field   string `json:"field,omitempty"`
-	Message string `json:"message"`
-	Fix     string `json:"fix,omitempty"`
-}
-
-// String renders the finding as one text line:
-// `severity  object  field: message (fix: ...)`.
-func (f Finding) String() string {
-	s := fmt.Sprintf("%s  %s  ", f.Severity, f.Object)
-	if f.Field != "" {
-		s += f.Field + ": "
-	}
-	s += f.Message
-	if f.Fix != "" {
-		s += " (fix: " + f.Fix + ")"
-	}
-	return s
-}
+// Finding is one problem in the bundle: a result (internal/result) whose
+// tags name the rule (a stable kebab-case id; README.md lists every one),
+// the object ("Kind namespace/name", or "Kind name" without a namespace)
+// and the fix, and whose field is the path inside the object, e.g.
+// spec.containers[0].args[3].
+type Finding = framework.Result
 
 // Options tune the checks.
 type Options struct {
@@ -59,7 +41,7 @@ type Options struct {
 
 // Check parses a YAML stream and returns every finding, in a deterministic
 // order. The error is only for a stream that is not parsable YAML.
-func Check(stream []byte, opts Options) ([]Finding, error) {
+func Check(stream []byte, opts Options) (framework.Results, error) {
 	b, err := parseBundle(stream)
 	if err != nil {
 		return nil, err
@@ -69,26 +51,16 @@ func Check(stream []byte, opts Options) ([]Finding, error) {
 
 // CheckNodes is Check on objects already parsed (a KRM function's items);
 // the nodes are only read.
-func CheckNodes(nodes []*yaml.RNode, opts Options) []Finding {
+func CheckNodes(nodes []*yaml.RNode, opts Options) framework.Results {
 	return run(newBundle(nodes), opts)
 }
 
-func run(b *bundle, opts Options) []Finding {
+func run(b *bundle, opts Options) framework.Results {
 	r := &report{}
 	for _, rule := range ruleFamilies {
 		rule(b, opts, r)
 	}
 	return r.findings
-}
-
-// HasErrors reports whether any finding has severity error.
-func HasErrors(fs []Finding) bool {
-	for _, f := range fs {
-		if f.Severity == SeverityError {
-			return true
-		}
-	}
-	return false
 }
 
 // ruleFamilies run in this order; each family lives in its own rules_*.go file.
@@ -110,10 +82,10 @@ var ruleFamilies = []func(*bundle, Options, *report){
 }
 
 // report collects findings.
-type report struct{ findings []Finding }
+type report struct{ findings framework.Results }
 
 func (r *report) add(sev Severity, rule, object, field, msg, fix string) {
-	r.findings = append(r.findings, Finding{Severity: sev, Rule: rule, Object: object, Field: field, Message: msg, Fix: fix})
+	r.findings = append(r.findings, result.New(sev, rule, object, field, msg, fix))
 }
 
 func (r *report) errorf(rule, object, field, fix, format string, args ...any) {

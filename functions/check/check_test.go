@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 func readGood(t testing.TB) []byte {
@@ -57,7 +58,7 @@ func TestNonObjectDocuments(t *testing.T) {
 	if err != nil {
 		t.Skipf("kyaml refuses a list document outright (%v); nothing more to check", err)
 	}
-	if !HasErrors(fs) || fs[0].Rule != "object-malformed" {
+	if result.ExitCode(fs) != 1 || result.Rule(fs[0]) != "object-malformed" {
 		t.Errorf("want object-malformed for a list document, got\n%s", dump(fs))
 	}
 }
@@ -77,33 +78,6 @@ func TestDeterministic(t *testing.T) {
 		if !reflect.DeepEqual(first, again) {
 			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, dump(first), dump(again))
 		}
-	}
-}
-
-func TestHasErrors(t *testing.T) {
-	tests := []struct {
-		in   []Finding
-		want bool
-	}{
-		{nil, false},
-		{[]Finding{{Severity: SeverityWarning}}, false},
-		{[]Finding{{Severity: SeverityWarning}, {Severity: SeverityError}}, true},
-	}
-	for _, tt := range tests {
-		if got := HasErrors(tt.in); got != tt.want {
-			t.Errorf("HasErrors(%v) = %v, want %v", tt.in, got, tt.want)
-		}
-	}
-}
-
-func TestFindingString(t *testing.T) {
-	f := Finding{Severity: SeverityError, Rule: "r", Object: "Pod ns/n", Field: "spec.x", Message: "broken", Fix: "mend it"}
-	if got, want := f.String(), "error  Pod ns/n  spec.x: broken (fix: mend it)"; got != want {
-		t.Errorf("String() = %q, want %q", got, want)
-	}
-	f.Field, f.Fix = "", ""
-	if got, want := f.String(), "error  Pod ns/n  broken"; got != want {
-		t.Errorf("String() = %q, want %q", got, want)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // FuzzCheck: on any input Check does not panic, and either reports a parse
@@ -41,11 +43,11 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		for _, fd := range got {
-			if fd.Rule == "" || fd.Object == "" || fd.Message == "" || (fd.Severity != SeverityError && fd.Severity != SeverityWarning) {
+			if result.Rule(fd) == "" || result.Object(fd) == "" || fd.Message == "" || (fd.Severity != SeverityError && fd.Severity != SeverityWarning) {
 				t.Fatalf("malformed finding %+v", fd)
 			}
-			if strings.ToLower(fd.Rule) != fd.Rule || strings.ContainsAny(fd.Rule, " _") {
-				t.Fatalf("rule id %q is not kebab-case", fd.Rule)
+			if strings.ToLower(result.Rule(fd)) != result.Rule(fd) || strings.ContainsAny(result.Rule(fd), " _") {
+				t.Fatalf("rule id %q is not kebab-case", result.Rule(fd))
 			}
 		}
 		again, _ := Check(in, opts)

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // goldenDir holds the lead's built overlays (kustomize output of overlays/*).
@@ -33,7 +35,7 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range got {
-				t.Errorf("[%s] %s", f.Rule, f)
+				t.Errorf("[%s] %s", result.Rule(f), result.Line(f))
 			}
 			if name != "sno" {
 				return
@@ -42,7 +44,7 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(strict) != 1 || strict[0].Rule != "no-server-pod" {
+			if len(strict) != 1 || result.Rule(strict[0]) != "no-server-pod" {
 				t.Errorf("sno without AllowEmpty: want exactly no-server-pod, got %v", strict)
 			}
 		})

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -25,7 +26,7 @@ func TestSkippedExecFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(fs) != 1 || fs[0].Rule != "no-server-pod" || !strings.Contains(fs[0].Fix, "--enable-exec") {
+	if len(fs) != 1 || result.Rule(fs[0]) != "no-server-pod" || !strings.Contains(result.Fix(fs[0]), "--enable-exec") {
 		t.Fatalf("want exactly no-server-pod with the --enable-exec fix, got\n%s", dump(fs))
 	}
 }

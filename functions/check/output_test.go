@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
@@ -29,16 +30,16 @@ func TestOutputGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text, js bytes.Buffer
-	if err := WriteText(&text, fs); err != nil {
+	if err := result.WriteText(&text, fs); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteJSON(&js, fs); err != nil {
+	if err := result.WriteJSON(&js, fs); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/golden/published.txt", text.Bytes())
 	golden(t, "testdata/golden/published.json", js.Bytes())
 
-	var back Report
+	var back result.Report
 	if err := json.Unmarshal(js.Bytes(), &back); err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +50,7 @@ func TestOutputGolden(t *testing.T) {
 
 func TestWriteJSONEmpty(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteJSON(&b, nil); err != nil {
+	if err := result.WriteJSON(&b, nil); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `"findings": []`) {

@@ -7,6 +7,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/spf13/pflag"
 )
 
@@ -83,16 +84,16 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options, 
 		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
 	if output == "json" {
-		err = check.WriteJSON(io.Stdout, findings)
+		err = result.WriteJSON(io.Stdout, findings)
 	} else {
-		err = check.WriteText(io.Stdout, findings)
+		err = result.WriteText(io.Stdout, findings)
 	}
 	if err != nil {
 		return fmt.Errorf("writing findings: %w", err)
 	}
-	if check.HasErrors(findings) {
-		r := check.NewReport(findings)
-		return &ExitError{Code: 1, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
+	if code := result.ExitCode(findings); code != 0 {
+		r := result.NewReport(findings)
+		return &ExitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
 	return nil
 }

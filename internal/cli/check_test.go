@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 const checkTestdata = "../../functions/check/testdata"
@@ -86,7 +86,7 @@ func TestCheckCommandJSON(t *testing.T) {
 	if code != 1 {
 		t.Fatalf("exit %d, want 1", code)
 	}
-	var r check.Report
+	var r result.Report
 	if err := json.Unmarshal([]byte(stdout), &r); err != nil {
 		t.Fatalf("not JSON: %v\n%s", err, stdout)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // Exit codes of render (also listed in its --help and docs/render.md).
@@ -133,7 +134,7 @@ func renderExit(err error) error {
 
 func printWarnings(w io.Writer, rep *render.Report) {
 	for _, f := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", f)
+		fmt.Fprintf(w, "warning: %s\n", result.RuleLine(f))
 	}
 }
 

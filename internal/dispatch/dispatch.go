@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
@@ -100,53 +101,12 @@ func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
 	return framework.Execute(failOnErrorResults(Processor(getenv)), rw)
 }
 
-// failOnErrorResults records returned results in the ResourceList (so they are
-// written) and fails when any of them is an error.
+// failOnErrorResults records the processor's results in the ResourceList
+// (so they are written) and fails when any of them is an error.
 func failOnErrorResults(p framework.ResourceListProcessor) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
-		err := p.Process(rl)
-		if results, ok := err.(framework.Results); ok {
-			rl.Results = append(rl.Results, results...)
-			err = nil
-		}
-		if err != nil {
-			return err
-		}
-		if hasErrors(rl.Results) {
-			return ResultsError(rl.Results)
-		}
-		return nil
+		return result.Collect(rl, p.Process(rl))
 	})
-}
-
-// HasErrors reports whether any result is an error.
-func HasErrors(rs framework.Results) bool { return hasErrors(rs) }
-
-func hasErrors(rs framework.Results) bool {
-	for _, r := range rs {
-		if r.Severity == framework.Error {
-			return true
-		}
-	}
-	return false
-}
-
-// ResultsError is returned when a function reported error results.
-type ResultsError framework.Results
-
-func (e ResultsError) Error() string {
-	lines := make([]string, 0, len(e))
-	for _, r := range e {
-		line := string(r.Severity) + ": "
-		if r.ResourceRef != nil {
-			line += r.ResourceRef.Kind + "/" + r.ResourceRef.Name + " "
-		}
-		if r.Field != nil && r.Field.Path != "" {
-			line += r.Field.Path + ": "
-		}
-		lines = append(lines, line+r.Message)
-	}
-	return strings.Join(lines, "\n  ")
 }
 
 // parseStream reads a plain multi-document YAML stream.

@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
@@ -38,14 +39,8 @@ func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func
 		return fmt.Errorf("parsing resources from stdin: %w", err)
 	}
 	before := len(rl.Items)
-	if err := f.Factory(getenv).Process(rl); err != nil {
-		if results, ok := err.(framework.Results); ok {
-			return ResultsError(results)
-		}
+	if err := result.Collect(rl, f.Factory(getenv).Process(rl)); err != nil {
 		return err
-	}
-	if hasErrors(rl.Results) {
-		return ResultsError(rl.Results)
 	}
 	if f.Role == Validator {
 		_, err := out.Write(input)

@@ -21,7 +21,7 @@ func (s *session) agents() {
 	admin, err1 := srv.Port("admin-port")
 	health, err2 := srv.Port("health-port")
 	if err1 != nil || err2 != nil {
-		s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("bad port flags: %v %v", err1, err2)})
+		s.rep.add(newCheck("agents", Error, fmt.Sprintf("bad port flags: %v %v", err1, err2), ""))
 		return
 	}
 	var lastErr string
@@ -42,8 +42,8 @@ func (s *session) agents() {
 		s.reportAgents(u, m)
 		return
 	}
-	s.rep.add(Check{Name: "agents", Severity: Error, Detail: "cannot read the server's metrics: " + lastErr,
-		Hint: "the server is down, or --health-host points elsewhere (the admin and health ports listen on 127.0.0.1 only)"})
+	s.rep.add(newCheck("agents", Error, "cannot read the server's metrics: "+lastErr,
+		"the server is down, or --health-host points elsewhere (the admin and health ports listen on 127.0.0.1 only)"))
 }
 
 // reportAgents says how many agents are connected and whether the server's
@@ -52,9 +52,9 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 	n := m.connected()
 	if n == 0 {
 		port, _ := s.root.Bundle.Server.Port("agent-port")
-		s.rep.add(Check{Name: "agents", Severity: Error, Detail: fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
-			Hint: fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
-				"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)})
+		s.rep.add(newCheck("agents", Error, fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
+			fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
+				"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)))
 		return
 	}
 	strategies := s.strategies()
@@ -63,15 +63,15 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 	backends := m.describe(strategies)
 	switch {
 	case len(served) == 0:
-		s.rep.add(Check{Name: "agents", Severity: Error,
-			Detail: fmt.Sprintf("%d agent(s) connected, but no proxy strategy (%s) can route to them: every request gets `No agent available` (%s)", n, backends, u),
-			Hint:   anp.RoutingFix + s.identifierHint()})
+		s.rep.add(newCheck("agents", Error,
+			fmt.Sprintf("%d agent(s) connected, but no proxy strategy (%s) can route to them: every request gets `No agent available` (%s)", n, backends, u),
+			anp.RoutingFix+s.identifierHint()))
 	case served[0] != first:
-		s.rep.add(Check{Name: "agents", Severity: Warning,
-			Detail: fmt.Sprintf("%d agent(s) connected; requests route through %s, but the first strategy %s has none, so /readyz stays 500 (%s)", n, strings.Join(served, ","), first, backends),
-			Hint:   "put a strategy the agents serve first in --proxy-strategies" + s.identifierHint()})
+		s.rep.add(newCheck("agents", Warning,
+			fmt.Sprintf("%d agent(s) connected; requests route through %s, but the first strategy %s has none, so /readyz stays 500 (%s)", n, strings.Join(served, ","), first, backends),
+			"put a strategy the agents serve first in --proxy-strategies"+s.identifierHint()))
 	default:
-		s.rep.add(Check{Name: "agents", Severity: OK, Detail: fmt.Sprintf("%d agent(s) connected (%s; %s)", n, backends, u)})
+		s.rep.add(newCheck("agents", OK, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, backends, u), ""))
 	}
 }
 

@@ -9,14 +9,14 @@ import (
 func (s *session) egress() {
 	r := s.root
 	if r.EgressFile == "" {
-		s.rep.add(Check{Name: "egress selector", Severity: Error, Detail: "render wrote no EgressSelectorConfiguration",
-			Hint: "without it the bootstrap kube-apiserver never uses the tunnel; re-render from an unmodified overlay"})
+		s.rep.add(newCheck("egress selector", Error, "render wrote no EgressSelectorConfiguration",
+			"without it the bootstrap kube-apiserver never uses the tunnel; re-render from an unmodified overlay"))
 		return
 	}
 	uds := clusterUDS(r.Bundle.Egress)
 	if uds == "" {
-		s.rep.add(Check{Name: "egress selector", Severity: Error, Detail: r.EgressFile + " has no cluster selection through a unix socket",
-			Hint: "the cluster selection must use transport.uds.udsName; run konnectivity-bundle check on the bundle"})
+		s.rep.add(newCheck("egress selector", Error, r.EgressFile+" has no cluster selection through a unix socket",
+			"the cluster selection must use transport.uds.udsName; run konnectivity-bundle check on the bundle"))
 		return
 	}
 	kasHost, ok := r.KASHostPath(uds)
@@ -24,16 +24,16 @@ func (s *session) egress() {
 	serverHost, ok2 := r.ServerHostPath(serverSock)
 	switch {
 	case !ok:
-		s.rep.add(Check{Name: "egress selector", Severity: Error,
-			Detail: fmt.Sprintf("udsName %s is outside the kube-apiserver's config mount %s", uds, r.KASMount.Container),
-			Hint:   "name the socket as the kube-apiserver container sees it, under " + r.KASMount.Container})
+		s.rep.add(newCheck("egress selector", Error,
+			fmt.Sprintf("udsName %s is outside the kube-apiserver's config mount %s", uds, r.KASMount.Container),
+			"name the socket as the kube-apiserver container sees it, under "+r.KASMount.Container))
 	case !ok2 || kasHost != serverHost:
-		s.rep.add(Check{Name: "egress selector", Severity: Error,
-			Detail: fmt.Sprintf("the kube-apiserver dials %s (host %s) but the server listens on %s", uds, kasHost, serverHost),
-			Hint:   "the egress file and the server must name the same host file through their mounts; re-render"})
+		s.rep.add(newCheck("egress selector", Error,
+			fmt.Sprintf("the kube-apiserver dials %s (host %s) but the server listens on %s", uds, kasHost, serverHost),
+			"the egress file and the server must name the same host file through their mounts; re-render"))
 	default:
-		s.rep.add(Check{Name: "egress selector", Severity: OK,
-			Detail: fmt.Sprintf("cluster traffic goes to %s, the server's socket", uds)})
+		s.rep.add(newCheck("egress selector", OK,
+			fmt.Sprintf("cluster traffic goes to %s, the server's socket", uds), ""))
 	}
 }
 

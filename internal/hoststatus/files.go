@@ -27,18 +27,18 @@ func (s *session) files() {
 	}
 	switch {
 	case len(missing) > 0:
-		s.rep.add(Check{Name: "rendered files", Severity: Error,
-			Detail: fmt.Sprintf("%d of %d files render wrote are missing: %s", len(missing), len(s.root.Files), strings.Join(missing, ", ")),
-			Hint:   "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"})
+		s.rep.add(newCheck("rendered files", Error,
+			fmt.Sprintf("%d of %d files render wrote are missing: %s", len(missing), len(s.root.Files), strings.Join(missing, ", ")),
+			"run konnectivity-bundle render again with the same inputs; it rewrites what is missing"))
 	case len(changed) > 0:
-		s.rep.add(Check{Name: "rendered files", Severity: Warning,
-			Detail: fmt.Sprintf("changed since render: %s", strings.Join(changed, ", ")),
-			Hint:   "someone edited them by hand; konnectivity-bundle render restores them (certificates are reused while valid)"})
+		s.rep.add(newCheck("rendered files", Warning,
+			fmt.Sprintf("changed since render: %s", strings.Join(changed, ", ")),
+			"someone edited them by hand; konnectivity-bundle render restores them (certificates are reused while valid)"))
 	default:
 		// render's count includes the state file it writes last; the state
 		// records every other file, so the two totals differ by that one.
-		s.rep.add(Check{Name: "rendered files", Severity: OK, Detail: fmt.Sprintf("%d files as render wrote them (%d recorded in /%s, plus that state file)",
-			len(s.root.Files)+1, len(s.root.Files), rendered.StatePath)})
+		s.rep.add(newCheck("rendered files", OK, fmt.Sprintf("%d files as render wrote them (%d recorded in /%s, plus that state file)",
+			len(s.root.Files)+1, len(s.root.Files), rendered.StatePath), ""))
 	}
 }
 
@@ -47,29 +47,29 @@ func (s *session) files() {
 func (s *session) socket() {
 	uds, ok := s.root.Bundle.Server.Flag("uds-name")
 	if !ok || uds == "" {
-		s.rep.add(Check{Name: "socket", Severity: Error, Detail: "the server pod has no --uds-name",
-			Hint: "the kube-apiserver reaches the server only through its socket; re-render from an unmodified overlay"})
+		s.rep.add(newCheck("socket", Error, "the server pod has no --uds-name",
+			"the kube-apiserver reaches the server only through its socket; re-render from an unmodified overlay"))
 		return
 	}
 	host, ok := s.root.ServerHostPath(uds)
 	if !ok {
-		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("--uds-name=%s is not on a hostPath mount of the server pod", uds),
-			Hint: "the socket must be on the bootstrap-configs hostPath so the kube-apiserver can see it"})
+		s.rep.add(newCheck("socket", Error, fmt.Sprintf("--uds-name=%s is not on a hostPath mount of the server pod", uds),
+			"the socket must be on the bootstrap-configs hostPath so the kube-apiserver can see it"))
 		return
 	}
 	st, err := s.root.Lstat(host) // never through a link out of the root
 	switch {
 	case err != nil:
-		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("%s: %v", host, unwrapPath(err)),
-			Hint: "the server is not running (it creates the socket at start and removes it on exit): check `crictl ps -a --name konnectivity-server` and `crictl logs` on the bootstrap host"})
+		s.rep.add(newCheck("socket", Error, fmt.Sprintf("%s: %v", host, unwrapPath(err)),
+			"the server is not running (it creates the socket at start and removes it on exit): check `crictl ps -a --name konnectivity-server` and `crictl logs` on the bootstrap host"))
 	case st.Mode().Type() != fs.ModeSocket:
-		s.rep.add(Check{Name: "socket", Severity: Error, Detail: fmt.Sprintf("%s is a %v, not a socket", host, st.Mode().Type()),
-			Hint: "remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start"})
+		s.rep.add(newCheck("socket", Error, fmt.Sprintf("%s is a %v, not a socket", host, st.Mode().Type()),
+			"remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start"))
 	case st.Mode().Perm() != 0o770:
-		s.rep.add(Check{Name: "socket", Severity: Warning, Detail: fmt.Sprintf("%s has mode %04o, the server creates it 0770", host, st.Mode().Perm()),
-			Hint: "someone changed it; restart the server pod to recreate it"})
+		s.rep.add(newCheck("socket", Warning, fmt.Sprintf("%s has mode %04o, the server creates it 0770", host, st.Mode().Perm()),
+			"someone changed it; restart the server pod to recreate it"))
 	default:
-		s.rep.add(Check{Name: "socket", Severity: OK, Detail: fmt.Sprintf("%s (socket, mode 0770)", host)})
+		s.rep.add(newCheck("socket", OK, fmt.Sprintf("%s (socket, mode 0770)", host), ""))
 	}
 }
 

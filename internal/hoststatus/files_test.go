@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // noNetwork keeps these cases hermetic: nothing on this machine's ports counts.
@@ -50,7 +51,7 @@ func TestStatusRenderedFiles(t *testing.T) {
 			tc.mangle(t, root)
 			rep := hoststatus.Run(context.Background(), hoststatus.Options{Root: root, Dial: noNetwork})
 			c := rep.Checks[0]
-			if c.Name != "rendered files" || c.Severity != tc.sev || !strings.Contains(c.Detail, tc.detail) {
+			if result.Rule(c) != "rendered files" || c.Severity != tc.sev || !strings.Contains(c.Message, tc.detail) {
 				t.Errorf("first check %+v, want rendered files %s containing %q", c, tc.sev, tc.detail)
 			}
 			if rep.Usable {

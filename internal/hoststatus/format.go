@@ -6,11 +6,28 @@ import (
 	"io"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// WriteJSON writes the report as indented JSON.
+// jsonCheck is one check as `status --output json` writes it.
+type jsonCheck struct {
+	Name     string `json:"name"`
+	Severity string `json:"severity"`
+	Detail   string `json:"detail"`
+	Hint     string `json:"hint,omitempty"`
+}
+
+// WriteJSON writes the report as indented JSON, each check flat.
 func WriteJSON(w io.Writer, r *Report) error {
-	return jsonout.Write(w, r)
+	var checks []jsonCheck
+	for _, c := range r.Checks {
+		checks = append(checks, jsonCheck{Name: result.Rule(c), Severity: label(c.Severity), Detail: c.Message, Hint: result.Fix(c)})
+	}
+	return jsonout.Write(w, struct {
+		*Report
+		Checks []jsonCheck `json:"checks"`
+	}{r, checks})
 }
 
 // WriteText writes one line per check, a hint under each problem, and the
@@ -23,25 +40,23 @@ func WriteText(w io.Writer, r *Report) error {
 	}
 	fmt.Fprintln(bw)
 	for _, c := range r.Checks {
-		fmt.Fprintf(bw, "  %-8s %-16s %s\n", c.Severity, c.Name, c.Detail)
-		if c.Hint != "" && c.Severity != OK {
-			fmt.Fprintf(bw, "  %-8s %-16s hint: %s\n", "", "", c.Hint)
+		fmt.Fprintf(bw, "  %-8s %-16s %s\n", label(c.Severity), result.Rule(c), c.Message)
+		if hint := result.Fix(c); hint != "" && c.Severity != OK {
+			fmt.Fprintf(bw, "  %-8s %-16s hint: %s\n", "", "", hint)
 		}
 	}
 	if r.Usable {
 		fmt.Fprintf(bw, "tunnel usable: %d agent(s) connected\n", r.Agents)
 	} else {
-		fmt.Fprintf(bw, "tunnel NOT usable: %d problem(s) above\n", r.count(Error))
+		fmt.Fprintf(bw, "tunnel NOT usable: %d problem(s) above\n", result.Count(r.Checks, Error))
 	}
 	return bw.Flush()
 }
 
-func (r *Report) count(s Severity) int {
-	n := 0
-	for _, c := range r.Checks {
-		if c.Severity == s {
-			n++
-		}
+// label is a severity as status prints it: a check that passed is "ok".
+func label(s framework.Severity) string {
+	if s == OK {
+		return "ok"
 	}
-	return n
+	return string(s)
 }

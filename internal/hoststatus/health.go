@@ -37,25 +37,25 @@ func (s *session) url(port int, p string) string {
 func (s *session) health() {
 	port, err := s.root.Bundle.Server.Port("health-port")
 	if err != nil {
-		s.rep.add(Check{Name: "server health", Severity: Error, Detail: err.Error()})
+		s.rep.add(newCheck("server health", Error, err.Error(), ""))
 		return
 	}
 	u := s.url(port, "/healthz")
 	code, body, err := s.get(u)
 	if err != nil || code != http.StatusOK {
-		s.rep.add(Check{Name: "server health", Severity: Error, Detail: fmt.Sprintf("%s: %s", u, describe(code, body, err)),
-			Hint: "the server is down or not listening there: check `crictl ps -a --name konnectivity-server` and its logs; use --health-host if it binds another address"})
+		s.rep.add(newCheck("server health", Error, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
+			"the server is down or not listening there: check `crictl ps -a --name konnectivity-server` and its logs; use --health-host if it binds another address"))
 		return
 	}
-	s.rep.add(Check{Name: "server health", Severity: OK, Detail: u + ": " + strings.TrimSpace(body)})
+	s.rep.add(newCheck("server health", OK, u+": "+strings.TrimSpace(body), ""))
 	u = s.url(port, "/readyz")
 	code, body, err = s.get(u)
 	if err == nil && code == http.StatusOK {
-		s.rep.add(Check{Name: "server ready", Severity: OK, Detail: u + ": " + strings.TrimSpace(body)})
+		s.rep.add(newCheck("server ready", OK, u+": "+strings.TrimSpace(body), ""))
 		return
 	}
-	s.rep.add(Check{Name: "server ready", Severity: Warning, Detail: fmt.Sprintf("%s: %s", u, describe(code, body, err)),
-		Hint: "not ready until an agent of the first --proxy-strategies strategy connects; see the agents line"})
+	s.rep.add(newCheck("server ready", Warning, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
+		"not ready until an agent of the first --proxy-strategies strategy connects; see the agents line"))
 }
 
 func describe(code int, body string, err error) string {

@@ -10,33 +10,35 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// Severity of one check.
-type Severity string
+// Severity of one check: a result's (internal/result).
+type Severity = framework.Severity
 
-// Severities: an error makes the tunnel unusable.
+// Severities: an error makes the tunnel unusable; a check that passed is
+// framework.Info, which status prints as "ok".
 const (
-	OK      Severity = "ok"
-	Warning Severity = "warning"
-	Error   Severity = "error"
+	OK      = framework.Info
+	Warning = framework.Warning
+	Error   = framework.Error
 )
 
-// Check is one finding.
-type Check struct {
-	Name     string   `json:"name"`
-	Severity Severity `json:"severity"`
-	Detail   string   `json:"detail"`
-	Hint     string   `json:"hint,omitempty"`
+// newCheck is one check as a result: the check's name is its rule, the
+// detail its message and the hint its fix.
+func newCheck(name string, sev Severity, detail, hint string) *framework.Result {
+	return result.New(sev, name, "", "", detail, hint)
 }
 
 // Report is the whole status.
 type Report struct {
-	Root        string  `json:"root"`
-	BootstrapIP string  `json:"bootstrapIP,omitempty"`
-	Agents      int     `json:"agents"`
-	Usable      bool    `json:"usable"`
-	Checks      []Check `json:"checks"`
+	Root        string `json:"root"`
+	BootstrapIP string `json:"bootstrapIP,omitempty"`
+	Agents      int    `json:"agents"`
+	Usable      bool   `json:"usable"`
+	// Checks are every check, in order; WriteJSON writes them as "checks".
+	Checks framework.Results `json:"-"`
 	// Metrics is the server's /metrics as read, for `status --gather`.
 	Metrics string `json:"-"`
 }
@@ -75,8 +77,8 @@ func Run(ctx context.Context, opts Options) *Report {
 	rep := &Report{Root: opts.Root}
 	root, err := rendered.Load(opts.Root)
 	if err != nil {
-		rep.add(Check{Name: "rendered files", Severity: Error, Detail: err.Error(),
-			Hint: "run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"})
+		rep.add(newCheck("rendered files", Error, err.Error(),
+			"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"))
 		return rep.finish()
 	}
 	if root.Bundle.Server == nil {
@@ -85,7 +87,7 @@ func Run(ctx context.Context, opts Options) *Report {
 			detail = "files render wrote are missing: " + strings.Join(root.Missing, ", ")
 			hint = "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"
 		}
-		rep.add(Check{Name: "rendered files", Severity: Error, Detail: detail, Hint: hint})
+		rep.add(newCheck("rendered files", Error, detail, hint))
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {
@@ -101,15 +103,10 @@ func Run(ctx context.Context, opts Options) *Report {
 	return rep.finish()
 }
 
-func (r *Report) add(c Check) { r.Checks = append(r.Checks, c) }
+func (r *Report) add(c *framework.Result) { r.Checks = append(r.Checks, c) }
 
 func (r *Report) finish() *Report {
-	r.Usable = true
-	for _, c := range r.Checks {
-		if c.Severity == Error {
-			r.Usable = false
-		}
-	}
+	r.Usable = result.ExitCode(r.Checks) == 0
 	return r
 }
 

@@ -9,7 +9,9 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // want is what one scenario must report: the severity of named checks and
@@ -93,23 +95,23 @@ func check(t *testing.T, rep *hoststatus.Report, w want) {
 	if rep.Usable != w.usable || rep.Agents != w.agents {
 		t.Errorf("usable=%v agents=%d, want usable=%v agents=%d", rep.Usable, rep.Agents, w.usable, w.agents)
 	}
-	got := map[string]hoststatus.Check{}
+	got := map[string]*framework.Result{}
 	for _, c := range rep.Checks {
-		if prev, dup := got[c.Name]; !dup || prev.Severity == hoststatus.OK {
-			got[c.Name] = c
+		if prev, dup := got[result.Rule(c)]; !dup || prev.Severity == hoststatus.OK {
+			got[result.Rule(c)] = c
 		}
-		if c.Severity != hoststatus.OK && c.Hint == "" {
-			t.Errorf("check %s is a %s without a hint", c.Name, c.Severity)
+		if c.Severity != hoststatus.OK && result.Fix(c) == "" {
+			t.Errorf("check %s is a %s without a hint", result.Rule(c), c.Severity)
 		}
 	}
 	for name, sev := range w.checks {
 		if got[name].Severity != sev {
-			t.Errorf("check %q: %s (%s), want %s", name, got[name].Severity, got[name].Detail, sev)
+			t.Errorf("check %q: %s (%s), want %s", name, got[name].Severity, got[name].Message, sev)
 		}
 	}
 	for name, sub := range w.detailed {
-		if !strings.Contains(got[name].Detail, sub) {
-			t.Errorf("check %q detail %q lacks %q", name, got[name].Detail, sub)
+		if !strings.Contains(got[name].Message, sub) {
+			t.Errorf("check %q detail %q lacks %q", name, got[name].Message, sub)
 		}
 	}
 	verdict := "tunnel usable"

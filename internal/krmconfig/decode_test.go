@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 type testConfig struct {
@@ -70,7 +72,7 @@ func TestResultsFlattensEveryFieldError(t *testing.T) {
 		&FieldError{Field: "spec.c", Message: "pointer"},
 		errors.New("plain"),
 	)
-	rs := Results(err)
+	rs := result.FromError(err)
 	want := []struct{ field, msg string }{{"spec.a", "bad (fix: fix a)"}, {"spec.b", "worse"}, {"spec.c", "pointer"}, {"", "plain"}}
 	if len(rs) != len(want) {
 		t.Fatalf("got %d results, want %d: %v", len(rs), len(want), rs)

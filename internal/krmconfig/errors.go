@@ -1,10 +1,10 @@
 package krmconfig
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -33,52 +33,20 @@ func (es FieldErrors) Error() string {
 	return strings.Join(msgs, "\n")
 }
 
-// Results turns an error into framework results, one per field error (also
-// inside errors.Join), so kustomize and kpt show each with its field path.
-func Results(err error) framework.Results {
-	var results framework.Results
-	for _, e := range flatten(err) {
-		r := &framework.Result{Severity: framework.Error, Message: e.Error()}
-		if fe, ok := asFieldError(e); ok {
-			r.Message = fe.Message
-			if fe.Fix != "" {
-				r.Message += " (fix: " + fe.Fix + ")"
-			}
-			r.Field = &framework.Field{Path: fe.Field}
-		}
-		results = append(results, r)
-	}
-	return results
+// Result is the error as a result (internal/result): severity error, the
+// field as its path (kept even when empty, the config as a whole), the fix
+// as its fix. result.FromError is where a config error becomes results.
+func (e FieldError) Result() *framework.Result {
+	r := result.New(framework.Error, "", "", "", e.Message, e.Fix)
+	r.Field = &framework.Field{Path: e.Field}
+	return r
 }
 
-// flatten opens joined errors before FieldErrors: errors.As would find the
-// first FieldErrors inside a join and lose its siblings.
-func flatten(err error) []error {
-	if joined, ok := err.(interface{ Unwrap() []error }); ok {
-		var out []error
-		for _, e := range joined.Unwrap() {
-			out = append(out, flatten(e)...)
-		}
-		return out
+// Results is each field error as a result, in order.
+func (es FieldErrors) Results() framework.Results {
+	out := make(framework.Results, len(es))
+	for i, e := range es {
+		out[i] = e.Result()
 	}
-	if fes, ok := err.(FieldErrors); ok {
-		out := make([]error, len(fes))
-		for i, fe := range fes {
-			out[i] = fe
-		}
-		return out
-	}
-	return []error{err}
-}
-
-func asFieldError(err error) (FieldError, bool) {
-	var fe FieldError
-	if errors.As(err, &fe) {
-		return fe, true
-	}
-	var pfe *FieldError
-	if errors.As(err, &pfe) {
-		return *pfe, true
-	}
-	return FieldError{}, false
+	return out
 }

@@ -6,6 +6,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -37,8 +38,8 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 			return nil, err
 		}
 		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
-		if err := fn.Factory(getenv).Process(rl); err != nil {
-			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: resultsError(err)}
+		if err := result.Collect(rl, fn.Factory(getenv).Process(rl)); err != nil {
+			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
 		}
 		for _, item := range rl.Items {
 			if item.GetAnnotations()[localConfig] != "true" {
@@ -60,12 +61,8 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 	for _, c := range configs {
 		fn, _ := dispatch.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
-		err := fn.Factory(f.getenv).Process(rl)
-		if err == nil && dispatch.HasErrors(rl.Results) {
-			err = dispatch.ResultsError(rl.Results)
-		}
-		if err != nil {
-			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), resultsError(err))
+		if err := result.Collect(rl, fn.Factory(f.getenv).Process(rl)); err != nil {
+			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
 		}
 	}
 	return nil
@@ -92,13 +89,6 @@ func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e
 
 // Unwrap exposes the function's error.
 func (e *ConfigError) Unwrap() error { return e.Err }
-
-func resultsError(err error) error {
-	if rs, ok := err.(framework.Results); ok {
-		return dispatch.ResultsError(rs)
-	}
-	return err
-}
 
 // envFor is the environment config c generates with. For a KonnectivityBundle
 // config it asks bootstrapIPFor for the address, from the config itself, and

@@ -10,7 +10,9 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // layeredOverlay writes an overlay that includes overlays/ipv4 and points
@@ -68,9 +70,9 @@ func TestLayeredOverlayAgreesWithKustomizeCLI(t *testing.T) {
 	}
 }
 
-func hasRule(fs []check.Finding, rule string) bool {
+func hasRule(fs framework.Results, rule string) bool {
 	for _, f := range fs {
-		if f.Rule == rule && f.Severity == check.SeverityError {
+		if result.Rule(f) == rule && f.Severity == check.SeverityError {
 			return true
 		}
 	}

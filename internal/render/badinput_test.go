@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -191,8 +193,8 @@ func TestRefuseToOverwriteForeignFile(t *testing.T) {
 func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 	opts := baseOpts(t.TempDir())
 	d := realDeps()
-	d.check = func([]*yaml.RNode, map[string][]byte, bool) ([]Finding, error) {
-		return []Finding{{Severity: "error", Rule: "test-rule", Object: "Pod kube-system/konnectivity-server", Message: "injected"}}, nil
+	d.check = func([]*yaml.RNode, map[string][]byte, bool) (framework.Results, error) {
+		return framework.Results{result.New(framework.Error, "test-rule", "Pod kube-system/konnectivity-server", "", "injected", "")}, nil
 	}
 	opts.deps = d
 	err := runBad(t, opts)

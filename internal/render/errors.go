@@ -3,6 +3,9 @@ package render
 import (
 	"fmt"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // InputError is a bad value given to render; Field names the flag or file
@@ -50,47 +53,17 @@ func (e *RefusedError) Error() string {
 		len(e.Paths), strings.Join(e.Paths, ", "))
 }
 
-// CheckError carries the error findings that stopped render before any write.
+// CheckError carries the error findings that stopped render before any
+// write; it is render's own error (exit 4), worded as render reports checks.
 type CheckError struct {
-	Findings []Finding
+	Findings framework.Results
 }
 
 func (e *CheckError) Error() string {
 	var b strings.Builder
-	n := 0
-	for _, f := range e.Findings {
-		if f.Severity == "error" {
-			n++
-		}
-	}
-	fmt.Fprintf(&b, "the bundle failed %d check(s); nothing was written", n)
-	for _, f := range e.Findings {
-		if f.Severity != "error" {
-			continue
-		}
-		fmt.Fprintf(&b, "\n  %s", f)
+	fmt.Fprintf(&b, "the bundle failed %d check(s); nothing was written", result.Count(e.Findings, framework.Error))
+	for _, f := range result.Only(e.Findings, framework.Error) {
+		fmt.Fprintf(&b, "\n  %s", result.RuleLine(f))
 	}
 	return b.String()
-}
-
-// Finding is one check result as render reports it.
-type Finding struct {
-	Severity string // "error" | "warning"
-	Rule     string
-	Object   string
-	Field    string
-	Message  string
-	Fix      string
-}
-
-func (f Finding) String() string {
-	s := fmt.Sprintf("[%s] %s", f.Rule, f.Object)
-	if f.Field != "" {
-		s += " " + f.Field
-	}
-	s += ": " + f.Message
-	if f.Fix != "" {
-		s += " (fix: " + f.Fix + ")"
-	}
-	return s
 }

@@ -4,7 +4,11 @@
 // as one all-or-nothing, idempotent transaction.
 package render
 
-import "time"
+import (
+	"time"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
 
 // AutoIP as Options.BootstrapIP asks render to detect the bootstrap node's IP.
 const AutoIP = "auto"
@@ -76,7 +80,7 @@ type Report struct {
 	// Recovered says how an interrupted earlier run was finished or undone.
 	Recovered string
 	Files     []FileReport
-	Warnings  []Finding
+	Warnings  framework.Results // check findings that are not errors
 
 	certDir string // absolute certificate directory, once planned
 }

@@ -9,6 +9,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -239,16 +241,13 @@ func checkModel(d *deps, model []*yaml.RNode, certFiles map[string][]byte, allow
 	if err != nil {
 		return fmt.Errorf("check the bundle: %w", err)
 	}
-	var errs []Finding
 	for _, f := range findings {
-		if f.Severity == "error" {
-			errs = append(errs, f)
-		} else {
+		if f.Severity != framework.Error {
 			rep.Warnings = append(rep.Warnings, f)
 		}
 	}
-	if len(errs) > 0 {
-		return &CheckError{Findings: errs}
+	if result.ExitCode(findings) != 0 {
+		return &CheckError{Findings: result.Only(findings, framework.Error)}
 	}
 	return nil
 }

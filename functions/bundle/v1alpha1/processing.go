@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -55,7 +55,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 		}
 		spec, err := Resolve([]byte(config), getenv)
 		if err != nil {
-			return krmconfig.Results(err)
+			return result.FromError(err)
 		}
 		nodes, err := Generate(spec)
 		if err != nil {

@@ -11,7 +11,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // specFields maps certs.Options fields to config paths.
@@ -40,7 +40,7 @@ func (f Function) Process(rl *framework.ResourceList) error {
 	}
 	secret, err := f.secret(config)
 	if err != nil {
-		return asResults(err)
+		return result.FromError(err)
 	}
 	rl.Items = append(rl.Items, secret)
 	return nil
@@ -108,5 +108,3 @@ func (f Function) certificates(s Spec, opts certs.Options) (*certs.Result, error
 	}
 	return r, nil
 }
-
-func asResults(err error) error { return krmconfig.Results(err) }

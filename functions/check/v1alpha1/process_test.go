@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -108,8 +109,8 @@ func TestProcess(t *testing.T) {
 			if got := fieldPath(r); got != tt.wantField {
 				t.Errorf("field = %q, want %q", got, tt.wantField)
 			}
-			if HasErrors(rl.Results) != (tt.wantSevere == framework.Error) {
-				t.Errorf("HasErrors = %v for %v", HasErrors(rl.Results), rl.Results)
+			if code := result.ExitCode(rl.Results); (code == 1) != (tt.wantSevere == framework.Error) {
+				t.Errorf("ExitCode = %d for %v", code, rl.Results)
 			}
 		})
 	}

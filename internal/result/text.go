@@ -1,0 +1,91 @@
+package result
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
+
+// Message is r's message with its fix, as one sentence a user reads:
+// `message (fix: ...)`.
+func Message(r *framework.Result) string {
+	if fix := Fix(r); fix != "" {
+		return r.Message + " (fix: " + fix + ")"
+	}
+	return r.Message
+}
+
+// Line words r as one line of check's text output:
+// `severity  object  field: message (fix: ...)`.
+func Line(r *framework.Result) string {
+	s := fmt.Sprintf("%s  %s  ", r.Severity, Object(r))
+	if p := FieldPath(r); p != "" {
+		s += p + ": "
+	}
+	return s + Message(r)
+}
+
+// RuleLine words r led by its rule, as render reports a check:
+// `[rule] object field: message (fix: ...)`.
+func RuleLine(r *framework.Result) string {
+	s := fmt.Sprintf("[%s] %s", Rule(r), Object(r))
+	if p := FieldPath(r); p != "" {
+		s += " " + p
+	}
+	return s + ": " + Message(r)
+}
+
+// WriteText writes one Line per result.
+func WriteText(w io.Writer, rs framework.Results) error {
+	for _, r := range rs {
+		if _, err := fmt.Fprintln(w, Line(r)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Report is the JSON document of `check --output json`.
+type Report struct {
+	Errors   int      `json:"errors"`
+	Warnings int      `json:"warnings"`
+	Findings []Record `json:"findings"`
+}
+
+// Record is one result in a Report: flat, with the tags as fields.
+type Record struct {
+	Severity framework.Severity `json:"severity"`
+	// Rule is a stable kebab-case id (functions/check/README.md lists every one).
+	Rule string `json:"rule"`
+	// Object is "Kind namespace/name", or "Kind name" without a namespace.
+	Object string `json:"object"`
+	// Field is the path inside Object, e.g. spec.containers[0].args[3].
+	Field   string `json:"field,omitempty"`
+	Message string `json:"message"`
+	Fix     string `json:"fix,omitempty"`
+}
+
+// NewReport counts the results by severity (anything not an error is a
+// warning) and flattens them into records.
+func NewReport(rs framework.Results) Report {
+	rep := Report{Findings: make([]Record, 0, len(rs))}
+	for _, r := range rs {
+		if r.Severity == framework.Error {
+			rep.Errors++
+		} else {
+			rep.Warnings++
+		}
+		rep.Findings = append(rep.Findings, Record{Severity: r.Severity, Rule: Rule(r), Object: Object(r),
+			Field: FieldPath(r), Message: r.Message, Fix: Fix(r)})
+	}
+	return rep
+}
+
+// WriteJSON writes the results as an indented Report.
+func WriteJSON(w io.Writer, rs framework.Results) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(NewReport(rs))
+}
