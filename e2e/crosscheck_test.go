@@ -15,6 +15,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
@@ -91,7 +92,7 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 		t.Fatalf("check: %v", err)
 	}
 	assertRule(t, findings, tc.rule)
-	image := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
+	image := map[string]string{bundlefn.ServerCommand: tool(t, "proxy-server"), bundlefn.AgentCommand: tool(t, "proxy-agent")}
 	h, err := mapContainer(pod.Spec, containerOf(tc), root, secrets, image)
 	if err != nil {
 		t.Fatal(err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
@@ -179,7 +180,7 @@ func agentVariant(t *testing.T, e *env, files map[string][]byte, mutate func([]s
 		writeFiles(t, secrets[bundle.AgentSecretName], files)
 	}
 	h, err := mapContainer(*spec, bundle.AgentName, e.root, secrets, map[string]string{
-		bundle.AgentCommand: tool(t, "proxy-agent"),
+		bundlefn.AgentCommand: tool(t, "proxy-agent"),
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -26,25 +26,20 @@ const (
 
 // Names of the emitted objects and what they mount.
 const (
-	ServerPodName        = "konnectivity-server"
-	ServerPodNamespace   = "kube-system"
-	AgentName            = "konnectivity-agent"
-	AgentSecretName      = "konnectivity-agent-certs"
-	EgressObjectName     = "konnectivity-egress-selector"
-	OverrideObjectName   = "konnectivity-config-override"
-	ServerCommand        = "/usr/bin/proxy-server"
-	AgentCommand         = "/usr/bin/proxy-agent"
-	ContainerCertDir     = "/etc/konnectivity"
-	NamespaceFileName    = "konnectivity-00-namespace.yaml"
-	DaemonSetFileName    = "konnectivity-agent-daemonset.yaml"
-	AgentSecretFileName  = "konnectivity-agent-certs-secret.yaml"
-	EgressAPIVersion     = "apiserver.k8s.io/v1beta1"
-	EgressKind           = "EgressSelectorConfiguration"
-	OverrideAPIVersion   = "kubecontrolplane.config.openshift.io/v1"
-	OverrideKind         = "KubeAPIServerConfig"
-	EgressFileArgument   = "egress-selector-config-file"
-	serverCertsVolume    = "konnectivity-certs"
-	bootstrapConfigsName = "bootstrap-configs"
+	ServerPodName       = "konnectivity-server"
+	ServerPodNamespace  = "kube-system"
+	AgentName           = "konnectivity-agent"
+	AgentSecretName     = "konnectivity-agent-certs"
+	EgressObjectName    = "konnectivity-egress-selector"
+	OverrideObjectName  = "konnectivity-config-override"
+	NamespaceFileName   = "konnectivity-00-namespace.yaml"
+	DaemonSetFileName   = "konnectivity-agent-daemonset.yaml"
+	AgentSecretFileName = "konnectivity-agent-certs-secret.yaml"
+	EgressAPIVersion    = "apiserver.k8s.io/v1beta1"
+	EgressKind          = "EgressSelectorConfiguration"
+	OverrideAPIVersion  = "kubecontrolplane.config.openshift.io/v1"
+	OverrideKind        = "KubeAPIServerConfig"
+	EgressFileArgument  = "egress-selector-config-file"
 )
 
 // Host and container paths derived from the config. Each is computed in one
@@ -67,11 +62,3 @@ func (p PathsSpec) KASConfigMount() string { return p.BootstrapConfigDir + ":" +
 
 // ClusterManifest is the host path of a cluster manifest file.
 func (p PathsSpec) ClusterManifest(name string) string { return p.ClusterManifestsDir + "/" + name }
-
-func bundleLabels(app string) map[string]string {
-	return map[string]string{LabelBootstrapOnly: "true", LabelApp: app}
-}
-
-func placement(where, hostPath string) map[string]string {
-	return map[string]string{AnnotationPlacement: where, AnnotationHostPath: hostPath}
-}
