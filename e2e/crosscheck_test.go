@@ -18,6 +18,7 @@ import (
 	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
@@ -187,9 +188,9 @@ func breakStream(t *testing.T, stream []byte, tc flagCase) ([]byte, *corev1.Pod)
 // containerOf names the container a flag case breaks.
 func containerOf(tc flagCase) string {
 	if tc.agent {
-		return bundle.AgentName
+		return hostlayout.AgentName
 	}
-	return bundle.ServerPodName
+	return hostlayout.ServerPodName
 }
 
 func keep(a []string) []string { return a }

@@ -10,6 +10,7 @@ import (
 	"k8s.io/utils/ptr"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // agentArgs are the proxy-agent flags. The agent verifies the server
@@ -43,27 +44,27 @@ func agentNamespace(s *v1alpha1.Spec) *corev1.Namespace {
 	if s.Agent.HostNetwork {
 		level = "privileged"
 	}
-	labels := bundleLabels(v1alpha1.AppAgent)
+	labels := bundleLabels(hostlayout.AppAgent)
 	labels["pod-security.kubernetes.io/enforce"] = level
 	return &corev1.Namespace{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        s.Namespace,
 			Labels:      labels,
-			Annotations: placement(v1alpha1.PlacementClusterManifest, s.Paths.ClusterManifest(v1alpha1.NamespaceFileName)),
+			Annotations: placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.NamespaceFileName)),
 		},
 	}
 }
 
 func agentDaemonSet(s *v1alpha1.Spec) *appsv1.DaemonSet {
 	maxUnavailable := intstr.FromString("10%")
-	selector := map[string]string{v1alpha1.LabelApp: v1alpha1.AppAgent}
+	selector := map[string]string{hostlayout.LabelApp: hostlayout.AppAgent}
 	return &appsv1.DaemonSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name: v1alpha1.AgentName, Namespace: s.Namespace,
-			Labels:      bundleLabels(v1alpha1.AppAgent),
-			Annotations: placement(v1alpha1.PlacementClusterManifest, s.Paths.ClusterManifest(v1alpha1.DaemonSetFileName)),
+			Name: hostlayout.AgentName, Namespace: s.Namespace,
+			Labels:      bundleLabels(hostlayout.AppAgent),
+			Annotations: placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.DaemonSetFileName)),
 		},
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: selector},
@@ -72,7 +73,7 @@ func agentDaemonSet(s *v1alpha1.Spec) *appsv1.DaemonSet {
 				RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxUnavailable: &maxUnavailable},
 			},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: bundleLabels(v1alpha1.AppAgent)},
+				ObjectMeta: metav1.ObjectMeta{Labels: bundleLabels(hostlayout.AppAgent)},
 				Spec:       agentPodSpec(s),
 			},
 		},
@@ -91,7 +92,7 @@ func agentPodSpec(s *v1alpha1.Spec) corev1.PodSpec {
 			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		},
 		Containers: []corev1.Container{{
-			Name:           v1alpha1.AgentName,
+			Name:           hostlayout.AgentName,
 			Image:          s.Image,
 			Command:        []string{AgentCommand},
 			Args:           agentArgs(s),
@@ -104,10 +105,10 @@ func agentPodSpec(s *v1alpha1.Spec) corev1.PodSpec {
 				RunAsNonRoot:             ptr.To(true),
 				Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 			},
-			VolumeMounts: []corev1.VolumeMount{{Name: v1alpha1.AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
+			VolumeMounts: []corev1.VolumeMount{{Name: hostlayout.AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
 		}},
-		Volumes: []corev1.Volume{{Name: v1alpha1.AgentSecretName, VolumeSource: corev1.VolumeSource{
-			Secret: &corev1.SecretVolumeSource{SecretName: v1alpha1.AgentSecretName},
+		Volumes: []corev1.Volume{{Name: hostlayout.AgentSecretName, VolumeSource: corev1.VolumeSource{
+			Secret: &corev1.SecretVolumeSource{SecretName: hostlayout.AgentSecretName},
 		}}},
 	}
 }

@@ -1,6 +1,9 @@
 package bundle
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // The egress selector and the KAS override are config files, not API
 // objects, so they are built as plain maps in the exact on-disk shape.
@@ -15,8 +18,8 @@ func proxyProtocol(mode string) string {
 
 func configMeta(s *v1alpha1.Spec, name, where, hostPath string) map[string]any {
 	ann := placement(where, hostPath)
-	ann[v1alpha1.AnnotationKASConfigMount] = s.Paths.KASConfigMount()
-	return map[string]any{"name": name, "labels": toAny(bundleLabels(v1alpha1.AppServer)), "annotations": toAny(ann)}
+	ann[hostlayout.AnnotationKASConfigMount] = s.Paths.KASConfigMount()
+	return map[string]any{"name": name, "labels": toAny(bundleLabels(hostlayout.AppServer)), "annotations": toAny(ann)}
 }
 
 // egressSelector proxies only the cluster selection; controlplane and etcd
@@ -26,9 +29,9 @@ func egressSelector(s *v1alpha1.Spec) map[string]any {
 		return map[string]any{"name": name, "connection": map[string]any{"proxyProtocol": "Direct"}}
 	}
 	return map[string]any{
-		"apiVersion": v1alpha1.EgressAPIVersion,
-		"kind":       v1alpha1.EgressKind,
-		"metadata":   configMeta(s, v1alpha1.EgressObjectName, v1alpha1.PlacementKASEgressConfig, s.Paths.HostEgressPath()),
+		"apiVersion": hostlayout.EgressAPIVersion,
+		"kind":       hostlayout.EgressKind,
+		"metadata":   configMeta(s, hostlayout.EgressObjectName, hostlayout.PlacementKASEgressConfig, s.Paths.HostEgressPath()),
 		"egressSelections": []any{
 			map[string]any{"name": "cluster", "connection": map[string]any{
 				"proxyProtocol": proxyProtocol(s.Mode),
@@ -44,11 +47,11 @@ func egressSelector(s *v1alpha1.Spec) map[string]any {
 // typed egress field, and one set anyway is silently ignored.
 func kasOverride(s *v1alpha1.Spec) map[string]any {
 	return map[string]any{
-		"apiVersion": v1alpha1.OverrideAPIVersion,
-		"kind":       v1alpha1.OverrideKind,
-		"metadata":   configMeta(s, v1alpha1.OverrideObjectName, v1alpha1.PlacementKASConfigOverride, s.Paths.KASConfigOverride),
+		"apiVersion": hostlayout.OverrideAPIVersion,
+		"kind":       hostlayout.OverrideKind,
+		"metadata":   configMeta(s, hostlayout.OverrideObjectName, hostlayout.PlacementKASConfigOverride, s.Paths.KASConfigOverride),
 		"apiServerArguments": map[string]any{
-			v1alpha1.EgressFileArgument: []any{s.Paths.KASEgressPath()},
+			hostlayout.EgressFileArgument: []any{s.Paths.KASEgressPath()},
 		},
 	}
 }

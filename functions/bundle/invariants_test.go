@@ -8,6 +8,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -93,8 +94,8 @@ func generate(t *testing.T, spec string, env map[string]string) (*bundleObjects,
 		}
 		b.all = append(b.all, m)
 	}
-	b.server = containerNamed(t, b.pod.Spec, v1alpha1.ServerPodName)
-	b.agent = containerNamed(t, b.daemonSet.Spec.Template.Spec, v1alpha1.AgentName)
+	b.server = containerNamed(t, b.pod.Spec, hostlayout.ServerPodName)
+	b.agent = containerNamed(t, b.daemonSet.Spec.Template.Spec, hostlayout.AgentName)
 	return b, stream.Bytes()
 }
 
@@ -151,15 +152,15 @@ func checkSocket(t *testing.T, b *bundleObjects) {
 // checkOverridePointsAtEgressFile: the KAS flag in the override, seen from the
 // host, is where render writes the egress object.
 func checkOverridePointsAtEgressFile(t *testing.T, b *bundleObjects) {
-	args := dig(t, b.override, "apiServerArguments", v1alpha1.EgressFileArgument).([]any)
+	args := dig(t, b.override, "apiServerArguments", hostlayout.EgressFileArgument).([]any)
 	if len(args) != 1 {
-		t.Fatalf("want one %s, got %v", v1alpha1.EgressFileArgument, args)
+		t.Fatalf("want one %s, got %v", hostlayout.EgressFileArgument, args)
 	}
 	host := hostPathThroughKASMount(t, b.override, args[0].(string))
-	if want := annotation(t, b.egress, v1alpha1.AnnotationHostPath); host != want {
+	if want := annotation(t, b.egress, hostlayout.AnnotationHostPath); host != want {
 		t.Errorf("override names host %s, egress file is written to %s", host, want)
 	}
-	if annotation(t, b.egress, v1alpha1.AnnotationKASConfigMount) != annotation(t, b.override, v1alpha1.AnnotationKASConfigMount) {
+	if annotation(t, b.egress, hostlayout.AnnotationKASConfigMount) != annotation(t, b.override, hostlayout.AnnotationKASConfigMount) {
 		t.Error("egress and override disagree on how the KAS mounts the config directory")
 	}
 }
@@ -223,24 +224,24 @@ func checkCertificates(t *testing.T, b *bundleObjects) {
 	agent := b.agent
 	for flag, key := range map[string]string{"--ca-cert": "ca.crt", "--agent-cert": "tls.crt", "--agent-key": "tls.key"} {
 		vol, rel := volumeFor(t, b.daemonSet.Spec.Template.Spec, agent, flagValue(t, agent.Args, flag))
-		if vol.Secret == nil || vol.Secret.SecretName != v1alpha1.AgentSecretName || rel != key {
-			t.Errorf("%s is %q in volume %+v, want key %s of Secret %s", flag, rel, vol.VolumeSource, key, v1alpha1.AgentSecretName)
+		if vol.Secret == nil || vol.Secret.SecretName != hostlayout.AgentSecretName || rel != key {
+			t.Errorf("%s is %q in volume %+v, want key %s of Secret %s", flag, rel, vol.VolumeSource, key, hostlayout.AgentSecretName)
 		}
 	}
 }
 
 func checkLabelsAndPlacement(t *testing.T, b *bundleObjects) {
-	apps := []string{v1alpha1.AppServer, v1alpha1.AppAgent, v1alpha1.AppAgent, v1alpha1.AppServer, v1alpha1.AppServer}
+	apps := []string{hostlayout.AppServer, hostlayout.AppAgent, hostlayout.AppAgent, hostlayout.AppServer, hostlayout.AppServer}
 	for i, obj := range b.all {
 		labels, _ := dig(t, obj, "metadata", "labels").(map[string]any)
-		if labels[v1alpha1.LabelBootstrapOnly] != "true" || labels[v1alpha1.LabelApp] != apps[i] {
-			t.Errorf("object %d labels %v, want %s=true and app=%s", i, labels, v1alpha1.LabelBootstrapOnly, apps[i])
+		if labels[hostlayout.LabelBootstrapOnly] != "true" || labels[hostlayout.LabelApp] != apps[i] {
+			t.Errorf("object %d labels %v, want %s=true and app=%s", i, labels, hostlayout.LabelBootstrapOnly, apps[i])
 		}
-		hostPath := annotation(t, obj, v1alpha1.AnnotationHostPath)
+		hostPath := annotation(t, obj, hostlayout.AnnotationHostPath)
 		if !path.IsAbs(hostPath) || path.Clean(hostPath) != hostPath {
 			t.Errorf("object %d host path %q is not clean and absolute", i, hostPath)
 		}
-		if annotation(t, obj, v1alpha1.AnnotationPlacement) == "" {
+		if annotation(t, obj, hostlayout.AnnotationPlacement) == "" {
 			t.Errorf("object %d has no placement", i)
 		}
 	}
@@ -250,7 +251,7 @@ func checkLabelsAndPlacement(t *testing.T, b *bundleObjects) {
 			t.Errorf("DaemonSet selector %s=%s does not match its pod template", k, v)
 		}
 	}
-	if tmpl[v1alpha1.LabelBootstrapOnly] != "true" {
+	if tmpl[hostlayout.LabelBootstrapOnly] != "true" {
 		t.Error("agent pods lack the bootstrap-only label")
 	}
 	if b.daemonSet.Namespace != b.namespace.Name {

@@ -1,6 +1,6 @@
 package bundle
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 
 // What the emitted containers run and mount; only the generator names them,
 // the host and the checker find them through the objects.
@@ -13,9 +13,9 @@ const (
 )
 
 func bundleLabels(app string) map[string]string {
-	return map[string]string{v1alpha1.LabelBootstrapOnly: "true", v1alpha1.LabelApp: app}
+	return map[string]string{hostlayout.LabelBootstrapOnly: "true", hostlayout.LabelApp: app}
 }
 
 func placement(where, hostPath string) map[string]string {
-	return map[string]string{v1alpha1.AnnotationPlacement: where, v1alpha1.AnnotationHostPath: hostPath}
+	return map[string]string{hostlayout.AnnotationPlacement: where, hostlayout.AnnotationHostPath: hostPath}
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -30,8 +31,8 @@ var clusterKinds = map[string]func() any{
 
 // hostConfigKinds are files for the kube-apiserver, not API objects.
 var hostConfigKinds = map[string]bool{
-	v1alpha1.EgressAPIVersion + "/" + v1alpha1.EgressKind:     true,
-	v1alpha1.OverrideAPIVersion + "/" + v1alpha1.OverrideKind: true,
+	hostlayout.EgressAPIVersion + "/" + hostlayout.EgressKind:     true,
+	hostlayout.OverrideAPIVersion + "/" + hostlayout.OverrideKind: true,
 }
 
 // TestEmittedObjectsMatchKubernetesSchema generates the bundle for every
@@ -100,7 +101,7 @@ func agentSecret(t *testing.T, spec *v1alpha1.Spec) []byte {
 	if err != nil {
 		t.Fatalf("certs.Plan: %v", err)
 	}
-	doc, err := certs.AgentSecret(r, spec.Namespace, spec.Paths.ClusterManifest(v1alpha1.AgentSecretFileName))
+	doc, err := certs.AgentSecret(r, spec.Namespace, spec.Paths.ClusterManifest(hostlayout.AgentSecretFileName))
 	if err != nil {
 		t.Fatalf("certs.AgentSecret: %v", err)
 	}

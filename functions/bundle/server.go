@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // HealthBindAddress is where the server's health port listens and where its
@@ -55,15 +56,15 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name: v1alpha1.ServerPodName, Namespace: v1alpha1.ServerPodNamespace,
-			Labels:      bundleLabels(v1alpha1.AppServer),
-			Annotations: placement(v1alpha1.PlacementStaticPod, s.Paths.StaticPodManifest),
+			Name: hostlayout.ServerPodName, Namespace: hostlayout.ServerPodNamespace,
+			Labels:      bundleLabels(hostlayout.AppServer),
+			Annotations: placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest),
 		},
 		Spec: corev1.PodSpec{
 			HostNetwork:       true,
 			PriorityClassName: s.Server.PriorityClassName,
 			Containers: []corev1.Container{{
-				Name:           v1alpha1.ServerPodName,
+				Name:           hostlayout.ServerPodName,
 				Image:          s.Image,
 				Command:        []string{ServerCommand},
 				Args:           serverArgs(s),

@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // Workload is the proxy-server or proxy-agent container and its pod spec.
@@ -35,17 +35,17 @@ func Read(objs []bundlediff.Object) (*Bundle, error) {
 	for _, o := range objs {
 		var err error
 		switch {
-		case o.ID.Kind == "Pod" && placement(o) == bundle.PlacementStaticPod:
-			b.Server, err = workload(o, dig(o.Body, "spec"), bundle.ServerPodName, "proxy-server")
+		case o.ID.Kind == "Pod" && placement(o) == hostlayout.PlacementStaticPod:
+			b.Server, err = workload(o, dig(o.Body, "spec"), hostlayout.ServerPodName, "proxy-server")
 		case o.ID.Kind == "Pod" && placement(o) == "":
 			// render strips the annotations: a written static pod is
 			// recognised by what it runs.
-			if w, werr := workload(o, dig(o.Body, "spec"), bundle.ServerPodName, "proxy-server"); werr == nil {
+			if w, werr := workload(o, dig(o.Body, "spec"), hostlayout.ServerPodName, "proxy-server"); werr == nil {
 				b.Server = w
 			}
 		case o.ID.Kind == "DaemonSet":
-			b.Agent, err = workload(o, dig(o.Body, "spec", "template", "spec"), bundle.AgentName, "proxy-agent")
-		case o.ID.Kind == bundle.EgressKind:
+			b.Agent, err = workload(o, dig(o.Body, "spec", "template", "spec"), hostlayout.AgentName, "proxy-agent")
+		case o.ID.Kind == hostlayout.EgressKind:
 			b.Egress = o.Body
 		}
 		if err != nil {
@@ -56,7 +56,7 @@ func Read(objs []bundlediff.Object) (*Bundle, error) {
 }
 
 func placement(o bundlediff.Object) string {
-	s, _ := dig(o.Body, "metadata", "annotations")[bundle.AnnotationPlacement].(string)
+	s, _ := dig(o.Body, "metadata", "annotations")[hostlayout.AnnotationPlacement].(string)
 	return s
 }
 

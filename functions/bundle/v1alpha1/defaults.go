@@ -4,6 +4,8 @@ import (
 	"k8s.io/apimachinery/pkg/api/resource"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // Defaults that match the OpenShift installer (README.md, "The config").
@@ -30,8 +32,8 @@ const (
 	DefaultSyncIntervalCap = "3s"
 	DefaultPriorityClass   = "system-node-critical"
 
-	DefaultBootstrapConfigDir  = "/etc/kubernetes/bootstrap-configs"
-	DefaultKASConfigDir        = "/etc/kubernetes/config"
+	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
+	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
 	DefaultSocketName          = "konnectivity-server.socket"
 	DefaultEgressConfigName    = "egress-selector-config.yaml"
 	DefaultCertDir             = "/opt/openshift/tls/konnectivity"
