@@ -4,7 +4,6 @@ package e2e
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,20 +12,9 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
-
-// statePath is render's record of what it wrote (docs/render.md), relative to the root.
-const statePath = "var/lib/konnectivity-bundle/state.json"
-
-// stateFile is the part of render's state the e2e reads.
-type stateFile struct {
-	Version int `json:"version"`
-	Files   []struct {
-		Path      string `json:"path"`
-		Placement string `json:"placement"`
-	} `json:"files"`
-	Namespace string `json:"namespace"`
-}
 
 // renderedBundle is what render put under a root, found through its state file.
 type renderedBundle struct {
@@ -43,13 +31,9 @@ type renderedBundle struct {
 // loadBundle reads the files the state file lists by their placement.
 func loadBundle(t *testing.T, root string) *renderedBundle {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(root, statePath))
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
-		t.Fatalf("render left no state file: %v", err)
-	}
-	var st stateFile
-	if err := json.Unmarshal(raw, &st); err != nil {
-		t.Fatalf("state file: %v", err)
+		t.Fatalf("render left no valid state file: %v", err)
 	}
 	b := &renderedBundle{root: root, secrets: map[string]*corev1.Secret{}, namespace: st.Namespace}
 	for _, f := range st.Files {
@@ -59,12 +43,12 @@ func loadBundle(t *testing.T, root string) *renderedBundle {
 			t.Fatalf("state lists %s: %v", f.Path, err)
 		}
 		switch f.Placement {
-		case "static-pod":
+		case hostlayout.PlacementStaticPod:
 			b.serverPod = &corev1.Pod{}
 			mustUnmarshal(t, f.Path, data, b.serverPod)
-		case "cluster-manifest":
+		case hostlayout.PlacementClusterManifest:
 			b.addClusterFile(t, f.Path, data)
-		case "kas-config-override":
+		case hostlayout.PlacementKASConfigOverride:
 			// KubeAPIServerConfig has no Go type here; a map is enough to
 			// follow apiServerArguments.
 			if err := yaml.Unmarshal(data, &b.override); err != nil {
@@ -73,7 +57,7 @@ func loadBundle(t *testing.T, root string) *renderedBundle {
 		}
 	}
 	if b.serverPod == nil || b.daemonSet == nil || b.override == nil {
-		t.Fatalf("rendered bundle under %s lacks the server pod, the agent DaemonSet or the KAS override (state: %s)", root, raw)
+		t.Fatalf("rendered bundle under %s lacks the server pod, the agent DaemonSet or the KAS override (state: %+v)", root, st)
 	}
 	return b
 }
@@ -102,9 +86,9 @@ func (b *renderedBundle) addClusterFile(t *testing.T, path string, data []byte) 
 func (b *renderedBundle) kasEgressFile(t *testing.T) string {
 	t.Helper()
 	args, _ := b.override["apiServerArguments"].(map[string]any)
-	v, _ := args["egress-selector-config-file"].([]any)
+	v, _ := args[hostlayout.EgressFileArgument].([]any)
 	if len(v) != 1 {
-		t.Fatalf("override apiServerArguments.egress-selector-config-file = %v, want one path", args["egress-selector-config-file"])
+		t.Fatalf("override apiServerArguments.%s = %v, want one path", hostlayout.EgressFileArgument, args[hostlayout.EgressFileArgument])
 	}
 	return fmt.Sprint(v[0])
 }

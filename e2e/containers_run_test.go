@@ -13,7 +13,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 )
 
@@ -33,7 +33,7 @@ func buildProxyImage(t *testing.T) {
 	t.Helper()
 	proxyImageOnce.Do(func() {
 		ctx := t.TempDir()
-		bins := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
+		bins := map[string]string{bundlefn.ServerCommand: tool(t, "proxy-server"), bundlefn.AgentCommand: tool(t, "proxy-agent")}
 		file := "FROM scratch\n"
 		for dst, src := range bins {
 			data, err := os.ReadFile(src)

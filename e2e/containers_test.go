@@ -13,6 +13,7 @@ import (
 	"time"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 )
 
@@ -110,8 +111,8 @@ func waitForSocket(t *testing.T, socket string) {
 // exactly (image, entrypoint and args), and the mapper's cross-check reads
 // the same args.
 func (e *env) sameCommandLines(t *testing.T, agent string) {
-	server := mustContainer(t, e.h.b.serverPod.Spec, bundle.ServerPodName)
-	tmpl := mustContainer(t, e.h.b.daemonSet.Spec.Template.Spec, bundle.AgentName)
+	server := mustContainer(t, e.h.b.serverPod.Spec, hostlayout.ServerPodName)
+	tmpl := mustContainer(t, e.h.b.daemonSet.Spec.Template.Spec, hostlayout.AgentName)
 	for _, c := range []struct {
 		name        string
 		image, args []string
@@ -140,7 +141,7 @@ func (e *env) sameCommandLines(t *testing.T, agent string) {
 // host lacks, and an httpGet probe becomes a curl the scratch image lacks,
 // so the endpoint itself is checked by status (server health).
 func (e *env) probeAsRendered(t *testing.T) {
-	c := mustContainer(t, e.h.b.serverPod.Spec, bundle.ServerPodName)
+	c := mustContainer(t, e.h.b.serverPod.Spec, hostlayout.ServerPodName)
 	p := c.LivenessProbe.HTTPGet
 	want := fmt.Sprintf("%s:%s%s", p.Host, p.Port.String(), p.Path)
 	got := podmantest.MustPodman(t, "inspect", "--format", "{{json .Config.Healthcheck}}", e.h.b.serverPod.Name+"-"+c.Name)

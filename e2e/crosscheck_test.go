@@ -16,8 +16,10 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
@@ -93,7 +95,7 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 		t.Fatalf("check: %v", err)
 	}
 	assertRule(t, findings, tc.rule)
-	image := map[string]string{bundle.ServerCommand: tool(t, "proxy-server"), bundle.AgentCommand: tool(t, "proxy-agent")}
+	image := map[string]string{bundlefn.ServerCommand: tool(t, "proxy-server"), bundlefn.AgentCommand: tool(t, "proxy-agent")}
 	h, err := mapContainer(pod.Spec, containerOf(tc), root, secrets, image)
 	if err != nil {
 		t.Fatal(err)
@@ -188,9 +190,9 @@ func breakStream(t *testing.T, stream []byte, tc flagCase) ([]byte, *corev1.Pod)
 // containerOf names the container a flag case breaks.
 func containerOf(tc flagCase) string {
 	if tc.agent {
-		return bundle.AgentName
+		return hostlayout.AgentName
 	}
-	return bundle.ServerPodName
+	return hostlayout.ServerPodName
 }
 
 func keep(a []string) []string { return a }

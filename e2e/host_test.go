@@ -14,7 +14,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 )
 
 // kasConfigMount is how the OpenShift bootstrap kube-apiserver pod mounts the
@@ -59,8 +59,8 @@ func mapBundle(t *testing.T, tp *topology, root string) *bootstrapHost {
 	t.Helper()
 	h := &bootstrapHost{owner: t, tp: tp, b: loadBundle(t, root), dir: testDir(t)}
 	image := map[string]string{
-		bundle.ServerCommand: tool(t, "proxy-server"),
-		bundle.AgentCommand:  tool(t, "proxy-agent"),
+		bundlefn.ServerCommand: tool(t, "proxy-server"),
+		bundlefn.AgentCommand:  tool(t, "proxy-agent"),
 	}
 	var err error
 	if h.server, err = mapContainer(h.b.serverPod.Spec, "konnectivity-server", root, nil, image); err != nil {

@@ -14,8 +14,10 @@ import (
 	"testing"
 	"time"
 
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
@@ -171,15 +173,15 @@ func agentVariant(t *testing.T, e *env, files map[string][]byte, mutate func([]s
 	t.Helper()
 	spec := e.h.b.daemonSet.Spec.Template.Spec.DeepCopy()
 	if mutate != nil {
-		c := mustContainer(t, *spec, bundle.AgentName)
+		c := mustContainer(t, *spec, hostlayout.AgentName)
 		c.Args = mutate(c.Args)
 	}
 	secrets := e.h.b.secretDirs(t, t.TempDir())
 	if files != nil {
-		writeFiles(t, secrets[bundle.AgentSecretName], files)
+		writeFiles(t, secrets[hostlayout.AgentSecretName], files)
 	}
-	h, err := mapContainer(*spec, bundle.AgentName, e.root, secrets, map[string]string{
-		bundle.AgentCommand: tool(t, "proxy-agent"),
+	h, err := mapContainer(*spec, hostlayout.AgentName, e.root, secrets, map[string]string{
+		bundlefn.AgentCommand: tool(t, "proxy-agent"),
 	})
 	if err != nil {
 		t.Fatal(err)

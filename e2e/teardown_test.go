@@ -14,8 +14,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // runTeardown runs `konnectivity-bundle teardown --strict` against the
@@ -25,7 +24,7 @@ import (
 func runTeardown(t *testing.T, name string, tp *topology, kas *apiserver, root string, b *renderedBundle) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second) // a hang guard, not a speed limit
 	defer cancel()
-	disown(t, kas, b.namespace, bundle.AgentSecretName)
+	disown(t, kas, b.namespace, hostlayout.AgentSecretName)
 	start := time.Now()
 	out, err := exec.CommandContext(ctx, "ip", "netns", "exec", tp.boot, cli(t), "teardown", "--strict",
 		"--root", root, "--kubeconfig", kas.kubeconfig(t)).CombinedOutput()
@@ -46,17 +45,17 @@ func runTeardown(t *testing.T, name string, tp *topology, kas *apiserver, root s
 	case ns.DeletionTimestamp == nil:
 		t.Errorf("namespace %s was not deleted", b.namespace)
 	}
-	if _, err := c.AppsV1().DaemonSets(b.namespace).Get(context.Background(), bundle.AgentName, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
-		t.Errorf("DaemonSet %s still exists after teardown (%v)", bundle.AgentName, err)
+	if _, err := c.AppsV1().DaemonSets(b.namespace).Get(context.Background(), hostlayout.AgentName, metav1.GetOptions{}); !apierrors.IsNotFound(err) {
+		t.Errorf("DaemonSet %s still exists after teardown (%v)", hostlayout.AgentName, err)
 	}
 	// The Secret no longer carries the owner marker: teardown must refuse it.
-	if s, err := c.CoreV1().Secrets(b.namespace).Get(context.Background(), bundle.AgentSecretName, metav1.GetOptions{}); err != nil || s.DeletionTimestamp != nil {
-		t.Errorf("Secret %s without the owner marker was deleted by teardown (%v)", bundle.AgentSecretName, err)
+	if s, err := c.CoreV1().Secrets(b.namespace).Get(context.Background(), hostlayout.AgentSecretName, metav1.GetOptions{}); err != nil || s.DeletionTimestamp != nil {
+		t.Errorf("Secret %s without the owner marker was deleted by teardown (%v)", hostlayout.AgentSecretName, err)
 	}
-	if !strings.Contains(string(out), "refused   Secret "+b.namespace+"/"+bundle.AgentSecretName) {
+	if !strings.Contains(string(out), "refused   Secret "+b.namespace+"/"+hostlayout.AgentSecretName) {
 		t.Errorf("teardown did not report the unmarked Secret as refused:\n%s", out)
 	}
-	for _, p := range append(b.paths, statePath) {
+	for _, p := range append(b.paths, hostlayout.StatePath) {
 		if _, err := os.Stat(filepath.Join(root, p)); !os.IsNotExist(err) {
 			t.Errorf("%s still on the host after teardown (%v)", p, err)
 		}
@@ -72,10 +71,10 @@ func disown(t *testing.T, kas *apiserver, namespace, name string) {
 	if err != nil {
 		t.Fatalf("get Secret %s/%s: %v", namespace, name, err)
 	}
-	if s.Annotations[render.AnnotationOwner] == "" {
-		t.Fatalf("rendered Secret %s/%s carries no %s annotation", namespace, name, render.AnnotationOwner)
+	if s.Annotations[hostlayout.AnnotationOwner] == "" {
+		t.Fatalf("rendered Secret %s/%s carries no %s annotation", namespace, name, hostlayout.AnnotationOwner)
 	}
-	delete(s.Annotations, render.AnnotationOwner)
+	delete(s.Annotations, hostlayout.AnnotationOwner)
 	if _, err := kas.client.CoreV1().Secrets(namespace).Update(ctx, s, metav1.UpdateOptions{}); err != nil {
 		t.Fatalf("remove the owner marker of Secret %s/%s: %v", namespace, name, err)
 	}

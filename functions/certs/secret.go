@@ -6,7 +6,7 @@ import (
 	"path"
 	"strings"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"k8s.io/apimachinery/pkg/util/validation"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -57,10 +57,10 @@ func AgentSecretNode(r *Result, namespace, hostPath string) (*yaml.RNode, error)
 		str("apiVersion"), str("v1"),
 		str("kind"), str("Secret"),
 		str("metadata"), mapping(
-			str("name"), str(bundle.AgentSecretName),
+			str("name"), str(hostlayout.AgentSecretName),
 			str("namespace"), str(namespace),
-			str("labels"), mapping(str(bundle.LabelApp), str(bundle.AppAgent), str(bundle.LabelBootstrapOnly), trueLabel),
-			str("annotations"), mapping(str(bundle.AnnotationHostPath), hp, str(bundle.AnnotationPlacement), str(bundle.PlacementClusterManifest)),
+			str("labels"), mapping(str(hostlayout.LabelApp), str(hostlayout.AppAgent), str(hostlayout.LabelBootstrapOnly), trueLabel),
+			str("annotations"), mapping(str(hostlayout.AnnotationHostPath), hp, str(hostlayout.AnnotationPlacement), str(hostlayout.PlacementClusterManifest)),
 		),
 		str("type"), str("kubernetes.io/tls"),
 		str("data"), mapping(data...),

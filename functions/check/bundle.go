@@ -5,31 +5,12 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
-
-// Annotation keys and well-known names of docs/bundle-shape.md.
-const (
-	AnnotationPlacement      = "bundle.konnectivity.io/placement"
-	AnnotationHostPath       = "bundle.konnectivity.io/host-path"
-	AnnotationKASConfigMount = "bundle.konnectivity.io/kas-config-mount"
-	LabelBootstrapOnly       = "openshift.io/bootstrap-only"
-
-	// DefaultKASConfigMount is how the bootstrap KAS mounts the bootstrap-configs
-	// directory when an object does not say otherwise.
-	DefaultKASConfigMount = "/etc/kubernetes/bootstrap-configs:/etc/kubernetes/config"
-	// DefaultEgressHostPath is where the egress file goes without a host-path annotation.
-	DefaultEgressHostPath = "/etc/kubernetes/bootstrap-configs/egress-selector-config.yaml"
-	// DefaultNamespace holds the agents and their Secret.
-	DefaultNamespace = "openshift-bootstrap-konnectivity"
-	// DefaultSecretName is the agent certificate Secret.
-	DefaultSecretName = "konnectivity-agent-certs"
-
-	kindEgress   = "EgressSelectorConfiguration"
-	kindOverride = "KubeAPIServerConfig"
 )
 
 // object is one resource of the stream.
@@ -100,12 +81,12 @@ func (b *bundle) findNamespace() {
 	for _, o := range b.objects {
 		if o.kind == "Namespace" {
 			all = append(all, o)
-			if o.labels[LabelBootstrapOnly] == "true" {
+			if o.labels[hostlayout.LabelBootstrapOnly] == "true" {
 				labelled = append(labelled, o)
 			}
 		}
 	}
-	for _, want := range []string{b.agentNamespace(), DefaultNamespace} {
+	for _, want := range []string{b.agentNamespace(), bundlev1.DefaultNamespace} {
 		for _, o := range all {
 			if want != "" && o.name == want {
 				b.namespace = o
@@ -146,9 +127,9 @@ func newObject(n *yaml.RNode) *object {
 
 func (b *bundle) classify(o *object) {
 	switch o.kind {
-	case kindEgress:
+	case hostlayout.EgressKind:
 		b.egress = firstObject(b.egress, o)
-	case kindOverride:
+	case hostlayout.OverrideKind:
 		b.override = firstObject(b.override, o)
 	}
 	spec, specField := podSpecOf(o)
@@ -173,7 +154,7 @@ func firstObject(have, o *object) *object {
 // findSecret picks the agent's certificate Secret: the one its volume names,
 // else the one with the default name.
 func (b *bundle) findSecret() {
-	want := DefaultSecretName
+	want := hostlayout.AgentSecretName
 	if b.agent != nil {
 		if v := agentSecretVolume(b.agent); v != nil && v.Secret != nil {
 			want = v.Secret.SecretName

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
@@ -23,7 +24,7 @@ func TestWithRealCertificates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := planCerts(t, tt.ip)
-			secret, err := certs.AgentSecret(res, DefaultNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
+			secret, err := certs.AgentSecret(res, bundlev1.DefaultNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}

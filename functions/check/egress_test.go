@@ -10,6 +10,8 @@ import (
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestEgressAgreesWithKAS: for the egress object of every case, the checker
@@ -57,7 +59,7 @@ func egressDocument(t *testing.T, stream []byte) string {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		if n.GetKind() != kindEgress {
+		if n.GetKind() != hostlayout.EgressKind {
 			continue
 		}
 		if _, err := n.Pipe(yaml.Clear("metadata")); err != nil {

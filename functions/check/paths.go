@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // within reports whether p is dir or below it, and the rest of p below dir.
@@ -81,13 +83,13 @@ type kasMount struct{ host, container string }
 // kasMountOf reads the kas-config-mount annotation of o, with the installer's
 // layout when it is missing.
 func kasMountOf(o *object) (kasMount, error) {
-	v, ok := o.annotations[AnnotationKASConfigMount]
+	v, ok := o.annotations[hostlayout.AnnotationKASConfigMount]
 	if !ok {
-		v = DefaultKASConfigMount
+		v = hostlayout.InstallerKASMount.String()
 	}
 	host, ctr, found := strings.Cut(v, ":")
 	if !found || !path.IsAbs(host) || !path.IsAbs(ctr) {
-		return kasMount{}, fmt.Errorf("annotation %s=%q is not HOSTDIR:CONTAINERDIR with absolute paths", AnnotationKASConfigMount, v)
+		return kasMount{}, fmt.Errorf("annotation %s=%q is not HOSTDIR:CONTAINERDIR with absolute paths", hostlayout.AnnotationKASConfigMount, v)
 	}
 	return kasMount{host: path.Clean(host), container: path.Clean(ctr)}, nil
 }

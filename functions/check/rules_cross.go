@@ -8,6 +8,7 @@ import (
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // checkCross: values two objects must agree on (mode-protocol-mismatch,
@@ -107,10 +108,10 @@ func checkLabels(b *bundle, r *report) {
 		}
 	}
 	for _, o := range objs {
-		if o.labels[LabelBootstrapOnly] != "true" {
+		if o.labels[hostlayout.LabelBootstrapOnly] != "true" {
 			r.warnf("bootstrap-only-label-missing", o.ref(), "metadata.labels",
-				fmt.Sprintf("add the label %s: \"true\"", LabelBootstrapOnly),
-				"the object is not labelled %s=true, so it is not recognisable as bootstrap-only", LabelBootstrapOnly)
+				fmt.Sprintf("add the label %s: \"true\"", hostlayout.LabelBootstrapOnly),
+				"the object is not labelled %s=true, so it is not recognisable as bootstrap-only", hostlayout.LabelBootstrapOnly)
 		}
 	}
 }

@@ -3,6 +3,8 @@ package check
 import (
 	"fmt"
 	"path"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // fileFlag is a flag naming a file the binary reads at start.
@@ -113,7 +115,7 @@ func checkAgentSecret(b *bundle, r *report) {
 	}
 	field := b.agent.specField + ".volumes"
 	for _, o := range b.objects {
-		if o.kind == "Secret" && (o.name == DefaultSecretName || o.ns == b.agent.obj.ns) {
+		if o.kind == "Secret" && (o.name == hostlayout.AgentSecretName || o.ns == b.agent.obj.ns) {
 			r.errorf("agent-secret-missing", b.agent.obj.ref(), field, "make the volume's secretName and the Secret's name the same",
 				"the agents mount Secret %q but the bundle's Secret is %s", v.Secret.SecretName, o.ref())
 			return

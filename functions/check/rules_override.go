@@ -2,9 +2,9 @@ package check
 
 import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-const egressFlag = "egress-selector-config-file"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // checkOverride: the KubeAPIServerConfig override passes the egress file as a
 // flag (override-inline-egress, override-egress-flag-missing).
@@ -19,7 +19,7 @@ func checkOverride(b *bundle, _ Options, r *report) {
 			"KubeAPIServerConfig (kubecontrolplane.config.openshift.io/v1) has no egressSelectorConfiguration field: the KAS render drops it and the bootstrap KAS runs without the tunnel")
 	}
 	if _, msg := overrideEgressFile(o); msg != "" {
-		r.errorf("override-egress-flag-missing", o.ref(), "apiServerArguments."+egressFlag,
+		r.errorf("override-egress-flag-missing", o.ref(), "apiServerArguments."+hostlayout.EgressFileArgument,
 			"set apiServerArguments: {egress-selector-config-file: [/etc/kubernetes/config/egress-selector-config.yaml]} (a list with one path as the KAS container sees it)",
 			"%s", msg)
 	}
@@ -30,18 +30,18 @@ func checkOverride(b *bundle, _ Options, r *report) {
 func overrideEgressFile(o *object) (string, string) {
 	args := o.node.Field("apiServerArguments")
 	if args == nil || args.Value.YNode().Kind != yaml.MappingNode {
-		return "", "apiServerArguments is missing, so the KAS never gets --" + egressFlag + " and does not use the tunnel"
+		return "", "apiServerArguments is missing, so the KAS never gets --" + hostlayout.EgressFileArgument + " and does not use the tunnel"
 	}
-	f := args.Value.Field(egressFlag)
+	f := args.Value.Field(hostlayout.EgressFileArgument)
 	if f == nil {
-		return "", "apiServerArguments has no " + egressFlag + ", so the KAS does not use the tunnel"
+		return "", "apiServerArguments has no " + hostlayout.EgressFileArgument + ", so the KAS does not use the tunnel"
 	}
 	n := f.Value.YNode()
 	if n.Kind != yaml.SequenceNode {
-		return "", "apiServerArguments values are lists of strings; " + egressFlag + " is not a list"
+		return "", "apiServerArguments values are lists of strings; " + hostlayout.EgressFileArgument + " is not a list"
 	}
 	if len(n.Content) != 1 || n.Content[0].Kind != yaml.ScalarNode || n.Content[0].Value == "" {
-		return "", egressFlag + " must list exactly one non-empty path"
+		return "", hostlayout.EgressFileArgument + " must list exactly one non-empty path"
 	}
 	return n.Content[0].Value, ""
 }

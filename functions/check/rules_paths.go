@@ -2,8 +2,12 @@ package check
 
 import (
 	"fmt"
+	"path"
 
 	"k8s.io/apiserver/pkg/apis/apiserver"
+
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // checkPaths: the KAS and the server must name the same host files through
@@ -21,8 +25,8 @@ func checkKASMounts(b *bundle, r *report) {
 			continue
 		}
 		if _, err := kasMountOf(o); err != nil {
-			r.errorf("kas-config-mount-invalid", o.ref(), "metadata.annotations."+AnnotationKASConfigMount,
-				"write it as HOSTDIR:CONTAINERDIR, e.g. "+DefaultKASConfigMount, "%v", err)
+			r.errorf("kas-config-mount-invalid", o.ref(), "metadata.annotations."+hostlayout.AnnotationKASConfigMount,
+				"write it as HOSTDIR:CONTAINERDIR, e.g. "+hostlayout.InstallerKASMount.String(), "%v", err)
 		}
 	}
 }
@@ -90,14 +94,14 @@ func checkEgressFilePath(b *bundle, r *report) {
 	if err != nil || msg != "" {
 		return // reported by kas-config-mount-invalid or override-egress-flag-missing
 	}
-	want := b.egress.annotations[AnnotationHostPath]
+	want := b.egress.annotations[hostlayout.AnnotationHostPath]
 	if want == "" {
-		want = DefaultEgressHostPath
+		want = path.Join(bundlev1.DefaultBootstrapConfigDir, bundlev1.DefaultEgressConfigName)
 	}
-	field := "apiServerArguments." + egressFlag + "[0]"
+	field := "apiServerArguments." + hostlayout.EgressFileArgument + "[0]"
 	fix := fmt.Sprintf("put the egress file in %s and name it as %s/...", km.host, km.container)
 	if rest, ok := within(want, km.host); ok {
-		fix = fmt.Sprintf("set %s to %s/%s", egressFlag, km.container, rest)
+		fix = fmt.Sprintf("set %s to %s/%s", hostlayout.EgressFileArgument, km.container, rest)
 	}
 	got, ok := km.hostPath(file)
 	switch {

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -32,7 +33,7 @@ func TestCommandsReadARenderedRoot(t *testing.T) {
 	if err := os.WriteFile(ds, bytes.Replace(data, []byte("--proxy-server-port=8091"), []byte("--proxy-server-port=9091"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	state := filepath.Join(edited, rendered.StatePath)
+	state := filepath.Join(edited, hostlayout.StatePath)
 	before, err := os.ReadFile(state)
 	if err != nil {
 		t.Fatal(err)

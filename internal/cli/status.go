@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
@@ -140,7 +141,7 @@ func recoverInterrupted(root string) (string, error) {
 		return "", nil
 	}
 	defer h.Close()
-	if ok, _ := h.Exists(render.JournalPath); !ok {
+	if ok, _ := h.Exists(hostlayout.JournalPath); !ok {
 		return "", nil
 	}
 	lock, err := h.Lock(hostfs.DefaultLockTimeout)

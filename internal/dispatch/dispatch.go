@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	certs "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs/v1alpha1"
 	check "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check/v1alpha1"
@@ -49,7 +50,7 @@ var functions = map[string]Function{}
 func Register(f Function) { functions[f.Kind] = f }
 
 func init() {
-	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundle.Processor})
+	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundlefn.Processor})
 	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(getenv func(string) string) framework.ResourceListProcessor {
 		return certs.Function{Getenv: getenv}
 	}})

@@ -13,7 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"k8s.io/apiserver/pkg/apis/apiserver"
 	"k8s.io/apiserver/pkg/server/egressselector"
 )
@@ -118,7 +117,7 @@ func parseTarget(s string) (target, error) {
 // egress file, with each socket name moved from the KAS container's view to
 // the host file under the root.
 func clusterDialer(root string, res *Result) (func(context.Context, string, string) (net.Conn, error), error) {
-	r, err := rendered.Load(root)
+	r, err := readKAS(root)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +149,7 @@ func clusterDialer(root string, res *Result) (func(context.Context, string, stri
 	return dial, nil
 }
 
-func mapSockets(cfg *apiserver.EgressSelectorConfiguration, r *rendered.Root, res *Result) error {
+func mapSockets(cfg *apiserver.EgressSelectorConfiguration, r *kasView, res *Result) error {
 	for i := range cfg.EgressSelections {
 		sel := &cfg.EgressSelections[i]
 		if sel.Connection.Transport == nil || sel.Connection.Transport.UDS == nil {

@@ -8,7 +8,7 @@ import (
 	"io/fs"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // files: every file render recorded is still there with the same bytes.
@@ -38,7 +38,7 @@ func (s *session) files() {
 		// render's count includes the state file it writes last; the state
 		// records every other file, so the two totals differ by that one.
 		s.rep.add(newCheck("rendered files", OK, fmt.Sprintf("%d files as render wrote them (%d recorded in /%s, plus that state file)",
-			len(s.root.Files)+1, len(s.root.Files), rendered.StatePath), ""))
+			len(s.root.Files)+1, len(s.root.Files), hostlayout.StatePath), ""))
 	}
 }
 

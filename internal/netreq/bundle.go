@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
@@ -36,19 +36,19 @@ func Read(objs []manifest.Object) (*Bundle, error) {
 	b := &Bundle{}
 	for _, o := range objs {
 		var err error
-		placement := o.Annotation(bundle.AnnotationPlacement)
+		placement := o.Annotation(hostlayout.AnnotationPlacement)
 		switch {
-		case o.ID.Kind == "Pod" && placement == bundle.PlacementStaticPod:
-			b.Server, err = workload(o, o.Map("spec"), bundle.ServerPodName, anp.Server)
+		case o.ID.Kind == "Pod" && placement == hostlayout.PlacementStaticPod:
+			b.Server, err = workload(o, o.Map("spec"), hostlayout.ServerPodName, anp.Server)
 		case o.ID.Kind == "Pod" && placement == "":
 			// render strips the annotations: a written static pod is
 			// recognised by what it runs.
-			if w, werr := workload(o, o.Map("spec"), bundle.ServerPodName, anp.Server); werr == nil {
+			if w, werr := workload(o, o.Map("spec"), hostlayout.ServerPodName, anp.Server); werr == nil {
 				b.Server = w
 			}
 		case o.ID.Kind == "DaemonSet":
-			b.Agent, err = workload(o, o.Map("spec", "template", "spec"), bundle.AgentName, anp.Agent)
-		case o.ID.Kind == bundle.EgressKind:
+			b.Agent, err = workload(o, o.Map("spec", "template", "spec"), hostlayout.AgentName, anp.Agent)
+		case o.ID.Kind == hostlayout.EgressKind:
 			b.Egress = o.Body
 		}
 		if err != nil {

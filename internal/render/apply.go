@@ -5,6 +5,7 @@ import (
 	"io/fs"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // txn writes a set of changes all or nothing, in this order:
@@ -34,7 +35,7 @@ func (t *txn) apply(changes []change, dirs []dirSpec) error {
 	j, contents := planJournal(t.command, changes, dirs)
 	if err := writeJournal(t.h, j); err != nil {
 		if serr := scrub(t.h); serr != nil {
-			return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", err, t.h.Abs(stateDir), serr)
+			return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", err, t.h.Abs(hostlayout.StateDir), serr)
 		}
 		return fmt.Errorf("%w (the host is unchanged)", err)
 	}
@@ -61,7 +62,7 @@ type newFile struct {
 }
 
 func planJournal(command string, changes []change, dirs []dirSpec) (*journal, map[string]newFile) {
-	j := &journal{Version: stateVersion, Command: command}
+	j := &journal{Version: hostlayout.StateVersion, Command: command}
 	for _, d := range dirs {
 		j.Dirs = append(j.Dirs, d.rel)
 	}
@@ -71,9 +72,9 @@ func planJournal(command string, changes []change, dirs []dirSpec) (*journal, ma
 	for i := range changes {
 		c := &changes[i]
 		switch {
-		case c.placement == PlacementStaticPod:
+		case c.placement == hostlayout.PlacementStaticPod:
 			pod = c
-		case c.action != ActionUnchanged && c.placement != PlacementState:
+		case c.action != ActionUnchanged && c.placement != hostlayout.PlacementState:
 			park = true
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -19,7 +20,7 @@ var errInjected = errors.New("injected failure")
 func failingOps(op hostfs.Op, n int) func(hostfs.Op, string) error {
 	calls := 0
 	return func(got hostfs.Op, rel string) error {
-		if got != op || strings.Contains(rel, "txn.json") || strings.Contains(rel, stagedMark) {
+		if got != op || strings.Contains(rel, "txn.json") || strings.Contains(rel, hostlayout.StagedMark) {
 			return nil
 		}
 		calls++

@@ -6,10 +6,9 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// agentSecretName is the Secret the agent DaemonSet mounts (bundle-shape.md).
-const agentSecretName = "konnectivity-agent-certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // bundle is the parsed overlay output.
 type bundle struct {
@@ -29,7 +28,7 @@ func (b *bundle) find(placement, kind string) (object, bool) {
 // through the pod's volume mount to its hostPath volume, so render writes the
 // certificates exactly where the server will read them.
 func (b *bundle) certDir() (string, error) {
-	pod, ok := b.find(PlacementStaticPod, "Pod")
+	pod, ok := b.find(hostlayout.PlacementStaticPod, "Pod")
 	if !ok {
 		return "", fmt.Errorf("the bundle has no static-pod Pod, so there is no certificate directory")
 	}
@@ -83,11 +82,11 @@ func clusterCertArg(pod *yaml.RNode) (string, []*yaml.RNode, error) {
 // agentPlacement says where the agent Secret goes: the agents' namespace and
 // a file beside the DaemonSet in the cluster manifests directory.
 func (b *bundle) agentPlacement() (namespace, hostPath string, err error) {
-	ds, ok := b.find(PlacementCluster, "DaemonSet")
+	ds, ok := b.find(hostlayout.PlacementClusterManifest, "DaemonSet")
 	if !ok {
 		return "", "", fmt.Errorf("the bundle has no agent DaemonSet among its cluster manifests")
 	}
-	return ds.namespace, path.Join(path.Dir(ds.hostPath), agentSecretName+"-secret.yaml"), nil
+	return ds.namespace, path.Join(path.Dir(ds.hostPath), hostlayout.AgentSecretFileName), nil
 }
 
 // withoutAgentSecret drops a Secret an overlay may already have made, so the
@@ -95,7 +94,7 @@ func (b *bundle) agentPlacement() (namespace, hostPath string, err error) {
 func (b *bundle) withoutAgentSecret() []object {
 	out := make([]object, 0, len(b.objects))
 	for _, o := range b.objects {
-		if o.kind == "Secret" && o.name == agentSecretName {
+		if o.kind == "Secret" && o.name == hostlayout.AgentSecretName {
 			continue
 		}
 		out = append(out, o)

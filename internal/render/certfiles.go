@@ -10,16 +10,14 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
-
-// certFileNames are the certificate directory's files (functions/certs/README.md).
-var certFileNames = []string{"ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key"}
 
 // checkCertFiles refuses damaged files in the certificate directory: a
 // truncated key usually means an interrupted copy or a full disk, and
 // silently replacing it would hide that from whoever is debugging the host.
 func checkCertFiles(dir string) error {
-	for _, name := range certFileNames {
+	for _, name := range hostlayout.CertFileNames {
 		p := filepath.Join(dir, name)
 		data, err := os.ReadFile(p)
 		if errors.Is(err, os.ErrNotExist) {
@@ -89,7 +87,7 @@ func confineDir(h *hostfs.Root, rel string) error {
 	if !fi.IsDir() {
 		return inspectError(h, rel, &hostfs.UnsafeError{Path: h.Abs(rel), Problem: "is not a directory"})
 	}
-	for _, name := range certFileNames { // a planted link would be read (and its key reused)
+	for _, name := range hostlayout.CertFileNames { // a planted link would be read (and its key reused)
 		if _, err := h.Regular(rel + "/" + name); err != nil && !errors.Is(err, os.ErrNotExist) {
 			return inspectError(h, rel+"/"+name, err)
 		}

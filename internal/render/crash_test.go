@@ -16,7 +16,8 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -108,7 +109,7 @@ func (sc crashScenario) killEach(t *testing.T, strace, bin, call string) {
 			assertTornDown(t, root, "teardown "+when)
 			continue
 		}
-		interrupted := exists(filepath.Join(root, render.JournalPath))
+		interrupted := exists(filepath.Join(root, hostlayout.JournalPath))
 		if interrupted && n%3 == 1 {
 			// status finds it first (its own exit code reports the absent tunnel)
 			out, _ := exec.Command(bin, "status", "--root", root, "--timeout", "1s").CombinedOutput()
@@ -267,10 +268,10 @@ func assertTornDown(t *testing.T, root, when string) {
 			return err
 		}
 		rel, _ := filepath.Rel(root, p)
-		if d.IsDir() && (rel == "." || strings.HasPrefix(render.StatePath, rel+"/")) {
+		if d.IsDir() && (rel == "." || strings.HasPrefix(hostlayout.StatePath, rel+"/")) {
 			return nil
 		}
-		if rel != render.StatePath {
+		if rel != hostlayout.StatePath {
 			t.Errorf("%s: %s is left under the root", when, rel)
 		}
 		return nil
@@ -278,10 +279,10 @@ func assertTornDown(t *testing.T, root, when string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !exists(filepath.Join(root, render.StatePath)) {
+	if !exists(filepath.Join(root, hostlayout.StatePath)) {
 		return // the kill came before anything was recorded: nothing may be left
 	}
-	st, err := render.ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,11 +1,14 @@
 package render
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // planDisable removes what an earlier render wrote when the overlay now
 // produces nothing (bootstrap-in-place). The state keeps the directories
 // and cluster objects so teardown can still remove them.
-func planDisable(h *hostfs.Root, prev *State, rep *Report) ([]change, error) {
+func planDisable(h *hostfs.Root, prev *hostlayout.State, rep *Report) ([]change, error) {
 	if len(prev.Files) == 0 {
 		return nil, nil
 	}
@@ -13,12 +16,12 @@ func planDisable(h *hostfs.Root, prev *State, rep *Report) ([]change, error) {
 	if err != nil {
 		return nil, err
 	}
-	st := &State{Version: stateVersion, Dirs: prev.Dirs, Namespace: prev.Namespace, ClusterObjects: prev.ClusterObjects}
-	data, err := st.encode()
+	st := &hostlayout.State{Version: hostlayout.StateVersion, Dirs: prev.Dirs, Namespace: prev.Namespace, ClusterObjects: prev.ClusterObjects}
+	data, err := st.Encode()
 	if err != nil {
 		return nil, err
 	}
-	sc := change{desiredFile: desiredFile{rel: StatePath, data: data, mode: 0o644, placement: PlacementState}, abs: h.Abs(StatePath)}
+	sc := change{desiredFile: desiredFile{rel: hostlayout.StatePath, data: data, mode: 0o644, placement: hostlayout.PlacementState}, abs: h.Abs(hostlayout.StatePath)}
 	if sc.action, sc.old, err = compareDisk(h, sc.desiredFile); err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
@@ -54,7 +55,7 @@ func executableID() (string, error) {
 // fastPath returns the report of a render that would change nothing, or nil
 // when the full path must run: other inputs, a file that differs from its
 // record, or certificates the library wants to replace.
-func fastPath(d *deps, h *hostfs.Root, ip, fp string, prev *State, rep *Report) *Report {
+func fastPath(d *deps, h *hostfs.Root, ip, fp string, prev *hostlayout.State, rep *Report) *Report {
 	if fp == "" || prev.Inputs != fp || len(prev.Files) == 0 {
 		return nil
 	}
@@ -66,7 +67,7 @@ func fastPath(d *deps, h *hostfs.Root, ip, fp string, prev *State, rep *Report) 
 		if !ok {
 			return nil
 		}
-		if f.Placement == PlacementCertificate {
+		if f.Placement == hostlayout.PlacementCertificate {
 			certDir = path.Dir(f.Path)
 		}
 		files = append(files, FileReport{Path: abs, RelPath: f.Path, Placement: f.Placement, Action: ActionUnchanged, Size: size})
@@ -81,18 +82,18 @@ func fastPath(d *deps, h *hostfs.Root, ip, fp string, prev *State, rep *Report) 
 	if err != nil || cp.Generated {
 		return nil
 	}
-	stateAbs := h.Abs(StatePath)
-	fi, err := h.Regular(StatePath)
+	stateAbs := h.Abs(hostlayout.StatePath)
+	fi, err := h.Regular(hostlayout.StatePath)
 	if err != nil {
 		return nil
 	}
-	rep.Files = append([]FileReport{{Path: stateAbs, RelPath: StatePath, Placement: PlacementState, Action: ActionUnchanged, Size: int(fi.Size())}}, files...)
+	rep.Files = append([]FileReport{{Path: stateAbs, RelPath: hostlayout.StatePath, Placement: hostlayout.PlacementState, Action: ActionUnchanged, Size: int(fi.Size())}}, files...)
 	rep.CertsReason = cp.Reason
 	return rep
 }
 
 // matchesRecord compares a file with its state record: bytes and mode.
-func matchesRecord(h *hostfs.Root, f StateFile) (int, bool) {
+func matchesRecord(h *hostfs.Root, f hostlayout.StateFile) (int, bool) {
 	fi, err := h.Regular(f.Path)
 	if err != nil || f.Mode == "" || fmt.Sprintf("%04o", fi.Mode().Perm()) != f.Mode {
 		return 0, false

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestSymlinkInTheWayIsRefused plants a link at each directory render
@@ -56,20 +57,20 @@ func TestSymlinkInTheWayIsRefused(t *testing.T) {
 // TestStateEntriesOutsideTheBundleAreRefused: a state naming a path render
 // could not have placed is refused before anything is removed.
 func TestStateEntriesOutsideTheBundleAreRefused(t *testing.T) {
-	for name, entry := range map[string]StateFile{
-		"parent":       {Path: "../outside/victim", Placement: PlacementOverride},
-		"absolute":     {Path: "/etc/passwd", Placement: PlacementOverride},
-		"unclean":      {Path: "etc/./kubernetes/x.yaml", Placement: PlacementOverride},
+	for name, entry := range map[string]hostlayout.StateFile{
+		"parent":       {Path: "../outside/victim", Placement: hostlayout.PlacementKASConfigOverride},
+		"absolute":     {Path: "/etc/passwd", Placement: hostlayout.PlacementKASConfigOverride},
+		"unclean":      {Path: "etc/./kubernetes/x.yaml", Placement: hostlayout.PlacementKASConfigOverride},
 		"placement":    {Path: "etc/shadow", Placement: "anything"},
-		"cert name":    {Path: certDirRel + "/id_rsa", Placement: PlacementCertificate},
-		"cluster name": {Path: "opt/openshift/manifests/99-other.yaml", Placement: PlacementCluster},
-		"scratch":      {Path: "etc/.x.yaml.kb-tmp-1", Placement: PlacementOverride},
+		"cert name":    {Path: certDirRel + "/id_rsa", Placement: hostlayout.PlacementCertificate},
+		"cluster name": {Path: "opt/openshift/manifests/99-other.yaml", Placement: hostlayout.PlacementClusterManifest},
+		"scratch":      {Path: "etc/.x.yaml.kb-tmp-1", Placement: hostlayout.PlacementKASConfigOverride},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
-			p := filepath.Join(root, StatePath)
-			var st State
+			p := filepath.Join(root, hostlayout.StatePath)
+			var st hostlayout.State
 			data, _ := os.ReadFile(p)
 			if err := json.Unmarshal(data, &st); err != nil {
 				t.Fatal(err)
@@ -152,8 +153,8 @@ func TestDisablingRemovesAnEarlierBundle(t *testing.T) {
 	opts := baseOpts(root)
 	opts.Overlay = "sno"
 	rep := mustRun(t, opts)
-	if !rep.Disabled || rep.Count(ActionRemove) != len(bundlePaths)+len(certFileNames) {
-		t.Fatalf("want %d removals, got %+v", len(bundlePaths)+len(certFileNames), rep.Files)
+	if !rep.Disabled || rep.Count(ActionRemove) != len(bundlePaths)+len(hostlayout.CertFileNames) {
+		t.Fatalf("want %d removals, got %+v", len(bundlePaths)+len(hostlayout.CertFileNames), rep.Files)
 	}
 	for _, rel := range bundlePaths {
 		if _, err := os.Stat(filepath.Join(root, rel)); !errors.Is(err, os.ErrNotExist) {
@@ -172,17 +173,17 @@ func TestHostileJournalIsRefused(t *testing.T) {
 	for name, op := range map[string]journalOp{
 		"path out of the root":    {Kind: opRemove, Path: "../outside/victim", Backup: "../outside/.victim.kb-bak-1"},
 		"absolute path":           {Kind: opRemove, Path: "/etc/passwd"},
-		"backup in another place": {Kind: opWrite, Path: "etc/x.yaml", Placement: PlacementOverride, Temp: "etc/.x.yaml.kb-tmp-1", Backup: "var/.x.yaml.kb-bak-1"},
-		"temp not a scratch name": {Kind: opWrite, Path: "etc/x.yaml", Placement: PlacementOverride, Temp: "etc/y.yaml"},
-		"unknown operation":       {Kind: "chmod", Path: "etc/x.yaml", Placement: PlacementOverride},
-		"a path no placement has": {Kind: opRemove, Path: "etc/passwd", Placement: PlacementCluster, Backup: "etc/.passwd.kb-bak-1"},
+		"backup in another place": {Kind: opWrite, Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride, Temp: "etc/.x.yaml.kb-tmp-1", Backup: "var/.x.yaml.kb-bak-1"},
+		"temp not a scratch name": {Kind: opWrite, Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride, Temp: "etc/y.yaml"},
+		"unknown operation":       {Kind: "chmod", Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride},
+		"a path no placement has": {Kind: opRemove, Path: "etc/passwd", Placement: hostlayout.PlacementClusterManifest, Backup: "etc/.passwd.kb-bak-1"},
 		"no placement":            {Kind: opRemove, Path: "etc/passwd", Backup: "etc/.passwd.kb-bak-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
-			data, _ := json.Marshal(journal{Version: stateVersion, Command: "render", Ops: []journalOp{op}})
-			if err := os.WriteFile(filepath.Join(root, JournalPath), data, 0o600); err != nil {
+			data, _ := json.Marshal(journal{Version: hostlayout.StateVersion, Command: "render", Ops: []journalOp{op}})
+			if err := os.WriteFile(filepath.Join(root, hostlayout.JournalPath), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
 			before := snapshot(t, root)

@@ -10,15 +10,8 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
-
-// JournalPath is the intent record of a transaction in progress, relative
-// to the root. It exists only between the first change and the last
-// cleanup, so finding it means a run was interrupted.
-const JournalPath = "var/lib/konnectivity-bundle/txn.json"
-
-// stateDir holds the state and the journal.
-var stateDir = path.Dir(StatePath)
 
 // Journal op kinds, executed in journal order.
 const (
@@ -48,11 +41,6 @@ type journalOp struct {
 	Old       string `json:"old,omitempty"` // sha256 before; "" when absent
 }
 
-// stagedPrefix marks a directory tree being built (or torn down) under a
-// hidden name: a crash leaves a name the next run knows to remove, never a
-// directory nobody recorded.
-const stagedMark = ".kb-new-"
-
 // writeJournal makes the journal durable before the first change. When the
 // state directory is missing, its chain is built under a hidden name and
 // renamed into place holding the journal, so a crash never leaves an
@@ -62,25 +50,25 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 	if err != nil {
 		return fmt.Errorf("encode the journal: %w", err)
 	}
-	top, err := firstMissing(h, stateDir)
+	top, err := firstMissing(h, hostlayout.StateDir)
 	if err != nil {
 		return err
 	}
 	if top == "" {
-		tmp := hostfs.TempName(JournalPath)
+		tmp := hostfs.TempName(hostlayout.JournalPath)
 		if err := h.WriteNew(tmp, data, 0o600); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
 		if err := h.Sync(tmp); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
-		if err := h.Rename(tmp, JournalPath); err != nil {
+		if err := h.Rename(tmp, hostlayout.JournalPath); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
-		return h.Sync(stateDir)
+		return h.Sync(hostlayout.StateDir)
 	}
 	stage := stagedName(top)
-	rest := strings.TrimPrefix(strings.TrimPrefix(stateDir, top), "/")
+	rest := strings.TrimPrefix(strings.TrimPrefix(hostlayout.StateDir, top), "/")
 	dir := stage
 	if err := h.Mkdir(dir, 0o755); err != nil {
 		return fmt.Errorf("create %s: %w", h.Abs(top), err)
@@ -94,10 +82,10 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 			return fmt.Errorf("create %s: %w", h.Abs(top), err)
 		}
 	}
-	if err := h.WriteNew(path.Join(dir, path.Base(JournalPath)), data, 0o600); err != nil {
+	if err := h.WriteNew(path.Join(dir, path.Base(hostlayout.JournalPath)), data, 0o600); err != nil {
 		return fmt.Errorf("write the journal: %w", err)
 	}
-	if err := h.Sync(path.Join(dir, path.Base(JournalPath))); err != nil {
+	if err := h.Sync(path.Join(dir, path.Base(hostlayout.JournalPath))); err != nil {
 		return fmt.Errorf("write the journal: %w", err)
 	}
 	if err := h.Rename(stage, top); err != nil {
@@ -126,7 +114,7 @@ func firstMissing(h *hostfs.Root, rel string) (string, error) {
 }
 
 func stagedName(rel string) string {
-	return path.Join(path.Dir(rel), "."+path.Base(rel)+stagedMark+randomSuffix())
+	return path.Join(path.Dir(rel), "."+path.Base(rel)+hostlayout.StagedMark+randomSuffix())
 }
 
 func randomSuffix() string {
@@ -143,21 +131,21 @@ func parentOf(rel string) string {
 
 // readJournal returns the journal, or nil when there is none.
 func readJournal(h *hostfs.Root) (*journal, error) {
-	data, err := h.ReadFile(JournalPath)
+	data, err := h.ReadFile(hostlayout.JournalPath)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("read the journal %s: %w", h.Abs(JournalPath), err)
+		return nil, fmt.Errorf("read the journal %s: %w", h.Abs(hostlayout.JournalPath), err)
 	}
 	var j journal
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&j); err != nil {
-		return nil, fmt.Errorf("the journal %s is damaged (%v); fix: compare the host with state.json by hand, then delete the journal", h.Abs(JournalPath), err)
+		return nil, fmt.Errorf("the journal %s is damaged (%v); fix: compare the host with state.json by hand, then delete the journal", h.Abs(hostlayout.JournalPath), err)
 	}
 	if err := j.validate(); err != nil {
-		return nil, fmt.Errorf("the journal %s: %w; fix: compare the host with state.json by hand, then delete the journal", h.Abs(JournalPath), err)
+		return nil, fmt.Errorf("the journal %s: %w; fix: compare the host with state.json by hand, then delete the journal", h.Abs(hostlayout.JournalPath), err)
 	}
 	return &j, nil
 }
@@ -165,19 +153,19 @@ func readJournal(h *hostfs.Root) (*journal, error) {
 // validate refuses a journal naming a path render could not have planned:
 // recovery renames and removes what it lists.
 func (j *journal) validate() error {
-	if j.Version != stateVersion {
-		return fmt.Errorf("version %d, this binary understands %d", j.Version, stateVersion)
+	if j.Version != hostlayout.StateVersion {
+		return fmt.Errorf("version %d, this binary understands %d", j.Version, hostlayout.StateVersion)
 	}
 	for _, d := range j.Dirs {
-		if err := checkRel(d); err != nil {
+		if err := hostlayout.CheckRel(d); err != nil {
 			return fmt.Errorf("directory %q: %w", d, err)
 		}
 	}
 	for _, op := range j.Ops {
-		if err := checkRel(op.Path); err != nil {
+		if err := hostlayout.CheckRel(op.Path); err != nil {
 			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
 		}
-		if err := checkPlacement(StateFile{Path: op.Path, Placement: op.Placement}); err != nil {
+		if err := hostlayout.CheckPlacement(hostlayout.StateFile{Path: op.Path, Placement: op.Placement}); err != nil {
 			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
 		}
 		for _, s := range []string{op.Temp, op.Backup} {

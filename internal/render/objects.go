@@ -6,24 +6,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// Annotation keys of docs/bundle-shape.md; everything under the prefix is
-// internal and never reaches a written file.
-const (
-	annotationPrefix    = "bundle.konnectivity.io/"
-	annotationPlacement = annotationPrefix + "placement"
-	annotationHostPath  = annotationPrefix + "host-path"
-)
-
-// Placements render knows how to write.
-const (
-	PlacementStaticPod   = "static-pod"
-	PlacementCluster     = "cluster-manifest"
-	PlacementEgress      = "kas-egress-config"
-	PlacementOverride    = "kas-config-override"
-	PlacementCertificate = "certificate" // files of the certificate directory
-	PlacementState       = "state"       // render's own record
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // object is one document of the bundle with where it goes on the host.
@@ -59,7 +43,7 @@ func uniqueHostPaths(objs []object) error {
 	seen := map[string]string{}
 	for _, o := range objs {
 		if prev, dup := seen[o.hostPath]; dup {
-			return fmt.Errorf("%s and %s both have %s %s", prev, o.id(), annotationHostPath, o.hostPath)
+			return fmt.Errorf("%s and %s both have %s %s", prev, o.id(), hostlayout.AnnotationHostPath, o.hostPath)
 		}
 		seen[o.hostPath] = o.id()
 	}
@@ -82,16 +66,16 @@ func newObject(n *yaml.RNode) (object, error) {
 	}
 	o := object{node: n, apiVersion: meta.APIVersion, kind: meta.Kind, namespace: meta.Namespace, name: meta.Name}
 	ann := n.GetAnnotations()
-	o.placement, o.hostPath = ann[annotationPlacement], ann[annotationHostPath]
+	o.placement, o.hostPath = ann[hostlayout.AnnotationPlacement], ann[hostlayout.AnnotationHostPath]
 	switch o.placement {
-	case PlacementStaticPod, PlacementCluster, PlacementEgress, PlacementOverride:
+	case hostlayout.PlacementStaticPod, hostlayout.PlacementClusterManifest, hostlayout.PlacementKASEgressConfig, hostlayout.PlacementKASConfigOverride:
 	case "":
-		return o, fmt.Errorf("%s has no %s annotation, so render does not know where it goes", o.id(), annotationPlacement)
+		return o, fmt.Errorf("%s has no %s annotation, so render does not know where it goes", o.id(), hostlayout.AnnotationPlacement)
 	default:
-		return o, fmt.Errorf("%s: unknown %s %q", o.id(), annotationPlacement, o.placement)
+		return o, fmt.Errorf("%s: unknown %s %q", o.id(), hostlayout.AnnotationPlacement, o.placement)
 	}
 	if err := checkHostPath(o.hostPath); err != nil {
-		return o, fmt.Errorf("%s: %s: %w", o.id(), annotationHostPath, err)
+		return o, fmt.Errorf("%s: %s: %w", o.id(), hostlayout.AnnotationHostPath, err)
 	}
 	return o, nil
 }
@@ -114,13 +98,13 @@ func checkHostPath(p string) error {
 // config-override render read as plain configuration.
 func (o object) fileBytes() ([]byte, error) {
 	n := o.node.Copy()
-	if o.placement == PlacementEgress || o.placement == PlacementOverride {
+	if o.placement == hostlayout.PlacementKASEgressConfig || o.placement == hostlayout.PlacementKASConfigOverride {
 		if err := n.PipeE(yaml.Clear(yaml.MetadataField)); err != nil {
 			return nil, fmt.Errorf("%s: strip metadata: %w", o.id(), err)
 		}
 	} else {
 		for k := range n.GetAnnotations() {
-			if strings.HasPrefix(k, annotationPrefix) {
+			if strings.HasPrefix(k, hostlayout.AnnotationPrefix) {
 				if err := n.PipeE(yaml.ClearAnnotation(k)); err != nil {
 					return nil, fmt.Errorf("%s: strip %s: %w", o.id(), k, err)
 				}

@@ -6,14 +6,9 @@ import (
 	"fmt"
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-)
 
-// AnnotationOwner marks the cluster objects render writes with the id of
-// the root that wrote them (State.Owner). It lies outside the internal
-// bundle.konnectivity.io/ prefix because it must reach the written files:
-// the live objects carry it, and teardown deletes only objects that prove
-// to be its own.
-const AnnotationOwner = "konnectivity-bundle.io/owner"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // newOwnerID is a fresh id for a root's first render: 128 random bits, so
 // no other root or user can guess it.
@@ -25,7 +20,7 @@ func newOwnerID() string {
 
 // ownerFor is the root's id: the one an earlier render recorded, so a
 // re-run writes the same bytes, or a new one.
-func ownerFor(opts Options, prev *State) string {
+func ownerFor(opts Options, prev *hostlayout.State) string {
 	switch {
 	case prev.Owner != "":
 		return prev.Owner
@@ -38,10 +33,10 @@ func ownerFor(opts Options, prev *State) string {
 // stampOwner puts the owner marker on every cluster object of the model.
 func stampOwner(objs []object, owner string) error {
 	for _, o := range objs {
-		if o.placement != PlacementCluster {
+		if o.placement != hostlayout.PlacementClusterManifest {
 			continue
 		}
-		if err := o.node.PipeE(yaml.SetAnnotation(AnnotationOwner, owner)); err != nil {
+		if err := o.node.PipeE(yaml.SetAnnotation(hostlayout.AnnotationOwner, owner)); err != nil {
 			return fmt.Errorf("%s: mark the owner: %w", o.id(), err)
 		}
 	}

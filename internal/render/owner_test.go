@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestOwnerMarker: a root's first render picks a random owner id, records
@@ -16,7 +18,7 @@ func TestOwnerMarker(t *testing.T) {
 		opts := baseOpts(root)
 		opts.ownerID = "" // the real, random id
 		mustRun(t, opts)
-		st, err := ReadState(root)
+		st, err := hostlayout.ReadStateAt(root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,11 +26,11 @@ func TestOwnerMarker(t *testing.T) {
 			t.Fatalf("state owner %q is not a 128-bit hex id", st.Owner)
 		}
 		owners[st.Owner] = true
-		marker := AnnotationOwner + ": '" + st.Owner + "'"
+		marker := hostlayout.AnnotationOwner + ": '" + st.Owner + "'"
 		for _, rel := range bundlePaths {
 			has := strings.Contains(readFile(t, root, rel), st.Owner)
 			cluster := strings.HasPrefix(rel, "opt/openshift/manifests/")
-			if cluster && !strings.Contains(readFile(t, root, rel), marker) && !strings.Contains(readFile(t, root, rel), AnnotationOwner+": "+st.Owner) {
+			if cluster && !strings.Contains(readFile(t, root, rel), marker) && !strings.Contains(readFile(t, root, rel), hostlayout.AnnotationOwner+": "+st.Owner) {
 				t.Errorf("%s lacks the owner marker", rel)
 			}
 			if !cluster && has {
@@ -39,7 +41,7 @@ func TestOwnerMarker(t *testing.T) {
 		if rep := mustRun(t, opts); rep.Changed() {
 			t.Errorf("a re-run changed %+v", rep.Files)
 		}
-		if again, _ := ReadState(root); again.Owner != st.Owner {
+		if again, _ := hostlayout.ReadStateAt(root); again.Owner != st.Owner {
 			t.Errorf("owner changed from %s to %s", st.Owner, again.Owner)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // desiredFile is one file as render wants it on the host.
@@ -34,15 +35,15 @@ type change struct {
 // and certificates next, and the static pod last because the kubelet starts
 // the server as soon as its manifest appears.
 var commitRank = map[string]int{
-	PlacementState: 0, PlacementCertificate: 1, PlacementEgress: 2,
-	PlacementOverride: 3, PlacementCluster: 4, PlacementStaticPod: 5,
+	hostlayout.PlacementState: 0, hostlayout.PlacementCertificate: 1, hostlayout.PlacementKASEgressConfig: 2,
+	hostlayout.PlacementKASConfigOverride: 3, hostlayout.PlacementClusterManifest: 4, hostlayout.PlacementStaticPod: 5,
 }
 
 // planChanges compares every desired file with the disk. Files recorded in
 // prev but no longer wanted are removed. An existing file that no earlier
 // render recorded is refused, even with the same bytes: adopting it would
 // let teardown delete a stranger's file later.
-func planChanges(root string, want []desiredFile, prev *State, force bool) ([]change, error) {
+func planChanges(root string, want []desiredFile, prev *hostlayout.State, force bool) ([]change, error) {
 	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, err
@@ -57,8 +58,8 @@ func planChanges(root string, want []desiredFile, prev *State, force bool) ([]ch
 		if c.action, c.old, err = compareDisk(h, w); err != nil {
 			return nil, err
 		}
-		_, ours := prev.file(w.rel)
-		if c.action != ActionCreate && !ours && !force && w.placement != PlacementState {
+		_, ours := prev.File(w.rel)
+		if c.action != ActionCreate && !ours && !force && w.placement != hostlayout.PlacementState {
 			refused = append(refused, c.abs)
 		}
 		changes = append(changes, c)
@@ -82,10 +83,10 @@ func planChanges(root string, want []desiredFile, prev *State, force bool) ([]ch
 }
 
 // planRemovals removes every recorded file that is no longer wanted.
-func planRemovals(h *hostfs.Root, prev *State, wanted map[string]bool) ([]change, error) {
+func planRemovals(h *hostfs.Root, prev *hostlayout.State, wanted map[string]bool) ([]change, error) {
 	var out []change
 	for _, f := range prev.Files {
-		if wanted[f.Path] || f.Placement == PlacementState {
+		if wanted[f.Path] || f.Placement == hostlayout.PlacementState {
 			continue
 		}
 		data, err := h.ReadFile(f.Path)

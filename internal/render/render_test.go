@@ -10,6 +10,7 @@ import (
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -20,8 +21,8 @@ func TestRenderWritesEveryFileInItsPlace(t *testing.T) {
 	if !rep.CertsGenerated {
 		t.Errorf("certificates not generated on an empty root: %q", rep.CertsReason)
 	}
-	want := append([]string{StatePath}, bundlePaths...)
-	for _, n := range certFileNames {
+	want := append([]string{hostlayout.StatePath}, bundlePaths...)
+	for _, n := range hostlayout.CertFileNames {
 		want = append(want, certDirRel+"/"+n)
 	}
 	got := map[string]FileReport{}
@@ -140,11 +141,11 @@ func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
 		updated []string
 	}{
 		{"image", func(o *Options) { o.Image = "quay.io/openshift/origin-apiserver-network-proxy:4.21" },
-			[]string{StatePath, podRel, daemonSetRel}},
+			[]string{hostlayout.StatePath, podRel, daemonSetRel}},
 		{"bootstrap IP", func(o *Options) { o.BootstrapIP = "192.0.2.11" },
 			// the CA and the agent certificate (and so the Secret) stay, so
 			// running agents keep working; only the server leaf names the IP
-			[]string{StatePath, daemonSetRel, certDirRel + "/server.crt", certDirRel + "/server.key"}},
+			[]string{hostlayout.StatePath, daemonSetRel, certDirRel + "/server.crt", certDirRel + "/server.key"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -211,14 +212,14 @@ func TestDryRunTouchesNothing(t *testing.T) {
 func TestStateFileRecordsWhatRenderWrote(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
-	st, err := ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if st.Namespace != "openshift-bootstrap-konnectivity" {
 		t.Errorf("namespace %q", st.Namespace)
 	}
-	if len(st.Files) != len(bundlePaths)+len(certFileNames) {
+	if len(st.Files) != len(bundlePaths)+len(hostlayout.CertFileNames) {
 		t.Errorf("state lists %d files", len(st.Files))
 	}
 	for _, f := range st.Files {
@@ -248,7 +249,7 @@ func TestStateFileRecordsWhatRenderWrote(t *testing.T) {
 			t.Errorf("state does not record created dir %s: %v", d, st.Dirs)
 		}
 	}
-	raw := readFile(t, root, StatePath)
+	raw := readFile(t, root, hostlayout.StatePath)
 	var generic map[string]any
 	if err := json.Unmarshal([]byte(raw), &generic); err != nil {
 		t.Fatalf("state is not JSON: %v", err)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -48,10 +49,10 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 		if rep.Recovered, err = Recover(h); err != nil {
 			return nil, err
 		}
-	} else if ok, _ := h.Exists(JournalPath); ok {
+	} else if ok, _ := h.Exists(hostlayout.JournalPath); ok {
 		rep.Recovered = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
 	}
-	if in.prev, err = readState(h); err != nil {
+	if in.prev, err = previousState(h); err != nil {
 		return nil, err
 	}
 	if !opts.noFastPath {
@@ -85,7 +86,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 type hostInputs struct {
 	root, ip    string
 	force       bool
-	prev        *State
+	prev        *hostlayout.State
 	fingerprint string
 	opts        Options
 }
@@ -281,7 +282,7 @@ func desiredFiles(objs []object, certDir string, cp *certPlan) ([]desiredFile, e
 		}
 		want = append(want, desiredFile{rel: strings.TrimPrefix(o.hostPath, "/"), data: data, mode: mode, placement: o.placement})
 	}
-	for _, name := range certFileNames {
+	for _, name := range hostlayout.CertFileNames {
 		data, ok := cp.Files[name]
 		if !ok {
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
@@ -291,7 +292,7 @@ func desiredFiles(objs []object, certDir string, cp *certPlan) ([]desiredFile, e
 			mode = 0o600
 		}
 		rel := strings.TrimPrefix(certDir, "/") + "/" + name
-		want = append(want, desiredFile{rel: rel, data: data, mode: mode, placement: PlacementCertificate})
+		want = append(want, desiredFile{rel: rel, data: data, mode: mode, placement: hostlayout.PlacementCertificate})
 	}
 	return want, nil
 }

@@ -1,135 +1,18 @@
 package render
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
-	"fmt"
-	"os"
-	"sort"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// StatePath is where render records what it wrote, relative to the root.
-const StatePath = "var/lib/konnectivity-bundle/state.json"
-
-// stateVersion changes only when the format does.
-const stateVersion = 1
-
-// State is render's record of the host (docs/render.md, teardown). It holds no timestamps
-// so an unchanged render produces the same bytes and is not rewritten.
-type State struct {
-	Version int         `json:"version"`
-	Files   []StateFile `json:"files"`
-	// Dirs render created, deepest last; teardown removes them when empty.
-	Dirs           []string    `json:"dirs,omitempty"`
-	Namespace      string      `json:"namespace,omitempty"`
-	ClusterObjects []ObjectRef `json:"clusterObjects,omitempty"`
-	// Inputs fingerprints what produced the files (see fastpath.go); empty
-	// when a re-run must always build.
-	Inputs string `json:"inputs,omitempty"`
-	// Owner is the id in the AnnotationOwner marker of the cluster objects.
-	Owner string `json:"owner,omitempty"`
-}
-
-// StateFile is one written file, relative to the root.
-type StateFile struct {
-	Path      string `json:"path"`
-	SHA256    string `json:"sha256"`
-	Placement string `json:"placement"`
-	Mode      string `json:"mode"` // octal permissions, e.g. "0600"
-}
-
-// ObjectRef names a cluster object the bundle creates through cluster-bootstrap.
-type ObjectRef struct {
-	APIVersion string `json:"apiVersion"`
-	Kind       string `json:"kind"`
-	Namespace  string `json:"namespace,omitempty"`
-	Name       string `json:"name"`
-}
-
-// ReadState loads the state file under root; a missing file is an empty state.
-func ReadState(root string) (*State, error) {
-	h, err := hostfs.Open(root)
-	if err != nil {
-		return nil, err
+// previousState is the state an earlier run left; none at all reads as an
+// empty state, so a first render and a re-run take one path.
+func previousState(h *hostfs.Root) (*hostlayout.State, error) {
+	st, err := hostlayout.ReadState(h)
+	if errors.Is(err, hostlayout.ErrNotRendered) {
+		return &hostlayout.State{Version: hostlayout.StateVersion}, nil
 	}
-	defer h.Close()
-	return readState(h)
-}
-
-func readState(h *hostfs.Root) (*State, error) {
-	p := h.Abs(StatePath)
-	data, err := h.ReadFile(StatePath)
-	if errors.Is(err, os.ErrNotExist) {
-		return &State{Version: stateVersion}, nil
-	}
-	if err == nil {
-		// The state is JSON, which YAML includes: the same limits and the
-		// duplicate-key refusal apply to it as to every other input.
-		err = yamlguard.Check(data)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read state file: %w", err)
-	}
-	var s State
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return nil, fmt.Errorf("state file %s is damaged (%v); fix: remove the files it listed by hand and delete it", p, err)
-	}
-	if s.Version != stateVersion {
-		return nil, fmt.Errorf("state file %s has version %d, this binary understands %d", p, s.Version, stateVersion)
-	}
-	if err := s.validate(); err != nil {
-		return nil, fmt.Errorf("state file %s: %w; render and teardown act only on paths the bundle can place (fix: restore the file render wrote, or remove the bundle's files by hand and delete it)", p, err)
-	}
-	return &s, nil
-}
-
-// file returns the record for a root-relative path.
-func (s *State) file(rel string) (StateFile, bool) {
-	for _, f := range s.Files {
-		if f.Path == rel {
-			return f, true
-		}
-	}
-	return StateFile{}, false
-}
-
-// encode is deterministic: files sorted by path.
-func (s *State) encode() ([]byte, error) {
-	if s.Files == nil {
-		s.Files = []StateFile{}
-	}
-	sort.Slice(s.Files, func(i, j int) bool { return s.Files[i].Path < s.Files[j].Path })
-	data, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		return nil, fmt.Errorf("encode state: %w", err)
-	}
-	return append(data, '\n'), nil
-}
-
-// WriteState replaces the state file under the root atomically (teardown
-// keeps a smaller one while cluster objects remain to be deleted).
-func WriteState(h *hostfs.Root, s *State) error {
-	data, err := s.encode()
-	if err != nil {
-		return err
-	}
-	tmp := hostfs.TempName(StatePath)
-	err = h.WriteNew(tmp, data, 0o644)
-	if err == nil {
-		err = h.Sync(tmp)
-	}
-	if err == nil {
-		err = h.Rename(tmp, StatePath)
-	}
-	if err != nil {
-		_ = h.Remove(tmp)
-		return fmt.Errorf("write state file: %w", err)
-	}
-	return h.Sync(stateDir)
+	return st, err
 }

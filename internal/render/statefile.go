@@ -5,21 +5,22 @@ import (
 	"sort"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // withState adds the state file to the plan and returns the directories to
 // create. The state lists the directories too, so its own directory must be
 // known before its bytes are.
-func withState(root string, changes []change, prev *State, objs []object, certDir, inputs string) ([]change, []dirSpec, error) {
+func withState(root string, changes []change, prev *hostlayout.State, objs []object, certDir, inputs string) ([]change, []dirSpec, error) {
 	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer h.Close()
-	stateAbs := h.Abs(StatePath)
-	placeholder := change{desiredFile: desiredFile{rel: StatePath, placement: PlacementState}, abs: stateAbs, action: ActionCreate}
-	if ok, err := h.Exists(StatePath); err != nil {
-		return nil, nil, inspectError(h, StatePath, err)
+	stateAbs := h.Abs(hostlayout.StatePath)
+	placeholder := change{desiredFile: desiredFile{rel: hostlayout.StatePath, placement: hostlayout.PlacementState}, abs: stateAbs, action: ActionCreate}
+	if ok, err := h.Exists(hostlayout.StatePath); err != nil {
+		return nil, nil, inspectError(h, hostlayout.StatePath, err)
 	} else if ok {
 		placeholder.action = ActionUpdate
 	}
@@ -29,11 +30,11 @@ func withState(root string, changes []change, prev *State, objs []object, certDi
 	}
 	st := newState(h, changes, prev, dirs, objs)
 	st.Inputs = inputs
-	data, err := st.encode()
+	data, err := st.Encode()
 	if err != nil {
 		return nil, nil, err
 	}
-	sc := change{desiredFile: desiredFile{rel: StatePath, data: data, mode: 0o644, placement: PlacementState}, abs: stateAbs}
+	sc := change{desiredFile: desiredFile{rel: hostlayout.StatePath, data: data, mode: 0o644, placement: hostlayout.PlacementState}, abs: stateAbs}
 	if sc.action, sc.old, err = compareDisk(h, sc.desiredFile); err != nil {
 		return nil, nil, err
 	}
@@ -42,11 +43,11 @@ func withState(root string, changes []change, prev *State, objs []object, certDi
 
 // newState records every file kept or written, every directory render ever
 // created that still exists, and the cluster objects.
-func newState(h *hostfs.Root, changes []change, prev *State, dirs []dirSpec, objs []object) *State {
-	s := &State{Version: stateVersion, Owner: prev.Owner}
+func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []dirSpec, objs []object) *hostlayout.State {
+	s := &hostlayout.State{Version: hostlayout.StateVersion, Owner: prev.Owner}
 	for _, c := range changes {
 		if c.action != ActionRemove {
-			s.Files = append(s.Files, StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
+			s.Files = append(s.Files, hostlayout.StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
 		}
 	}
 	seen := map[string]bool{}
@@ -64,10 +65,10 @@ func newState(h *hostfs.Root, changes []change, prev *State, dirs []dirSpec, obj
 	}
 	sort.Strings(s.Dirs)
 	for _, o := range objs {
-		if o.placement != PlacementCluster {
+		if o.placement != hostlayout.PlacementClusterManifest {
 			continue
 		}
-		s.ClusterObjects = append(s.ClusterObjects, ObjectRef{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name})
+		s.ClusterObjects = append(s.ClusterObjects, hostlayout.ObjectRef{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name})
 		if o.kind == "Namespace" && o.apiVersion == "v1" {
 			s.Namespace = o.name
 		}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestUnsafeCertificatesAreReplaced: certificates render wrote, then made
@@ -78,7 +80,7 @@ func TestPlantedCertificatesInAFreshRootAreNotAdopted(t *testing.T) {
 	if err := os.MkdirAll(certDir, 0o700); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range certFileNames {
+	for _, name := range hostlayout.CertFileNames {
 		p := filepath.Join(certDir, name)
 		if err := os.WriteFile(p, []byte(readFile(t, donor, certDirRel+"/"+name)), 0o600); err != nil {
 			t.Fatal(err)

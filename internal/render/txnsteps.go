@@ -10,6 +10,7 @@ import (
 	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // DurabilityError is an error after the commit point: the new bundle is in
@@ -68,7 +69,7 @@ func isPrivateDir(j *journal, dir string) bool {
 
 // inStateChain reports whether dir is the state directory or one of its parents.
 func inStateChain(dir string) bool {
-	return dir == stateDir || strings.HasPrefix(stateDir, dir+"/")
+	return dir == hostlayout.StateDir || strings.HasPrefix(hostlayout.StateDir, dir+"/")
 }
 
 // do runs one operation exactly (this run planned it and knows the disk).
@@ -108,7 +109,7 @@ func (t *txn) do(op journalOp) error {
 func (t *txn) abort(j *journal, cause error) error {
 	if err := rollBack(t.h, j); err != nil {
 		return fmt.Errorf("%w; undoing it also failed (the journal %s stays, the next render, teardown or status finishes the undo): %v",
-			cause, t.h.Abs(JournalPath), err)
+			cause, t.h.Abs(hostlayout.JournalPath), err)
 	}
 	if err := verifyUndone(t.h, j); err != nil {
 		return fmt.Errorf("%w; undone, but the host does not match what it was: %v", cause, err)
@@ -118,7 +119,7 @@ func (t *txn) abort(j *journal, cause error) error {
 
 // finish flushes the renames and removes the backups and the journal.
 func finish(h *hostfs.Root, j *journal) error {
-	dirs := map[string]bool{stateDir: true}
+	dirs := map[string]bool{hostlayout.StateDir: true}
 	for _, op := range j.Ops {
 		dirs[path.Dir(op.Path)] = true
 	}
@@ -140,7 +141,7 @@ func finish(h *hostfs.Root, j *journal) error {
 	if err := errors.Join(errs...); err != nil {
 		return errors.Join(syncErr, fmt.Errorf("remove backups: %w", err))
 	}
-	if err := h.Remove(JournalPath); err != nil {
+	if err := h.Remove(hostlayout.JournalPath); err != nil {
 		return errors.Join(syncErr, fmt.Errorf("remove the journal: %w", err))
 	}
 	// Not flushed: a journal that reappears after a power loss finds every
@@ -225,10 +226,10 @@ func dropJournal(h *hostfs.Root, created []string) error {
 		}
 	}
 	if top == "" {
-		if err := ignoreNotExist(h.Remove(JournalPath)); err != nil {
+		if err := ignoreNotExist(h.Remove(hostlayout.JournalPath)); err != nil {
 			return fmt.Errorf("remove the journal: %w", err)
 		}
-		return h.Sync(stateDir)
+		return h.Sync(hostlayout.StateDir)
 	}
 	return dropChain(h, top)
 }
@@ -237,7 +238,7 @@ func dropJournal(h *hostfs.Root, created []string) error {
 // it holds nothing but render's own files.
 func dropChain(h *hostfs.Root, top string) error {
 	if !ownsOnly(h, top) {
-		if err := ignoreNotExist(h.Remove(JournalPath)); err != nil {
+		if err := ignoreNotExist(h.Remove(hostlayout.JournalPath)); err != nil {
 			return err
 		}
 		return fmt.Errorf("kept %s: it holds files render did not write", h.Abs(top))
@@ -265,7 +266,7 @@ func ownsOnly(h *hostfs.Root, dir string) bool {
 			if !ownsOnly(h, p) {
 				return false
 			}
-		case p == StatePath || p == JournalPath || (path.Dir(p) == stateDir && hostfs.IsScratch(n)):
+		case p == hostlayout.StatePath || p == hostlayout.JournalPath || (path.Dir(p) == hostlayout.StateDir && hostfs.IsScratch(n)):
 		default:
 			return false
 		}
@@ -285,7 +286,7 @@ func verifyUndone(h *hostfs.Root, j *journal) error {
 			}
 		}
 	}
-	for _, d := range append([]string{JournalPath}, j.Dirs...) {
+	for _, d := range append([]string{hostlayout.JournalPath}, j.Dirs...) {
 		if exists(h, d) {
 			return fmt.Errorf("%s is left behind", h.Abs(d))
 		}
@@ -329,7 +330,7 @@ func Recover(h *hostfs.Root) (string, error) {
 // scrub removes what a run killed before its journal existed can leave:
 // a hidden staged state directory, or a temporary journal.
 func scrub(h *hostfs.Root) error {
-	parts := strings.Split(stateDir, "/")
+	parts := strings.Split(hostlayout.StateDir, "/")
 	for i := range parts {
 		parent := "."
 		if i > 0 {
@@ -340,20 +341,20 @@ func scrub(h *hostfs.Root) error {
 			return fmt.Errorf("inspect %s: %w", h.Abs(parent), err)
 		}
 		for _, n := range names {
-			if strings.HasPrefix(n, "."+parts[i]+stagedMark) {
+			if strings.HasPrefix(n, "."+parts[i]+hostlayout.StagedMark) {
 				if err := h.RemoveAll(path.Join(parent, n)); err != nil {
 					return fmt.Errorf("remove %s: %w", h.Abs(path.Join(parent, n)), err)
 				}
 			}
 		}
 	}
-	names, err := h.ReadDirNames(stateDir)
+	names, err := h.ReadDirNames(hostlayout.StateDir)
 	if err != nil {
-		return fmt.Errorf("inspect %s: %w", h.Abs(stateDir), err)
+		return fmt.Errorf("inspect %s: %w", h.Abs(hostlayout.StateDir), err)
 	}
 	for _, n := range names {
-		if strings.HasPrefix(n, "."+path.Base(JournalPath)+".kb-tmp-") {
-			if err := h.Remove(path.Join(stateDir, n)); err != nil {
+		if strings.HasPrefix(n, "."+path.Base(hostlayout.JournalPath)+".kb-tmp-") {
+			if err := h.Remove(path.Join(hostlayout.StateDir, n)); err != nil {
 				return err
 			}
 		}
@@ -385,9 +386,6 @@ func ignoreNotExist(err error) error {
 	return err
 }
 
-// LoadState reads the state through an open root (teardown, status).
-func LoadState(h *hostfs.Root) (*State, error) { return readState(h) }
-
 // RemoveState deletes the state file and, when render created them (dirs is
 // the state's Dirs), the state directory and its parents, without a crash
 // window that could leave an unrecorded directory. It returns what it
@@ -399,18 +397,18 @@ func RemoveState(h *hostfs.Root, dirs []string) ([]string, error) {
 			top = d
 		}
 	}
-	removed := []string{h.Abs(StatePath)}
+	removed := []string{h.Abs(hostlayout.StatePath)}
 	if top == "" || !ownsOnly(h, top) {
-		err := ignoreNotExist(h.Remove(StatePath))
+		err := ignoreNotExist(h.Remove(hostlayout.StatePath))
 		if err == nil {
-			err = h.Sync(stateDir)
+			err = h.Sync(hostlayout.StateDir)
 		}
 		return removed, err
 	}
 	if err := dropChain(h, top); err != nil {
 		return nil, err
 	}
-	for d := stateDir; ; d = path.Dir(d) {
+	for d := hostlayout.StateDir; ; d = path.Dir(d) {
 		removed = append(removed, h.Abs(d)+"/")
 		if d == top {
 			return removed, nil

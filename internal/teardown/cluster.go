@@ -14,7 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // requestTimeout bounds each API call so a dead API server costs seconds,
@@ -53,7 +53,7 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 // of them when the API server is unreachable). An object that does not
 // carry the state's owner marker is refused, reported and no longer
 // recorded: it is not ours, so no later teardown may delete it either.
-func (c *Cluster) deleteAll(ctx context.Context, st *render.State, rep *Report) ([]render.ObjectRef, error) {
+func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Report) ([]hostlayout.ObjectRef, error) {
 	objs := namespaceLast(st.ClusterObjects)
 	for i, o := range objs {
 		err := c.deleteOwned(ctx, o, st.Owner)
@@ -86,7 +86,7 @@ func (e *notOwnedError) Error() string { return e.reason }
 // deleteOwned reads the live object and deletes it only when its owner
 // marker matches owner. The delete is conditional on the UID just read, so
 // an object replaced in between is not deleted either.
-func (c *Cluster) deleteOwned(ctx context.Context, o render.ObjectRef, owner string) error {
+func (c *Cluster) deleteOwned(ctx context.Context, o hostlayout.ObjectRef, owner string) error {
 	r, err := c.resource(o)
 	if err != nil {
 		return err
@@ -107,19 +107,19 @@ func (c *Cluster) deleteOwned(ctx context.Context, o render.ObjectRef, owner str
 
 // owned says why live is not this root's object, or nil when it is.
 func owned(live *unstructured.Unstructured, owner string) error {
-	got, marked := live.GetAnnotations()[render.AnnotationOwner]
+	got, marked := live.GetAnnotations()[hostlayout.AnnotationOwner]
 	switch {
 	case owner == "":
 		return &notOwnedError{"the state records no owner id (it was written by an older render), so nothing proves the object is ours; delete it by hand if it is"}
 	case !marked:
-		return &notOwnedError{fmt.Sprintf("it has no %s annotation, so render did not create it; it is left in place", render.AnnotationOwner)}
+		return &notOwnedError{fmt.Sprintf("it has no %s annotation, so render did not create it; it is left in place", hostlayout.AnnotationOwner)}
 	case got != owner:
-		return &notOwnedError{fmt.Sprintf("its %s annotation is %q, not this root's %q, so another render created it; it is left in place", render.AnnotationOwner, got, owner)}
+		return &notOwnedError{fmt.Sprintf("its %s annotation is %q, not this root's %q, so another render created it; it is left in place", hostlayout.AnnotationOwner, got, owner)}
 	}
 	return nil
 }
 
-func (c *Cluster) resource(o render.ObjectRef) (dynamic.ResourceInterface, error) {
+func (c *Cluster) resource(o hostlayout.ObjectRef) (dynamic.ResourceInterface, error) {
 	gv, err := schema.ParseGroupVersion(o.APIVersion)
 	if err != nil {
 		return nil, fmt.Errorf("recorded apiVersion %q: %w", o.APIVersion, err)
@@ -140,8 +140,8 @@ func unreachable(err error) bool {
 	return !errors.As(err, &status) || apierrors.IsServerTimeout(err) || apierrors.IsServiceUnavailable(err)
 }
 
-func namespaceLast(objs []render.ObjectRef) []render.ObjectRef {
-	var out, nss []render.ObjectRef
+func namespaceLast(objs []hostlayout.ObjectRef) []hostlayout.ObjectRef {
+	var out, nss []hostlayout.ObjectRef
 	for _, o := range objs {
 		if o.Kind == "Namespace" && o.APIVersion == "v1" {
 			nss = append(nss, o)
@@ -152,7 +152,7 @@ func namespaceLast(objs []render.ObjectRef) []render.ObjectRef {
 	return append(out, nss...)
 }
 
-func describe(o render.ObjectRef) string {
+func describe(o hostlayout.ObjectRef) string {
 	if o.Namespace != "" {
 		return fmt.Sprintf("%s %s/%s", o.Kind, o.Namespace, o.Name)
 	}

@@ -10,12 +10,12 @@ import (
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 func stateOwner(t *testing.T, root string) string {
 	t.Helper()
-	st, err := render.ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func stateOwner(t *testing.T, root string) string {
 
 // marked gives an object the owner marker (and a UID, as the API server would).
 func marked(u *unstructured.Unstructured, owner string) *unstructured.Unstructured {
-	u.SetAnnotations(map[string]string{render.AnnotationOwner: owner})
+	u.SetAnnotations(map[string]string{hostlayout.AnnotationOwner: owner})
 	u.SetUID(types.UID("uid-" + u.GetKind() + "-" + u.GetName()))
 	return u
 }
@@ -46,7 +46,7 @@ func TestTeardownDeletesOnlyItsOwnObjects(t *testing.T) {
 		wantWhy     string
 	}{
 		{"all ours", "ours", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Secret " + ns + "/konnectivity-agent-certs", "Namespace " + ns}, nil, ""},
-		{"an unmarked Secret", "", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Namespace " + ns}, []string{"Secret " + ns + "/konnectivity-agent-certs"}, "has no " + render.AnnotationOwner + " annotation"},
+		{"an unmarked Secret", "", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Namespace " + ns}, []string{"Secret " + ns + "/konnectivity-agent-certs"}, "has no " + hostlayout.AnnotationOwner + " annotation"},
 		{"another root's Secret", "someone-else", keep, []string{"DaemonSet " + ns + "/konnectivity-agent", "Namespace " + ns}, []string{"Secret " + ns + "/konnectivity-agent-certs"}, `annotation is "someone-else"`},
 		{"a state without an owner", "ours", func(string) string { return "" }, nil,
 			[]string{"DaemonSet " + ns + "/konnectivity-agent", "Secret " + ns + "/konnectivity-agent-certs", "Namespace " + ns}, "records no owner id"},
@@ -91,7 +91,7 @@ func TestTeardownDeletesOnlyItsOwnObjects(t *testing.T) {
 			if tc.wantWhy != "" && !strings.Contains(strings.Join(rep.Warnings, "\n"), tc.wantWhy) {
 				t.Errorf("warnings %q do not say %q", rep.Warnings, tc.wantWhy)
 			}
-			if st, _ := render.ReadState(root); st != nil && len(st.ClusterObjects) != 0 {
+			if st, _ := hostlayout.ReadStateAt(root); st != nil && len(st.ClusterObjects) != 0 {
 				t.Errorf("refused objects stay recorded: %+v", st.ClusterObjects)
 			}
 		})
@@ -104,7 +104,7 @@ func keep(s string) string { return s }
 // (none) or a tampered state would have it.
 func setStateOwner(t *testing.T, root, owner string) {
 	t.Helper()
-	st, err := render.ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func setStateOwner(t *testing.T, root, owner string) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if err := render.WriteState(h, st); err != nil {
+	if err := hostlayout.WriteState(h, st); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -4,26 +4,26 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path"
 	"sort"
 	"strings"
 	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
 // removalRank removes the static pod first so the kubelet stops the server
 // before its certificates and configuration disappear.
 var removalRank = map[string]int{
-	render.PlacementStaticPod: 0, render.PlacementCluster: 1, render.PlacementOverride: 2,
-	render.PlacementEgress: 3, render.PlacementCertificate: 4,
+	hostlayout.PlacementStaticPod: 0, hostlayout.PlacementClusterManifest: 1, hostlayout.PlacementKASConfigOverride: 2,
+	hostlayout.PlacementKASEgressConfig: 3, hostlayout.PlacementCertificate: 4,
 }
 
 // removeFiles removes every recorded file. A symbolic link or special file
 // where render wrote a regular file is someone else's and is kept.
-func removeFiles(h *hostfs.Root, st *render.State, rep *Report) error {
-	files := append([]render.StateFile(nil), st.Files...)
+func removeFiles(h *hostfs.Root, st *hostlayout.State, rep *Report) error {
+	files := append([]hostlayout.StateFile(nil), st.Files...)
 	sort.SliceStable(files, func(i, j int) bool {
 		return removalRank[files[i].Placement] < removalRank[files[j].Placement]
 	})
@@ -54,7 +54,7 @@ func removeFiles(h *hostfs.Root, st *render.State, rep *Report) error {
 func removeDirs(h *hostfs.Root, dirs []string, rep *Report) {
 	sorted := append([]string(nil), dirs...)
 	sort.Sort(sort.Reverse(sort.StringSlice(sorted)))
-	stateDir := path.Dir(render.StatePath)
+	stateDir := hostlayout.StateDir
 	for _, d := range sorted {
 		if d == stateDir || strings.HasPrefix(stateDir, d+"/") {
 			continue
@@ -76,11 +76,11 @@ func removeDirs(h *hostfs.Root, dirs []string, rep *Report) {
 // finishState deletes the state file (and the directories render made for
 // it) once nothing is left to do, or keeps a smaller one listing the
 // cluster objects still to delete.
-func finishState(h *hostfs.Root, st *render.State, pending []render.ObjectRef, rep *Report) error {
+func finishState(h *hostfs.Root, st *hostlayout.State, pending []hostlayout.ObjectRef, rep *Report) error {
 	removeDirs(h, st.Dirs, rep)
 	if len(pending) > 0 {
-		rest := &render.State{Version: st.Version, Namespace: st.Namespace, ClusterObjects: pending, Dirs: st.Dirs}
-		return render.WriteState(h, rest)
+		rest := &hostlayout.State{Version: st.Version, Namespace: st.Namespace, ClusterObjects: pending, Dirs: st.Dirs}
+		return hostlayout.WriteState(h, rest)
 	}
 	removed, err := render.RemoveState(h, st.Dirs)
 	if err != nil {

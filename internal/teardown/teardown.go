@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -45,7 +45,7 @@ type Report struct {
 	Unreachable    bool
 	UnreachableErr error
 	// Pending lists cluster objects still recorded in the state file.
-	Pending []render.ObjectRef
+	Pending []hostlayout.ObjectRef
 }
 
 // UnreachableError is returned with Strict when the API server is unreachable.
@@ -84,15 +84,15 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if rep.Recovered, err = render.Recover(h); err != nil {
 		return nil, err
 	}
-	recorded, err := h.Exists(render.StatePath)
+	recorded, err := h.Exists(hostlayout.StatePath)
 	if err != nil {
 		return nil, err
 	}
 	if !recorded {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no state file %s: render recorded nothing under this root, so nothing was removed", h.Abs(render.StatePath)))
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no state file %s: render recorded nothing under this root, so nothing was removed", h.Abs(hostlayout.StatePath)))
 		return rep, nil
 	}
-	st, err := render.LoadState(h)
+	st, err := hostlayout.ReadState(h)
 	if err != nil {
 		return nil, err
 	}

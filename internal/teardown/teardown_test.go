@@ -17,6 +17,7 @@ import (
 	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -81,7 +82,7 @@ func TestTeardownRemovesStaticPodFirstAndStateLast(t *testing.T) {
 			lastFile = p
 		}
 	}
-	if lastFile != filepath.Join(root, render.StatePath) {
+	if lastFile != filepath.Join(root, hostlayout.StatePath) {
 		t.Errorf("last file removed %s, want the state file", lastFile)
 	}
 }
@@ -158,7 +159,7 @@ func TestTeardownWithoutKubeconfigKeepsClusterObjectsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := render.ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -282,7 +283,7 @@ func TestTeardownUnreachableAPIServerIsAWarning(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, staticPod)); !os.IsNotExist(err) {
 		t.Errorf("files must be removed even when the API server is down: %v", err)
 	}
-	st, err := render.ReadState(root)
+	st, err := hostlayout.ReadStateAt(root)
 	if err != nil || len(st.ClusterObjects) != 3 {
 		t.Errorf("cluster objects must stay recorded: %+v, %v", st, err)
 	}
@@ -333,7 +334,7 @@ func TestTeardownNeverRemovesOutsideTheRoot(t *testing.T) {
 			}
 		}},
 		{"state entry out of the root", func(t *testing.T, root, outside string) {
-			p := filepath.Join(root, render.StatePath)
+			p := filepath.Join(root, hostlayout.StatePath)
 			data, _ := os.ReadFile(p)
 			rel, _ := filepath.Rel(root, filepath.Join(outside, "konnectivity-00-namespace.yaml"))
 			data = []byte(strings.Replace(string(data), "opt/openshift/manifests/konnectivity-00-namespace.yaml", rel, 1))

@@ -54,3 +54,16 @@ func explicitZeroPorts(data []byte) FieldErrors {
 	}
 	return errs
 }
+
+// Resolve decodes, defaults and validates a config.
+func Resolve(config []byte, getenv func(string) string) (*Spec, error) {
+	cfg, err := Decode(config)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Spec.Default(getenv)
+	if err := cfg.Spec.Validate(); err != nil {
+		return nil, err
+	}
+	return &cfg.Spec, nil
+}

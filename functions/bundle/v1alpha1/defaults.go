@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // Defaults that match the OpenShift installer (README.md, "The config").
@@ -32,8 +33,8 @@ const (
 	DefaultSyncIntervalCap = "3s"
 	DefaultPriorityClass   = "system-node-critical"
 
-	DefaultBootstrapConfigDir  = "/etc/kubernetes/bootstrap-configs"
-	DefaultKASConfigDir        = "/etc/kubernetes/config"
+	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
+	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
 	DefaultSocketName          = "konnectivity-server.socket"
 	DefaultEgressConfigName    = "egress-selector-config.yaml"
 	DefaultCertDir             = "/opt/openshift/tls/konnectivity"

@@ -9,7 +9,7 @@ import (
 )
 
 // TestSocketPathLimitIsTheKernels pins the 107-byte socket path rule (see
-// testdata/*/paths-socket-path-longest and socket-path-too-long) to what
+// ../testdata/*/paths-socket-path-longest and socket-path-too-long) to what
 // this kernel actually does: a 107-byte path can be listened on, 108 not.
 func TestSocketPathLimitIsTheKernels(t *testing.T) {
 	dir := t.TempDir()

@@ -1,6 +1,6 @@
-// Package v1alpha1 is the KonnectivityBundle generator: one config in, the
-// whole bootstrap Konnectivity bundle out. Every value that two emitted
-// objects must agree on is derived here from a single field.
+// Package v1alpha1 is the KonnectivityBundle API: the config's types, its
+// defaults, strict decoding and validation. The generator that turns a
+// resolved config into objects is the parent package, functions/bundle.
 package v1alpha1
 
 import (

@@ -15,6 +15,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 type validator struct{ errs FieldErrors }
@@ -240,7 +241,7 @@ func (v *validator) kasMountDirs(p *PathsSpec) {
 		{"spec.paths.kasConfigDir", p.KASConfigDir},
 	} {
 		if strings.Contains(f.value, ":") {
-			v.add(f.field, "choose a directory without ':'", "%q contains ':', the separator of the %s annotation", f.value, AnnotationKASConfigMount)
+			v.add(f.field, "choose a directory without ':'", "%q contains ':', the separator of the %s annotation", f.value, hostlayout.AnnotationKASConfigMount)
 		}
 	}
 }

@@ -5,6 +5,7 @@ package v1alpha1
 
 import (
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // API version and kind of the function config.
@@ -18,7 +19,7 @@ const (
 const (
 	DefaultNamespace      = bundle.DefaultNamespace
 	DefaultCertDir        = bundle.DefaultCertDir
-	DefaultSecretHostPath = bundle.DefaultClusterManifestsDir + "/" + bundle.AgentSecretFileName
+	DefaultSecretHostPath = bundle.DefaultClusterManifestsDir + "/" + hostlayout.AgentSecretFileName
 	EnvBootstrapIP        = bundle.EnvBootstrapIP
 )
 

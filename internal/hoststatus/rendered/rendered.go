@@ -4,46 +4,31 @@
 package rendered
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/yaml"
 )
 
-// StatePath is render's state file relative to the root (docs/render.md).
-const StatePath = "var/lib/konnectivity-bundle/state.json"
-
-// Placement of the certificate files in the state file.
-const placementCertificate = "certificate"
-
-// File is one file render recorded.
-type File struct {
-	Path      string `json:"path"` // relative to the root
-	SHA256    string `json:"sha256"`
-	Placement string `json:"placement"`
-}
-
 // Root is a rendered bootstrap host.
 type Root struct {
 	Dir     string
-	Files   []File
+	Files   []hostlayout.StateFile
 	Objects []manifest.Object // static pod and cluster manifests
 	Bundle  *netreq.Bundle
 	// EgressFile is the egress selector's host path (absolute, under Dir).
 	EgressFile string
 	// KASMount is how the KAS container sees the bootstrap-configs directory.
-	KASMount Mount
+	KASMount hostlayout.Mount
 	// CertDir is the certificate directory's host path (absolute, under Dir).
 	CertDir string
 	// Missing lists recorded files that are gone (absolute, under Dir);
@@ -51,39 +36,29 @@ type Root struct {
 	Missing []string
 }
 
-// Mount maps a host directory into a container.
-type Mount struct{ Host, Container string }
-
-// ErrNotRendered means the root has no state file: render has not run there.
-var ErrNotRendered = errors.New("no state file")
-
 // IsRoot reports whether dir holds a render state file.
 func IsRoot(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, StatePath))
+	_, err := os.Stat(filepath.Join(dir, hostlayout.StatePath))
 	return err == nil
 }
 
 // Load reads the state file and the files it lists.
 func Load(dir string) (*Root, error) {
 	r := &Root{Dir: dir, Bundle: &netreq.Bundle{}}
-	if err := r.readState(); err != nil {
+	kas, err := r.readState()
+	if err != nil {
 		return nil, err
 	}
-	var overrideFile string
 	for _, f := range r.Files {
 		abs := r.Abs("/" + f.Path)
 		switch f.Placement {
-		case bundle.PlacementStaticPod, bundle.PlacementClusterManifest:
+		case hostlayout.PlacementStaticPod, hostlayout.PlacementClusterManifest:
 			if err := r.addObjects(abs); errors.Is(err, fs.ErrNotExist) {
 				r.Missing = append(r.Missing, abs)
 			} else if err != nil {
 				return nil, err
 			}
-		case bundle.PlacementKASEgressConfig:
-			r.EgressFile = abs
-		case bundle.PlacementKASConfigOverride:
-			overrideFile = abs
-		case placementCertificate:
+		case hostlayout.PlacementCertificate:
 			r.CertDir = filepath.Dir(abs)
 		}
 	}
@@ -91,7 +66,8 @@ func Load(dir string) (*Root, error) {
 	if err != nil {
 		return nil, fmt.Errorf("rendered manifests under %s: %w", dir, err)
 	}
-	if r.EgressFile != "" {
+	if kas.EgressFile != "" {
+		r.EgressFile = r.Abs("/" + kas.EgressFile)
 		b.Egress, err = r.readYAML(r.EgressFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			r.Missing = append(r.Missing, r.EgressFile)
@@ -101,7 +77,10 @@ func Load(dir string) (*Root, error) {
 		}
 	}
 	r.Bundle = b
-	r.KASMount = r.kasMount(overrideFile)
+	r.KASMount = kas.Mount
+	if r.EgressFile == "" {
+		r.KASMount = hostlayout.InstallerKASMount // no egress file to infer it from
+	}
 	return r, nil
 }
 
@@ -148,23 +127,20 @@ func (r *Root) Abs(hostPath string) string {
 	return filepath.Join(r.Dir, filepath.FromSlash(path.Clean("/"+hostPath)))
 }
 
-func (r *Root) readState() error {
-	p := filepath.Join(r.Dir, StatePath)
-	data, err := r.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return fmt.Errorf("%w at %s: render has not written this root (run konnectivity-bundle render --root %s, or pass the right --root)", ErrNotRendered, p, r.Dir)
-	}
+// readState reads the state through hostlayout's one reader, and what it
+// says about the KAS files.
+func (r *Root) readState() (hostlayout.KAS, error) {
+	h, err := hostfs.Open(r.Dir)
 	if err != nil {
-		return fmt.Errorf("read state file: %w", err)
+		return hostlayout.KAS{}, err
 	}
-	var s struct {
-		Files []File `json:"files"`
+	defer h.Close()
+	st, err := hostlayout.ReadState(h)
+	if err != nil {
+		return hostlayout.KAS{}, err
 	}
-	if err := json.Unmarshal(data, &s); err != nil {
-		return fmt.Errorf("state file %s is damaged: %w", p, err)
-	}
-	r.Files = s.Files
-	return nil
+	r.Files = st.Files
+	return hostlayout.ReadKAS(h, st), nil
 }
 
 func (r *Root) addObjects(abs string) error {
@@ -198,48 +174,14 @@ func (r *Root) readYAML(p string) (map[string]any, error) {
 	return m, nil
 }
 
-// kasMount infers the KAS mount from the rendered files: the override names
-// the egress file as the KAS sees it, the state file says where it is on the
-// host, and their common tail is the mounted directory's content. Without
-// an override it is the installer's convention (docs/bundle-shape.md).
-func (r *Root) kasMount(overrideFile string) Mount {
-	def := Mount{Host: bundle.DefaultBootstrapConfigDir, Container: bundle.DefaultKASConfigDir}
-	if overrideFile == "" || r.EgressFile == "" {
-		return def
-	}
-	o, err := r.readYAML(overrideFile)
-	if err != nil {
-		return def
-	}
-	args, _ := o["apiServerArguments"].(map[string]any)
-	vals, _ := args[bundle.EgressFileArgument].([]any)
-	if len(vals) != 1 {
-		return def
-	}
-	inKAS := path.Clean(fmt.Sprint(vals[0]))
-	onHost := "/" + filepath.ToSlash(strings.TrimPrefix(r.EgressFile, r.Dir))
-	onHost = path.Clean(onHost)
-	for path.Base(inKAS) == path.Base(onHost) && inKAS != "/" && onHost != "/" {
-		inKAS, onHost = path.Dir(inKAS), path.Dir(onHost)
-		if path.Base(inKAS) != path.Base(onHost) {
-			return Mount{Host: onHost, Container: inKAS}
-		}
-	}
-	return def
-}
-
 // KASHostPath maps a path inside the KAS container to the file under the
 // root; ok is false when the KAS mount does not cover it.
 func (r *Root) KASHostPath(containerPath string) (string, bool) {
-	c := path.Clean(containerPath)
-	if c == r.KASMount.Container {
-		return r.Abs(r.KASMount.Host), true
-	}
-	rel, ok := strings.CutPrefix(c, r.KASMount.Container+"/")
+	host, ok := r.KASMount.HostPath(containerPath)
 	if !ok {
 		return "", false
 	}
-	return r.Abs(path.Join(r.KASMount.Host, rel)), true
+	return r.Abs(host), true
 }
 
 // ServerHostPath maps a path inside the server container to the file under

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -23,7 +24,7 @@ func TestLoadRenderedRoot(t *testing.T) {
 	if r.Bundle.Server == nil || r.Bundle.Agent == nil || r.Bundle.Egress == nil {
 		t.Fatalf("bundle %+v: want server, agent and egress", r.Bundle)
 	}
-	if want := (Mount{Host: "/etc/kubernetes/bootstrap-configs", Container: "/etc/kubernetes/config"}); r.KASMount != want {
+	if want := (hostlayout.Mount{Host: "/etc/kubernetes/bootstrap-configs", Container: "/etc/kubernetes/config"}); r.KASMount != want {
 		t.Errorf("KAS mount %+v, want %+v", r.KASMount, want)
 	}
 	sock := filepath.Join(root, "etc/kubernetes/bootstrap-configs/konnectivity-server.socket")
@@ -55,7 +56,7 @@ func TestLoadRenderedRoot(t *testing.T) {
 func TestKASMountFromTheRenderedFiles(t *testing.T) {
 	root := t.TempDir()
 	files := map[string]string{
-		StatePath: `{"version":1,"files":[` +
+		hostlayout.StatePath: `{"version":1,"files":[` +
 			`{"path":"srv/bootstrap/egress.yaml","placement":"kas-egress-config"},` +
 			`{"path":"opt/override.yaml","placement":"kas-config-override"}]}`,
 		"srv/bootstrap/egress.yaml": "apiVersion: apiserver.k8s.io/v1beta1\nkind: EgressSelectorConfiguration\negressSelections: []\n",
@@ -68,7 +69,7 @@ func TestKASMountFromTheRenderedFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Mount{Host: "/srv/bootstrap", Container: "/kas/etc"}); r.KASMount != want {
+	if want := (hostlayout.Mount{Host: "/srv/bootstrap", Container: "/kas/etc"}); r.KASMount != want {
 		t.Errorf("KAS mount %+v, want %+v", r.KASMount, want)
 	}
 	if p, ok := r.KASHostPath("/kas/etc/sock"); !ok || p != filepath.Join(root, "srv/bootstrap/sock") {
@@ -78,16 +79,16 @@ func TestKASMountFromTheRenderedFiles(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	empty := t.TempDir()
-	if _, err := Load(empty); !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+empty) {
-		t.Errorf("unrendered root: %v, want ErrNotRendered with the fix", err)
+	if _, err := Load(empty); !errors.Is(err, hostlayout.ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+empty) {
+		t.Errorf("unrendered root: %v, want hostlayout.ErrNotRendered with the fix", err)
 	}
 	damaged := t.TempDir()
-	write(t, filepath.Join(damaged, StatePath), "{not json")
+	write(t, filepath.Join(damaged, hostlayout.StatePath), "{not json")
 	if _, err := Load(damaged); err == nil || !strings.Contains(err.Error(), "is damaged") {
 		t.Errorf("damaged state: %v", err)
 	}
 	gone := t.TempDir()
-	write(t, filepath.Join(gone, StatePath), `{"version":1,"files":[{"path":"etc/kubernetes/manifests/p.yaml","placement":"static-pod"}]}`)
+	write(t, filepath.Join(gone, hostlayout.StatePath), `{"version":1,"files":[{"path":"etc/kubernetes/manifests/p.yaml","placement":"static-pod"}]}`)
 	r, err := Load(gone)
 	if err != nil || len(r.Missing) != 1 || r.Missing[0] != filepath.Join(gone, "etc/kubernetes/manifests/p.yaml") {
 		t.Errorf("missing listed file: %+v, %v; want it in Missing", r, err)

@@ -6,7 +6,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
@@ -15,8 +15,8 @@ import (
 // Stream gives them back the names the bundle uses, so a rendered root
 // compares with a built bundle object by object; nothing else is changed.
 var hostFileNames = map[string]string{
-	bundle.PlacementKASEgressConfig:   bundle.EgressObjectName,
-	bundle.PlacementKASConfigOverride: bundle.OverrideObjectName,
+	hostlayout.PlacementKASEgressConfig:   hostlayout.EgressObjectName,
+	hostlayout.PlacementKASConfigOverride: hostlayout.OverrideObjectName,
 }
 
 // Stream returns the bundle objects render wrote under dir, read as they
@@ -26,13 +26,13 @@ var hostFileNames = map[string]string{
 // of Load names their directory. The state file is only read.
 func Stream(dir string) ([]byte, error) {
 	r := &Root{Dir: dir}
-	if err := r.readState(); err != nil {
+	if _, err := r.readState(); err != nil {
 		return nil, err
 	}
 	var out bytes.Buffer
 	for _, f := range r.Files {
 		switch f.Placement {
-		case bundle.PlacementStaticPod, bundle.PlacementClusterManifest, bundle.PlacementKASEgressConfig, bundle.PlacementKASConfigOverride:
+		case hostlayout.PlacementStaticPod, hostlayout.PlacementClusterManifest, hostlayout.PlacementKASEgressConfig, hostlayout.PlacementKASConfigOverride:
 		default:
 			continue
 		}

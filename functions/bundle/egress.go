@@ -1,32 +1,37 @@
-package v1alpha1
+package bundle
+
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // The egress selector and the KAS override are config files, not API
 // objects, so they are built as plain maps in the exact on-disk shape.
 
 // proxyProtocol is derived from the server mode, never configured apart.
 func proxyProtocol(mode string) string {
-	if mode == ModeGRPC {
+	if mode == v1alpha1.ModeGRPC {
 		return "GRPC"
 	}
 	return "HTTPConnect"
 }
 
-func configMeta(s *Spec, name, where, hostPath string) map[string]any {
+func configMeta(s *v1alpha1.Spec, name, where, hostPath string) map[string]any {
 	ann := placement(where, hostPath)
-	ann[AnnotationKASConfigMount] = s.Paths.KASConfigMount()
-	return map[string]any{"name": name, "labels": toAny(bundleLabels(AppServer)), "annotations": toAny(ann)}
+	ann[hostlayout.AnnotationKASConfigMount] = s.Paths.KASConfigMount()
+	return map[string]any{"name": name, "labels": toAny(bundleLabels(hostlayout.AppServer)), "annotations": toAny(ann)}
 }
 
 // egressSelector proxies only the cluster selection; controlplane and etcd
 // stay Direct, as the installer writes them.
-func egressSelector(s *Spec) map[string]any {
+func egressSelector(s *v1alpha1.Spec) map[string]any {
 	direct := func(name string) map[string]any {
 		return map[string]any{"name": name, "connection": map[string]any{"proxyProtocol": "Direct"}}
 	}
 	return map[string]any{
-		"apiVersion": EgressAPIVersion,
-		"kind":       EgressKind,
-		"metadata":   configMeta(s, EgressObjectName, PlacementKASEgressConfig, s.Paths.HostEgressPath()),
+		"apiVersion": hostlayout.EgressAPIVersion,
+		"kind":       hostlayout.EgressKind,
+		"metadata":   configMeta(s, hostlayout.EgressObjectName, hostlayout.PlacementKASEgressConfig, s.Paths.HostEgressPath()),
 		"egressSelections": []any{
 			map[string]any{"name": "cluster", "connection": map[string]any{
 				"proxyProtocol": proxyProtocol(s.Mode),
@@ -40,13 +45,13 @@ func egressSelector(s *Spec) map[string]any {
 
 // kasOverride passes the egress file as a flag: KubeAPIServerConfig has no
 // typed egress field, and one set anyway is silently ignored.
-func kasOverride(s *Spec) map[string]any {
+func kasOverride(s *v1alpha1.Spec) map[string]any {
 	return map[string]any{
-		"apiVersion": OverrideAPIVersion,
-		"kind":       OverrideKind,
-		"metadata":   configMeta(s, OverrideObjectName, PlacementKASConfigOverride, s.Paths.KASConfigOverride),
+		"apiVersion": hostlayout.OverrideAPIVersion,
+		"kind":       hostlayout.OverrideKind,
+		"metadata":   configMeta(s, hostlayout.OverrideObjectName, hostlayout.PlacementKASConfigOverride, s.Paths.KASConfigOverride),
 		"apiServerArguments": map[string]any{
-			EgressFileArgument: []any{s.Paths.KASEgressPath()},
+			hostlayout.EgressFileArgument: []any{s.Paths.KASEgressPath()},
 		},
 	}
 }

@@ -1,4 +1,4 @@
-package v1alpha1_test
+package bundle_test
 
 import (
 	"flag"
@@ -11,7 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -181,7 +182,7 @@ func specFieldPaths() []string {
 			out = append(out, p)
 		}
 	}
-	walk(reflect.TypeFor[bundle.Spec](), "spec")
+	walk(reflect.TypeFor[v1alpha1.Spec](), "spec")
 	return out
 }
 

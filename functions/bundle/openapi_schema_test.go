@@ -1,4 +1,4 @@
-package v1alpha1_test
+package bundle_test
 
 // The Kubernetes OpenAPI schema used to validate emitted cluster objects.
 //

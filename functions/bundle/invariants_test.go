@@ -1,4 +1,4 @@
-package v1alpha1_test
+package bundle_test
 
 import (
 	"bytes"
@@ -6,7 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -22,7 +24,7 @@ var invariantConfigs = []struct {
 }{
 	{name: "defaults", spec: "bootstrapIP: 192.0.2.10"},
 	{name: "ipv6-grpc", spec: "ipFamily: ipv6\nbootstrapIP: 2001:db8::10\nmode: grpc"},
-	{name: "dualstack-from-env", spec: "ipFamily: dualstack", env: map[string]string{bundle.EnvBootstrapIP: "192.0.2.44", bundle.EnvImage: "quay.io/x/anp:1"}},
+	{name: "dualstack-from-env", spec: "ipFamily: dualstack", env: map[string]string{v1alpha1.EnvBootstrapIP: "192.0.2.44", v1alpha1.EnvImage: "quay.io/x/anp:1"}},
 	{name: "everything-moved", spec: `bootstrapIP: 198.51.100.7
 namespace: konnectivity-x
 mode: grpc
@@ -41,7 +43,7 @@ paths:
 
 // bundleObjects is one generated bundle, parsed back into typed objects.
 type bundleObjects struct {
-	spec      *bundle.Spec
+	spec      *v1alpha1.Spec
 	pod       corev1.Pod
 	namespace corev1.Namespace
 	daemonSet appsv1.DaemonSet
@@ -54,9 +56,9 @@ type bundleObjects struct {
 
 func generate(t *testing.T, spec string, env map[string]string) (*bundleObjects, []byte) {
 	t.Helper()
-	config := "apiVersion: " + bundle.APIVersion + "\nkind: " + bundle.Kind + "\nmetadata: {name: b}\nspec:\n  " +
+	config := "apiVersion: " + v1alpha1.APIVersion + "\nkind: " + v1alpha1.Kind + "\nmetadata: {name: b}\nspec:\n  " +
 		strings.ReplaceAll(spec, "\n", "\n  ") + "\n"
-	s, err := bundle.Resolve([]byte(config), func(k string) string { return env[k] })
+	s, err := v1alpha1.Resolve([]byte(config), func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
@@ -92,8 +94,8 @@ func generate(t *testing.T, spec string, env map[string]string) (*bundleObjects,
 		}
 		b.all = append(b.all, m)
 	}
-	b.server = containerNamed(t, b.pod.Spec, bundle.ServerPodName)
-	b.agent = containerNamed(t, b.daemonSet.Spec.Template.Spec, bundle.AgentName)
+	b.server = containerNamed(t, b.pod.Spec, hostlayout.ServerPodName)
+	b.agent = containerNamed(t, b.daemonSet.Spec.Template.Spec, hostlayout.AgentName)
 	return b, stream.Bytes()
 }
 
@@ -150,15 +152,15 @@ func checkSocket(t *testing.T, b *bundleObjects) {
 // checkOverridePointsAtEgressFile: the KAS flag in the override, seen from the
 // host, is where render writes the egress object.
 func checkOverridePointsAtEgressFile(t *testing.T, b *bundleObjects) {
-	args := dig(t, b.override, "apiServerArguments", bundle.EgressFileArgument).([]any)
+	args := dig(t, b.override, "apiServerArguments", hostlayout.EgressFileArgument).([]any)
 	if len(args) != 1 {
-		t.Fatalf("want one %s, got %v", bundle.EgressFileArgument, args)
+		t.Fatalf("want one %s, got %v", hostlayout.EgressFileArgument, args)
 	}
 	host := hostPathThroughKASMount(t, b.override, args[0].(string))
-	if want := annotation(t, b.egress, bundle.AnnotationHostPath); host != want {
+	if want := annotation(t, b.egress, hostlayout.AnnotationHostPath); host != want {
 		t.Errorf("override names host %s, egress file is written to %s", host, want)
 	}
-	if annotation(t, b.egress, bundle.AnnotationKASConfigMount) != annotation(t, b.override, bundle.AnnotationKASConfigMount) {
+	if annotation(t, b.egress, hostlayout.AnnotationKASConfigMount) != annotation(t, b.override, hostlayout.AnnotationKASConfigMount) {
 		t.Error("egress and override disagree on how the KAS mounts the config directory")
 	}
 }
@@ -222,24 +224,24 @@ func checkCertificates(t *testing.T, b *bundleObjects) {
 	agent := b.agent
 	for flag, key := range map[string]string{"--ca-cert": "ca.crt", "--agent-cert": "tls.crt", "--agent-key": "tls.key"} {
 		vol, rel := volumeFor(t, b.daemonSet.Spec.Template.Spec, agent, flagValue(t, agent.Args, flag))
-		if vol.Secret == nil || vol.Secret.SecretName != bundle.AgentSecretName || rel != key {
-			t.Errorf("%s is %q in volume %+v, want key %s of Secret %s", flag, rel, vol.VolumeSource, key, bundle.AgentSecretName)
+		if vol.Secret == nil || vol.Secret.SecretName != hostlayout.AgentSecretName || rel != key {
+			t.Errorf("%s is %q in volume %+v, want key %s of Secret %s", flag, rel, vol.VolumeSource, key, hostlayout.AgentSecretName)
 		}
 	}
 }
 
 func checkLabelsAndPlacement(t *testing.T, b *bundleObjects) {
-	apps := []string{bundle.AppServer, bundle.AppAgent, bundle.AppAgent, bundle.AppServer, bundle.AppServer}
+	apps := []string{hostlayout.AppServer, hostlayout.AppAgent, hostlayout.AppAgent, hostlayout.AppServer, hostlayout.AppServer}
 	for i, obj := range b.all {
 		labels, _ := dig(t, obj, "metadata", "labels").(map[string]any)
-		if labels[bundle.LabelBootstrapOnly] != "true" || labels[bundle.LabelApp] != apps[i] {
-			t.Errorf("object %d labels %v, want %s=true and app=%s", i, labels, bundle.LabelBootstrapOnly, apps[i])
+		if labels[hostlayout.LabelBootstrapOnly] != "true" || labels[hostlayout.LabelApp] != apps[i] {
+			t.Errorf("object %d labels %v, want %s=true and app=%s", i, labels, hostlayout.LabelBootstrapOnly, apps[i])
 		}
-		hostPath := annotation(t, obj, bundle.AnnotationHostPath)
+		hostPath := annotation(t, obj, hostlayout.AnnotationHostPath)
 		if !path.IsAbs(hostPath) || path.Clean(hostPath) != hostPath {
 			t.Errorf("object %d host path %q is not clean and absolute", i, hostPath)
 		}
-		if annotation(t, obj, bundle.AnnotationPlacement) == "" {
+		if annotation(t, obj, hostlayout.AnnotationPlacement) == "" {
 			t.Errorf("object %d has no placement", i)
 		}
 	}
@@ -249,7 +251,7 @@ func checkLabelsAndPlacement(t *testing.T, b *bundleObjects) {
 			t.Errorf("DaemonSet selector %s=%s does not match its pod template", k, v)
 		}
 	}
-	if tmpl[bundle.LabelBootstrapOnly] != "true" {
+	if tmpl[hostlayout.LabelBootstrapOnly] != "true" {
 		t.Error("agent pods lack the bootstrap-only label")
 	}
 	if b.daemonSet.Namespace != b.namespace.Name {

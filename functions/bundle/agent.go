@@ -1,4 +1,4 @@
-package v1alpha1
+package bundle
 
 import (
 	"fmt"
@@ -8,12 +8,15 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/utils/ptr"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // agentArgs are the proxy-agent flags. The agent verifies the server
 // certificate against --proxy-server-host, so it must be the bootstrap IP
 // that the certificate names.
-func agentArgs(s *Spec) []string {
+func agentArgs(s *v1alpha1.Spec) []string {
 	args := []string{
 		"--logtostderr=true",
 		"--ca-cert=" + ContainerCertDir + "/ca.crt",
@@ -36,32 +39,32 @@ func agentArgs(s *Spec) []string {
 
 // agentNamespace holds only bootstrap objects, so deleting it removes them.
 // Host-network agents need the privileged pod security level.
-func agentNamespace(s *Spec) *corev1.Namespace {
+func agentNamespace(s *v1alpha1.Spec) *corev1.Namespace {
 	level := "restricted"
 	if s.Agent.HostNetwork {
 		level = "privileged"
 	}
-	labels := bundleLabels(AppAgent)
+	labels := bundleLabels(hostlayout.AppAgent)
 	labels["pod-security.kubernetes.io/enforce"] = level
 	return &corev1.Namespace{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Namespace"},
 		ObjectMeta: metav1.ObjectMeta{
 			Name:        s.Namespace,
 			Labels:      labels,
-			Annotations: placement(PlacementClusterManifest, s.Paths.ClusterManifest(NamespaceFileName)),
+			Annotations: placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.NamespaceFileName)),
 		},
 	}
 }
 
-func agentDaemonSet(s *Spec) *appsv1.DaemonSet {
+func agentDaemonSet(s *v1alpha1.Spec) *appsv1.DaemonSet {
 	maxUnavailable := intstr.FromString("10%")
-	selector := map[string]string{LabelApp: AppAgent}
+	selector := map[string]string{hostlayout.LabelApp: hostlayout.AppAgent}
 	return &appsv1.DaemonSet{
 		TypeMeta: metav1.TypeMeta{APIVersion: "apps/v1", Kind: "DaemonSet"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name: AgentName, Namespace: s.Namespace,
-			Labels:      bundleLabels(AppAgent),
-			Annotations: placement(PlacementClusterManifest, s.Paths.ClusterManifest(DaemonSetFileName)),
+			Name: hostlayout.AgentName, Namespace: s.Namespace,
+			Labels:      bundleLabels(hostlayout.AppAgent),
+			Annotations: placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.DaemonSetFileName)),
 		},
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: selector},
@@ -70,14 +73,14 @@ func agentDaemonSet(s *Spec) *appsv1.DaemonSet {
 				RollingUpdate: &appsv1.RollingUpdateDaemonSet{MaxUnavailable: &maxUnavailable},
 			},
 			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: bundleLabels(AppAgent)},
+				ObjectMeta: metav1.ObjectMeta{Labels: bundleLabels(hostlayout.AppAgent)},
 				Spec:       agentPodSpec(s),
 			},
 		},
 	}
 }
 
-func agentPodSpec(s *Spec) corev1.PodSpec {
+func agentPodSpec(s *v1alpha1.Spec) corev1.PodSpec {
 	return corev1.PodSpec{
 		HostNetwork:                  s.Agent.HostNetwork,
 		PriorityClassName:            s.Agent.PriorityClassName,
@@ -89,7 +92,7 @@ func agentPodSpec(s *Spec) corev1.PodSpec {
 			SeccompProfile: &corev1.SeccompProfile{Type: corev1.SeccompProfileTypeRuntimeDefault},
 		},
 		Containers: []corev1.Container{{
-			Name:           AgentName,
+			Name:           hostlayout.AgentName,
 			Image:          s.Image,
 			Command:        []string{AgentCommand},
 			Args:           agentArgs(s),
@@ -102,10 +105,10 @@ func agentPodSpec(s *Spec) corev1.PodSpec {
 				RunAsNonRoot:             ptr.To(true),
 				Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 			},
-			VolumeMounts: []corev1.VolumeMount{{Name: AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
+			VolumeMounts: []corev1.VolumeMount{{Name: hostlayout.AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
 		}},
-		Volumes: []corev1.Volume{{Name: AgentSecretName, VolumeSource: corev1.VolumeSource{
-			Secret: &corev1.SecretVolumeSource{SecretName: AgentSecretName},
+		Volumes: []corev1.Volume{{Name: hostlayout.AgentSecretName, VolumeSource: corev1.VolumeSource{
+			Secret: &corev1.SecretVolumeSource{SecretName: hostlayout.AgentSecretName},
 		}}},
 	}
 }

@@ -1,4 +1,4 @@
-package v1alpha1_test
+package bundle_test
 
 import (
 	"bytes"
@@ -10,8 +10,10 @@ import (
 	"strings"
 	"testing"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -29,8 +31,8 @@ var clusterKinds = map[string]func() any{
 
 // hostConfigKinds are files for the kube-apiserver, not API objects.
 var hostConfigKinds = map[string]bool{
-	bundle.EgressAPIVersion + "/" + bundle.EgressKind:     true,
-	bundle.OverrideAPIVersion + "/" + bundle.OverrideKind: true,
+	hostlayout.EgressAPIVersion + "/" + hostlayout.EgressKind:     true,
+	hostlayout.OverrideAPIVersion + "/" + hostlayout.OverrideKind: true,
 }
 
 // TestEmittedObjectsMatchKubernetesSchema generates the bundle for every
@@ -71,7 +73,7 @@ func bundleForCase(t *testing.T, dir string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := bundle.Resolve(config, caseEnv(t, dir))
+	spec, err := v1alpha1.Resolve(config, caseEnv(t, dir))
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}
@@ -93,13 +95,13 @@ func bundleForCase(t *testing.T, dir string) [][]byte {
 	return append(out, agentSecret(t, spec))
 }
 
-func agentSecret(t *testing.T, spec *bundle.Spec) []byte {
+func agentSecret(t *testing.T, spec *v1alpha1.Spec) []byte {
 	t.Helper()
 	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: spec.BootstrapIP})
 	if err != nil {
 		t.Fatalf("certs.Plan: %v", err)
 	}
-	doc, err := certs.AgentSecret(r, spec.Namespace, spec.Paths.ClusterManifest(bundle.AgentSecretFileName))
+	doc, err := certs.AgentSecret(r, spec.Namespace, spec.Paths.ClusterManifest(hostlayout.AgentSecretFileName))
 	if err != nil {
 		t.Fatalf("certs.AgentSecret: %v", err)
 	}

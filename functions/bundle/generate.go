@@ -1,4 +1,7 @@
-package v1alpha1
+// Package bundle is the KonnectivityBundle generator: one resolved config in
+// (v1alpha1), the whole bootstrap Konnectivity bundle out. Every value that
+// two emitted objects must agree on is derived here from a single field.
+package bundle
 
 import (
 	"bytes"
@@ -7,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -14,7 +18,7 @@ import (
 
 // Generate returns the bundle for a defaulted, valid spec, in a fixed order:
 // static pod, namespace, daemonset, egress selector, KAS override.
-func Generate(s *Spec) ([]*kyaml.RNode, error) {
+func Generate(s *v1alpha1.Spec) ([]*kyaml.RNode, error) {
 	if !*s.Enabled {
 		return nil, nil
 	}
@@ -30,19 +34,6 @@ func Generate(s *Spec) ([]*kyaml.RNode, error) {
 	return nodes, nil
 }
 
-// Resolve decodes, defaults and validates a config.
-func Resolve(config []byte, getenv func(string) string) (*Spec, error) {
-	cfg, err := Decode(config)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Spec.Default(getenv)
-	if err := cfg.Spec.Validate(); err != nil {
-		return nil, err
-	}
-	return &cfg.Spec, nil
-}
-
 // Processor is the KRM function: it appends the bundle to the items, which for
 // a kustomize generator hold only the (local-config) function config.
 func Processor(getenv func(string) string) framework.ResourceListProcessor {
@@ -53,7 +44,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 		if err != nil {
 			return fmt.Errorf("reading function config: %w", err)
 		}
-		spec, err := Resolve([]byte(config), getenv)
+		spec, err := v1alpha1.Resolve([]byte(config), getenv)
 		if err != nil {
 			return result.FromError(err)
 		}

@@ -1,11 +1,11 @@
-package v1alpha1_test
+package bundle_test
 
 import (
 	"path"
 	"strings"
 	"testing"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -60,9 +60,9 @@ func hostPathThroughMounts(t *testing.T, spec corev1.PodSpec, c corev1.Container
 // using the object's kas-config-mount annotation (HOSTDIR:CONTAINERDIR).
 func hostPathThroughKASMount(t *testing.T, obj map[string]any, p string) string {
 	t.Helper()
-	hostDir, containerDir, ok := strings.Cut(annotation(t, obj, bundle.AnnotationKASConfigMount), ":")
+	hostDir, containerDir, ok := strings.Cut(annotation(t, obj, hostlayout.AnnotationKASConfigMount), ":")
 	if !ok {
-		t.Fatalf("malformed %s annotation", bundle.AnnotationKASConfigMount)
+		t.Fatalf("malformed %s annotation", hostlayout.AnnotationKASConfigMount)
 	}
 	rel, ok := strings.CutPrefix(p, containerDir+"/")
 	if !ok {

@@ -1,4 +1,4 @@
-package render
+package hostlayout
 
 import (
 	"errors"
@@ -7,12 +7,12 @@ import (
 	"slices"
 	"strings"
 
-	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
-// checkRel accepts a clean, relative, slash-separated path beneath the root.
-func checkRel(p string) error {
+// CheckRel accepts a clean, relative, slash-separated path beneath the
+// root: the only kind a state or journal entry may hold.
+func CheckRel(p string) error {
 	switch {
 	case p == "" || strings.ContainsRune(p, 0) || strings.ContainsAny(p, "\n\\"):
 		return errors.New("is empty or holds a NUL, newline or backslash")
@@ -24,11 +24,8 @@ func checkRel(p string) error {
 	return nil
 }
 
-// clusterFiles are the only names the generator gives cluster manifests.
-var clusterFiles = []string{bundlev1.NamespaceFileName, bundlev1.DaemonSetFileName, bundlev1.AgentSecretFileName}
-
 // configurable are the placements whose path the config chooses freely.
-var configurable = []string{PlacementStaticPod, PlacementEgress, PlacementOverride}
+var configurable = []string{PlacementStaticPod, PlacementKASEgressConfig, PlacementKASConfigOverride}
 
 // validate refuses a state render could not have written: every entry is a
 // clean relative path, of a known placement, and shaped as that placement
@@ -36,48 +33,51 @@ var configurable = []string{PlacementStaticPod, PlacementEgress, PlacementOverri
 func (s *State) validate() error {
 	seen := map[string]bool{}
 	for _, f := range s.Files {
-		if err := checkRel(f.Path); err != nil {
+		if err := CheckRel(f.Path); err != nil {
 			return fmt.Errorf("file %q %v", f.Path, err)
 		}
 		if seen[f.Path] {
 			return fmt.Errorf("file %q is listed twice", f.Path)
 		}
 		seen[f.Path] = true
-		if err := checkPlacement(f); err != nil {
+		if err := CheckPlacement(f); err != nil {
 			return fmt.Errorf("file %q: %v", f.Path, err)
 		}
 	}
 	for _, d := range s.Dirs {
-		if err := checkRel(d); err != nil {
+		if err := CheckRel(d); err != nil {
 			return fmt.Errorf("directory %q %v", d, err)
 		}
 	}
 	return nil
 }
 
-func checkPlacement(f StateFile) error {
+// CheckPlacement refuses an entry shaped as its placement does not allow
+// (a file name render never writes, a scratch name, a file in the state
+// directory); the journal's entries pass it too.
+func CheckPlacement(f StateFile) error {
 	switch f.Placement {
 	case PlacementState:
 		if f.Path != StatePath {
 			return fmt.Errorf("placement %s must be %s", f.Placement, StatePath)
 		}
 	case PlacementCertificate:
-		if !slices.Contains(certFileNames, path.Base(f.Path)) {
-			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(certFileNames, ", "))
+		if !slices.Contains(CertFileNames, path.Base(f.Path)) {
+			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(CertFileNames, ", "))
 		}
-	case PlacementCluster:
-		if !slices.Contains(clusterFiles, path.Base(f.Path)) {
-			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(clusterFiles, ", "))
+	case PlacementClusterManifest:
+		if !slices.Contains(ClusterFileNames, path.Base(f.Path)) {
+			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(ClusterFileNames, ", "))
 		}
 	default:
 		if !slices.Contains(configurable, f.Placement) {
 			return fmt.Errorf("unknown placement %q", f.Placement)
 		}
 	}
-	if hostfs.IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), stagedMark) {
+	if hostfs.IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), StagedMark) {
 		return errors.New("is one of render's scratch names")
 	}
-	if strings.HasPrefix(f.Path, stateDir+"/") && f.Placement != PlacementState {
+	if strings.HasPrefix(f.Path, StateDir+"/") && f.Placement != PlacementState {
 		return fmt.Errorf("placement %s cannot be in render's state directory", f.Placement)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package v1alpha1
+package bundle
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // HealthBindAddress is where the server's health port listens and where its
@@ -16,7 +19,7 @@ const HealthBindAddress = "127.0.0.1"
 // and no --server-* TLS flags; agents authenticate with mTLS against the
 // cluster CA (functions/check/README.md, rules server-port-with-uds,
 // server-cert-with-uds and cluster-ca-cert-missing).
-func serverArgs(s *Spec) []string {
+func serverArgs(s *v1alpha1.Spec) []string {
 	args := []string{
 		"--logtostderr=true",
 		"--mode=" + s.Mode,
@@ -47,21 +50,21 @@ func serverArgs(s *Spec) []string {
 // /healthz: /readyz stays 500 until an agent connects, and forever with some
 // strategy/identifier combinations (functions/check/README.md, rule
 // readyz-never-ready).
-func serverPod(s *Spec) *corev1.Pod {
+func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 	directory, orCreate := corev1.HostPathDirectory, corev1.HostPathDirectoryOrCreate
 	probe := httpProbe(HealthBindAddress, "/healthz", s.Server.HealthPort)
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
-			Name: ServerPodName, Namespace: ServerPodNamespace,
-			Labels:      bundleLabels(AppServer),
-			Annotations: placement(PlacementStaticPod, s.Paths.StaticPodManifest),
+			Name: hostlayout.ServerPodName, Namespace: hostlayout.ServerPodNamespace,
+			Labels:      bundleLabels(hostlayout.AppServer),
+			Annotations: placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest),
 		},
 		Spec: corev1.PodSpec{
 			HostNetwork:       true,
 			PriorityClassName: s.Server.PriorityClassName,
 			Containers: []corev1.Container{{
-				Name:           ServerPodName,
+				Name:           hostlayout.ServerPodName,
 				Image:          s.Image,
 				Command:        []string{ServerCommand},
 				Args:           serverArgs(s),

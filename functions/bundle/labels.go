@@ -1,0 +1,21 @@
+package bundle
+
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+
+// What the emitted containers run and mount; only the generator names them,
+// the host and the checker find them through the objects.
+const (
+	ServerCommand        = "/usr/bin/proxy-server"
+	AgentCommand         = "/usr/bin/proxy-agent"
+	ContainerCertDir     = "/etc/konnectivity"
+	serverCertsVolume    = "konnectivity-certs"
+	bootstrapConfigsName = "bootstrap-configs"
+)
+
+func bundleLabels(app string) map[string]string {
+	return map[string]string{hostlayout.LabelBootstrapOnly: "true", hostlayout.LabelApp: app}
+}
+
+func placement(where, hostPath string) map[string]string {
+	return map[string]string{hostlayout.AnnotationPlacement: where, hostlayout.AnnotationHostPath: hostPath}
+}

@@ -1,0 +1,107 @@
+package hostlayout
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"sigs.k8s.io/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
+)
+
+// Mount maps a host directory into a container.
+type Mount struct{ Host, Container string }
+
+// The installer's bootstrap kube-apiserver mounts InstallerConfigDir at
+// InstallerKASConfigDir: the generator's defaults, and what status and probe
+// assume when the rendered files do not say otherwise.
+const (
+	InstallerConfigDir    = "/etc/kubernetes/bootstrap-configs"
+	InstallerKASConfigDir = "/etc/kubernetes/config"
+)
+
+// InstallerKASMount is the installer's mount as a Mount.
+var InstallerKASMount = Mount{Host: InstallerConfigDir, Container: InstallerKASConfigDir}
+
+// String is the mount as the kas-config-mount annotation writes it:
+// HOSTDIR:CONTAINERDIR.
+func (m Mount) String() string { return m.Host + ":" + m.Container }
+
+// HostPath maps a path inside the container to the host path behind it;
+// ok is false when the mount does not cover it.
+func (m Mount) HostPath(containerPath string) (string, bool) {
+	c := path.Clean(containerPath)
+	if c == m.Container {
+		return m.Host, true
+	}
+	rel, ok := strings.CutPrefix(c, m.Container+"/")
+	if !ok {
+		return "", false
+	}
+	return path.Join(m.Host, rel), true
+}
+
+// KAS is what render wrote for the bootstrap kube-apiserver, as the state
+// lists it.
+type KAS struct {
+	EgressFile   string // root-relative; "" when the state lists none
+	OverrideFile string // root-relative; "" when the state lists none
+	Mount        Mount  // how the kube-apiserver sees the egress file's directory
+}
+
+// ReadKAS finds the KAS files in st and infers the mount from them: the
+// override names the egress file as the kube-apiserver sees it, the state
+// says where it is on the host, and their common tail is the mounted
+// directory's content. Without a readable override it is InstallerKASMount.
+func ReadKAS(h *hostfs.Root, st *State) KAS {
+	k := KAS{Mount: InstallerKASMount}
+	for _, f := range st.Files {
+		switch f.Placement {
+		case PlacementKASEgressConfig:
+			k.EgressFile = f.Path
+		case PlacementKASConfigOverride:
+			k.OverrideFile = f.Path
+		}
+	}
+	if k.EgressFile == "" || k.OverrideFile == "" {
+		return k
+	}
+	if inKAS, ok := overrideEgressArg(h, k.OverrideFile); ok {
+		k.Mount = commonTail(inKAS, "/"+k.EgressFile, k.Mount)
+	}
+	return k
+}
+
+// overrideEgressArg is the egress file as the override passes it to the
+// kube-apiserver; ok is false when the override does not say exactly one.
+func overrideEgressArg(h *hostfs.Root, rel string) (string, bool) {
+	data, err := h.ReadFile(rel)
+	if err != nil || yamlguard.Check(data) != nil {
+		return "", false
+	}
+	var o map[string]any
+	if yaml.Unmarshal(data, &o) != nil {
+		return "", false
+	}
+	args, _ := o["apiServerArguments"].(map[string]any)
+	vals, _ := args[EgressFileArgument].([]any)
+	if len(vals) != 1 {
+		return "", false
+	}
+	return fmt.Sprint(vals[0]), true
+}
+
+// commonTail strips the path elements inKAS and onHost share from the end;
+// what is left is the mounted directory on each side, or def if nothing is.
+func commonTail(inKAS, onHost string, def Mount) Mount {
+	inKAS, onHost = path.Clean(inKAS), path.Clean(onHost)
+	for path.Base(inKAS) == path.Base(onHost) && inKAS != "/" && onHost != "/" {
+		inKAS, onHost = path.Dir(inKAS), path.Dir(onHost)
+		if path.Base(inKAS) != path.Base(onHost) {
+			return Mount{Host: onHost, Container: inKAS}
+		}
+	}
+	return def
+}
