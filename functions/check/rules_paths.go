@@ -3,7 +3,7 @@ package check
 import (
 	"fmt"
 
-	"k8s.io/apiserver/pkg/apis/apiserver"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
 // checkPaths: the KAS and the server must name the same host files through
@@ -35,7 +35,7 @@ func checkSocketPath(b *bundle, r *report) {
 	}
 	km, err := kasMountOf(b.egress)
 	sel, i := clusterSelection(cfg)
-	if err != nil || sel == nil || sel.Connection.ProxyProtocol == apiserver.ProtocolDirect {
+	if err != nil || sel == nil || sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect {
 		return // reported by kas-config-mount-invalid, egress-cluster-missing or egress-cluster-direct
 	}
 	ref := b.egress.ref()
