@@ -13,7 +13,7 @@ import (
 // RepoRoot is the repository's top directory.
 func RepoRoot() string {
 	_, file, _, _ := runtime.Caller(0)
-	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", ".."))
+	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
 // Bin returns the path of a tool built by tools/build.sh. A missing tool
