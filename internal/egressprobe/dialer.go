@@ -1,3 +1,5 @@
+//lint:file-ignore SA1019 grpc's blocking dial options are the ones the kube-apiserver uses
+
 package egressprobe
 
 import (
@@ -48,7 +50,8 @@ func selectionDialer(c egressconfig.Connection) (dialFunc, error) {
 			conn, err := tcpConnector(c.Transport.TCP)
 			return proxied(conn), err
 		}
-		return nil, fmt.Errorf("Either a TCP or UDS transport must be specified") //nolint:staticcheck // the kube-apiserver's text
+		//lint:ignore ST1005 the kube-apiserver's own text
+		return nil, fmt.Errorf("Either a TCP or UDS transport must be specified")
 	}
 	return nil, fmt.Errorf("unrecognized service connection protocol %q", c.ProxyProtocol)
 }
@@ -131,9 +134,7 @@ func grpcConnector(socket string) connector {
 			return d.DialContext(ctx, "unix", socket)
 		})
 		tunnel, err := client.CreateSingleUseGrpcTunnel(context.TODO(), socket, dial,
-			grpc.WithBlock(),                 //nolint:staticcheck // as the kube-apiserver dials
-			grpc.WithReturnConnectionError(), //nolint:staticcheck // as the kube-apiserver dials
-			grpc.WithTimeout(30*time.Second), //nolint:staticcheck // as the kube-apiserver dials
+			grpc.WithBlock(), grpc.WithReturnConnectionError(), grpc.WithTimeout(30*time.Second),
 			grpc.WithTransportCredentials(insecure.NewCredentials()))
 		if err != nil {
 			return nil, err
