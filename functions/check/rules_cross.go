@@ -21,7 +21,7 @@ func checkCross(b *bundle, _ Options, r *report) {
 }
 
 // protocolForMode is the egress proxyProtocol each server --mode speaks.
-var protocolForMode = map[string]egressconfig.Protocol{
+var protocolForMode = map[string]egressconfig.ProtocolType{
 	"http-connect": egressconfig.ProtocolHTTPConnect,
 	"grpc":         egressconfig.ProtocolGRPC,
 }

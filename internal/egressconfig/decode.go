@@ -17,12 +17,14 @@ const Kind = "EgressSelectorConfiguration"
 // Versions are the only apiVersions the kube-apiserver loads the kind from.
 var Versions = []string{"apiserver.k8s.io/v1beta1", "apiserver.k8s.io/v1alpha1"}
 
-// versioned is the file's shape: the config and its type fields, nothing
-// else (a metadata field is unknown to the kube-apiserver's strict loader).
-type versioned struct {
-	APIVersion string `json:"apiVersion,omitempty"`
-	Kind       string `json:"kind,omitempty"`
-	Config     `json:",inline"`
+// egressSelectorConfiguration is the file's shape: the config and its type
+// fields, nothing else (a metadata field is unknown to the kube-apiserver's
+// strict loader). Its fields are not embedded and it is named after the
+// kube-apiserver's type, so a type error names the same field path.
+type egressSelectorConfiguration struct {
+	APIVersion       string      `json:"apiVersion,omitempty"`
+	Kind             string      `json:"kind,omitempty"`
+	EgressSelections []Selection `json:"egressSelections"`
 }
 
 // Read loads the file as kube-apiserver's --egress-selector-config-file.
@@ -57,7 +59,7 @@ func Decode(data []byte) (*Config, error) {
 	if _, err := yaml.YAMLToJSONStrict(data); err != nil {
 		strict = append(strict, err) // duplicate keys, which YAMLToJSON drops
 	}
-	var v versioned
+	var v egressSelectorConfiguration
 	jsonErrs, err := kjson.UnmarshalStrict(js, &v)
 	if err != nil {
 		return nil, err
@@ -70,7 +72,7 @@ func Decode(data []byte) (*Config, error) {
 			v.EgressSelections[i].Name = ControlPlane
 		}
 	}
-	return &v.Config, nil
+	return &Config{EgressSelections: v.EgressSelections}, nil
 }
 
 func checkType(apiVersion, kind string, data []byte) error {

@@ -21,18 +21,18 @@ type Selection struct {
 
 // Connection is how the kube-apiserver dials for a selection.
 type Connection struct {
-	ProxyProtocol Protocol   `json:"proxyProtocol,omitempty"`
-	Transport     *Transport `json:"transport,omitempty"`
+	ProxyProtocol ProtocolType `json:"proxyProtocol,omitempty"`
+	Transport     *Transport   `json:"transport,omitempty"`
 }
 
-// Protocol is a selection's proxyProtocol.
-type Protocol string
+// ProtocolType is a selection's proxyProtocol.
+type ProtocolType string
 
 // The protocols the kube-apiserver knows.
 const (
-	ProtocolHTTPConnect Protocol = "HTTPConnect"
-	ProtocolGRPC        Protocol = "GRPC"
-	ProtocolDirect      Protocol = "Direct"
+	ProtocolHTTPConnect ProtocolType = "HTTPConnect"
+	ProtocolGRPC        ProtocolType = "GRPC"
+	ProtocolDirect      ProtocolType = "Direct"
 )
 
 // Transport names the proxy server: exactly one of TCP or UDS.
