@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"net"
 
-	"k8s.io/apiserver/pkg/apis/apiserver"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
@@ -23,9 +23,9 @@ func checkCross(b *bundle, _ Options, r *report) {
 }
 
 // protocolForMode is the egress proxyProtocol each server --mode speaks.
-var protocolForMode = map[string]apiserver.ProtocolType{
-	anp.ModeHTTPConnect: apiserver.ProtocolHTTPConnect,
-	anp.ModeGRPC:        apiserver.ProtocolGRPC,
+var protocolForMode = map[string]egressconfig.ProtocolType{
+	anp.ModeHTTPConnect: egressconfig.ProtocolHTTPConnect,
+	anp.ModeGRPC:        egressconfig.ProtocolGRPC,
 }
 
 func checkModeProtocol(b *bundle, r *report) {
@@ -36,7 +36,7 @@ func checkModeProtocol(b *bundle, r *report) {
 	sel, i := clusterSelection(cfg)
 	mode := b.server.flags.valueOr("mode")
 	want, known := protocolForMode[mode]
-	if sel == nil || !known || sel.Connection.ProxyProtocol == apiserver.ProtocolDirect || sel.Connection.ProxyProtocol == want {
+	if sel == nil || !known || sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect || sel.Connection.ProxyProtocol == want {
 		return
 	}
 	r.errorf("mode-protocol-mismatch", b.egress.ref(), fmt.Sprintf("egressSelections[%d].connection.proxyProtocol", i),

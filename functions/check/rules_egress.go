@@ -4,25 +4,14 @@ import (
 	"fmt"
 	"strings"
 
-	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/runtime/serializer"
 	"k8s.io/apimachinery/pkg/util/validation/field"
-	"k8s.io/apiserver/pkg/apis/apiserver"
-	"k8s.io/apiserver/pkg/apis/apiserver/install"
-	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
-// egressDecoder decodes exactly as egressselector.ReadEgressSelectorConfiguration
-// does (same scheme, strict), so the checker and the KAS agree on the file.
-var egressDecoder = func() runtime.Decoder {
-	s := runtime.NewScheme()
-	install.Install(s)
-	return serializer.NewCodecFactory(s, serializer.EnableStrict).UniversalDecoder()
-}()
-
 // egressVersions are the only versions the KAS loads an EgressSelectorConfiguration from.
-var egressVersions = []string{"apiserver.k8s.io/v1beta1", "apiserver.k8s.io/v1alpha1"}
+var egressVersions = egressconfig.Versions
 
 // checkEgress: the egress file loads and validates in the KAS (egress-api-version,
 // egress-invalid), and tunnels the cluster selection (egress-cluster-missing,
@@ -47,8 +36,9 @@ func checkEgress(b *bundle, _ Options, r *report) {
 	checkClusterSelection(o, cfg, r)
 }
 
-// decodeEgress loads the object as the host file render writes: without metadata.
-func decodeEgress(o *object) (*apiserver.EgressSelectorConfiguration, error) {
+// decodeEgress loads the object as the host file render writes (without
+// metadata) and as the KAS loads it (egressconfig agrees with its loader).
+func decodeEgress(o *object) (*egressconfig.Config, error) {
 	n := o.node.Copy()
 	if _, err := n.Pipe(yaml.Clear("metadata")); err != nil {
 		return nil, fmt.Errorf("strip metadata: %w", err)
@@ -57,28 +47,20 @@ func decodeEgress(o *object) (*apiserver.EgressSelectorConfiguration, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
-	obj, gvk, err := egressDecoder.Decode(data, nil, nil)
-	if err != nil {
-		return nil, err
-	}
-	cfg, ok := obj.(*apiserver.EgressSelectorConfiguration)
-	if !ok {
-		return nil, fmt.Errorf("unexpected config type %v", gvk)
-	}
-	return cfg, nil
+	return egressconfig.Decode(data)
 }
 
-// validateEgress runs the KAS validator per selection, so each error names its
+// validateEgress runs the KAS's validation rules per selection, so each error names its
 // selection's index (the validator's own paths do not).
-func validateEgress(o *object, cfg *apiserver.EgressSelectorConfiguration, r *report) {
+func validateEgress(o *object, cfg *egressconfig.Config, r *report) {
 	const fix = "selections are cluster, controlplane, etcd; protocols Direct, HTTPConnect (exactly one of tcp or uds), GRPC (uds)"
 	for i, sel := range cfg.EgressSelections {
-		one := &apiserver.EgressSelectorConfiguration{EgressSelections: []apiserver.EgressSelection{sel}}
-		for _, e := range egressselector.ValidateEgressSelectorConfiguration(one) {
+		one := &egressconfig.Config{EgressSelections: []egressconfig.Selection{sel}}
+		for _, e := range egressconfig.Validate(one) {
 			r.errorf("egress-invalid", o.ref(), selectionField(e, i), fix, "kube-apiserver rejects selection %q: %s", sel.Name, e.ErrorBody())
 		}
 	}
-	for _, e := range egressselector.ValidateEgressSelectorConfiguration(cfg) {
+	for _, e := range egressconfig.Validate(cfg) {
 		if e.Type == field.ErrorTypeDuplicate {
 			r.errorf("egress-invalid", o.ref(), "egressSelections", "list each selection once",
 				"kube-apiserver rejects the file: %s", e.ErrorBody())
@@ -95,7 +77,7 @@ func selectionField(e *field.Error, i int) string {
 }
 
 // clusterSelection returns the cluster selection and its index, or -1.
-func clusterSelection(cfg *apiserver.EgressSelectorConfiguration) (*apiserver.EgressSelection, int) {
+func clusterSelection(cfg *egressconfig.Config) (*egressconfig.Selection, int) {
 	for i := range cfg.EgressSelections {
 		if strings.EqualFold(cfg.EgressSelections[i].Name, "cluster") {
 			return &cfg.EgressSelections[i], i
@@ -104,7 +86,7 @@ func clusterSelection(cfg *apiserver.EgressSelectorConfiguration) (*apiserver.Eg
 	return nil, -1
 }
 
-func checkClusterSelection(o *object, cfg *apiserver.EgressSelectorConfiguration, r *report) {
+func checkClusterSelection(o *object, cfg *egressconfig.Config, r *report) {
 	sel, i := clusterSelection(cfg)
 	if sel == nil {
 		r.errorf("egress-cluster-missing", o.ref(), "egressSelections",
@@ -112,7 +94,7 @@ func checkClusterSelection(o *object, cfg *apiserver.EgressSelectorConfiguration
 			"there is no cluster selection, so the KAS dials webhooks, aggregated APIs and pods directly and the tunnel is never used")
 		return
 	}
-	if sel.Connection.ProxyProtocol == apiserver.ProtocolDirect {
+	if sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect {
 		r.errorf("egress-cluster-direct", o.ref(), fmt.Sprintf("egressSelections[%d].connection.proxyProtocol", i),
 			"set proxyProtocol to HTTPConnect (server --mode=http-connect) or GRPC (--mode=grpc) with transport.uds",
 			"the cluster selection is Direct, so traffic to the cluster network does not go through the tunnel")
@@ -120,7 +102,7 @@ func checkClusterSelection(o *object, cfg *apiserver.EgressSelectorConfiguration
 }
 
 // loadEgress decodes the bundle's egress object, or returns nil when it is absent or broken.
-func loadEgress(b *bundle) *apiserver.EgressSelectorConfiguration {
+func loadEgress(b *bundle) *egressconfig.Config {
 	if b.egress == nil || b.egress.malformed != nil {
 		return nil
 	}

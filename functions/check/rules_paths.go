@@ -4,9 +4,8 @@ import (
 	"fmt"
 	"path"
 
-	"k8s.io/apiserver/pkg/apis/apiserver"
-
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -39,7 +38,7 @@ func checkSocketPath(b *bundle, r *report) {
 	}
 	km, err := kasMountOf(b.egress)
 	sel, i := clusterSelection(cfg)
-	if err != nil || sel == nil || sel.Connection.ProxyProtocol == apiserver.ProtocolDirect {
+	if err != nil || sel == nil || sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect {
 		return // reported by kas-config-mount-invalid, egress-cluster-missing or egress-cluster-direct
 	}
 	ref := b.egress.ref()

@@ -12,8 +12,8 @@ import (
 
 const probeLong = `Dials TARGET through the Konnectivity socket exactly as the bootstrap
 kube-apiserver does: the rendered EgressSelectorConfiguration under --root is
-read by k8s.io/apiserver's egress selector and its cluster selection's dialer
-is used, with the socket name mapped from the kube-apiserver container's view
+loaded and validated by the kube-apiserver's rules and its cluster selection
+is dialed as k8s.io/apiserver's egress selector dials it, with the socket name mapped from the kube-apiserver container's view
 to the host file. Reports success, the proxy's error and the time taken.
 
 TARGET is host:port (a plain TCP connect, e.g. a webhook Service's ClusterIP

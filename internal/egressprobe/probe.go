@@ -1,7 +1,8 @@
 // Package egressprobe dials a target through the bootstrap host's
 // Konnectivity socket exactly as the kube-apiserver does: the rendered
-// EgressSelectorConfiguration, read and turned into a dialer by
-// k8s.io/apiserver's egressselector, and its cluster selection's dialer.
+// EgressSelectorConfiguration, loaded and validated by the kube-apiserver's
+// rules (internal/egressconfig), and its cluster selection's dialer built as
+// k8s.io/apiserver's egressselector builds it (dialer.go).
 package egressprobe
 
 import (
@@ -13,8 +14,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/apiserver/pkg/apis/apiserver"
-	"k8s.io/apiserver/pkg/server/egressselector"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
 // Options say what to dial and through which rendered root.
@@ -116,7 +116,7 @@ func parseTarget(s string) (target, error) {
 // clusterDialer builds the kube-apiserver's cluster dialer from the rendered
 // egress file, with each socket name moved from the KAS container's view to
 // the host file under the root.
-func clusterDialer(root string, res *Result) (func(context.Context, string, string) (net.Conn, error), error) {
+func clusterDialer(root string, res *Result) (dialFunc, error) {
 	r, err := readKAS(root)
 	if err != nil {
 		return nil, err
@@ -125,23 +125,19 @@ func clusterDialer(root string, res *Result) (func(context.Context, string, stri
 		return nil, fmt.Errorf("render wrote no EgressSelectorConfiguration under %s: the kube-apiserver would dial directly", root)
 	}
 	res.EgressFile = r.EgressFile
-	cfg, err := egressselector.ReadEgressSelectorConfiguration(r.EgressFile)
+	cfg, err := egressconfig.Read(r.EgressFile)
 	if err != nil {
 		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, err)
 	}
-	if errs := egressselector.ValidateEgressSelectorConfiguration(cfg); len(errs) > 0 {
+	if errs := egressconfig.Validate(cfg); len(errs) > 0 {
 		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, errs.ToAggregate())
 	}
 	if err := mapSockets(cfg, r, res); err != nil {
 		return nil, err
 	}
-	sel, err := egressselector.NewEgressSelector(cfg)
+	dial, err := lookupCluster(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("egress selector from %s: %w", r.EgressFile, err)
-	}
-	dial, err := sel.Lookup(egressselector.Cluster.AsNetworkContext())
-	if err != nil {
-		return nil, fmt.Errorf("cluster egress selection: %w", err)
 	}
 	if dial == nil {
 		return nil, fmt.Errorf("%s has no cluster selection: the kube-apiserver would dial directly, not through the tunnel", r.EgressFile)
@@ -149,7 +145,28 @@ func clusterDialer(root string, res *Result) (func(context.Context, string, stri
 	return dial, nil
 }
 
-func mapSockets(cfg *apiserver.EgressSelectorConfiguration, r *kasView, res *Result) error {
+// lookupCluster builds every selection's dialer, as the kube-apiserver does
+// at start-up (one bad selection fails them all), and returns the cluster
+// selection's, nil without one.
+func lookupCluster(cfg *egressconfig.Config) (dialFunc, error) {
+	var cluster dialFunc
+	for _, sel := range cfg.EgressSelections {
+		name := strings.ToLower(sel.Name)
+		if name != egressconfig.Cluster && name != egressconfig.ControlPlane && name != egressconfig.Etcd {
+			return nil, fmt.Errorf("unrecognized service name %s", sel.Name)
+		}
+		dial, err := selectionDialer(sel.Connection)
+		if err != nil {
+			return nil, fmt.Errorf("failed to create dialer for egressSelection %q: %v", name, err)
+		}
+		if name == egressconfig.Cluster {
+			cluster = dial
+		}
+	}
+	return cluster, nil
+}
+
+func mapSockets(cfg *egressconfig.Config, r *kasView, res *Result) error {
 	for i := range cfg.EgressSelections {
 		sel := &cfg.EgressSelections[i]
 		if sel.Connection.Transport == nil || sel.Connection.Transport.UDS == nil {
@@ -160,7 +177,7 @@ func mapSockets(cfg *apiserver.EgressSelectorConfiguration, r *kasView, res *Res
 		if !ok {
 			return fmt.Errorf("selection %s: udsName %s is outside the kube-apiserver's mount %s (host %s)", sel.Name, uds.UDSName, r.KASMount.Container, r.KASMount.Host)
 		}
-		if sel.Name == egressselector.Cluster.String() {
+		if sel.Name == egressconfig.Cluster {
 			res.Socket, res.Protocol = host, string(sel.Connection.ProxyProtocol)
 		}
 		uds.UDSName = host
@@ -204,7 +221,7 @@ func preflight(ctx context.Context, socket string) (net.Conn, error) {
 
 // boundedDial runs the kube-apiserver's dialer but gives up when ctx ends,
 // since the GRPC connector does not watch ctx.
-func boundedDial(ctx context.Context, dial func(context.Context, string, string) (net.Conn, error), addr string) (net.Conn, error) {
+func boundedDial(ctx context.Context, dial dialFunc, addr string) (net.Conn, error) {
 	type result struct {
 		c   net.Conn
 		err error

@@ -5,20 +5,8 @@ import (
 	"fmt"
 	"io"
 
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
-
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
-
-// Client builds a clientset from a kubeconfig file.
-func Client(kubeconfig string) (kubernetes.Interface, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
-	}
-	return kubernetes.NewForConfig(cfg)
-}
 
 // AllReachable reports whether every target was reached.
 func AllReachable(rs []Result) bool {

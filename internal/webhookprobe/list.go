@@ -6,15 +6,15 @@ package webhookprobe
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"net"
 	"strconv"
 
+	admregv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/dynamic"
 )
 
 // Target is one Service-backed callee of the kube-apiserver.
@@ -31,10 +31,10 @@ type Target struct {
 
 // List returns every Service-backed webhook and APIService. Webhooks given
 // by URL use the controlplane egress and are not proxied, so they are left out.
-func List(ctx context.Context, c kubernetes.Interface) ([]Target, error) {
+func List(ctx context.Context, c dynamic.Interface) ([]Target, error) {
 	var out []Target
-	vw, err := c.AdmissionregistrationV1().ValidatingWebhookConfigurations().List(ctx, metav1.ListOptions{})
-	if err != nil {
+	var vw admregv1.ValidatingWebhookConfigurationList
+	if err := list(ctx, c, validatingWebhooks, "", metav1.ListOptions{}, &vw); err != nil {
 		return nil, fmt.Errorf("list validating webhook configurations: %w", err)
 	}
 	for _, cfg := range vw.Items {
@@ -44,8 +44,8 @@ func List(ctx context.Context, c kubernetes.Interface) ([]Target, error) {
 			}
 		}
 	}
-	mw, err := c.AdmissionregistrationV1().MutatingWebhookConfigurations().List(ctx, metav1.ListOptions{})
-	if err != nil {
+	var mw admregv1.MutatingWebhookConfigurationList
+	if err := list(ctx, c, mutatingWebhooks, "", metav1.ListOptions{}, &mw); err != nil {
 		return nil, fmt.Errorf("list mutating webhook configurations: %w", err)
 	}
 	for _, cfg := range mw.Items {
@@ -68,28 +68,27 @@ func newTarget(kind, name, webhook, ns, svc string, port *int32) Target {
 }
 
 // listAPIServices reads apiregistration.k8s.io/v1 without the aggregator's
-// client: only the service reference matters here.
-func listAPIServices(ctx context.Context, c kubernetes.Interface) ([]Target, error) {
-	raw, err := c.Discovery().RESTClient().Get().AbsPath("/apis/apiregistration.k8s.io/v1/apiservices").DoRaw(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("list APIServices: %w", err)
-	}
-	var list struct {
+// types: only the service reference matters here.
+func listAPIServices(ctx context.Context, c dynamic.Interface) ([]Target, error) {
+	var apis struct {
 		Items []struct {
-			Metadata struct{ Name string } `json:"metadata"`
-			Spec     struct {
-				Service *struct {
-					Namespace, Name string
-					Port            *int32
+			Metadata struct {
+				Name string `json:"name"`
+			} `json:"metadata"`
+			Spec struct {
+				Service *struct { // the converter matches json names exactly
+					Namespace string `json:"namespace"`
+					Name      string `json:"name"`
+					Port      *int32 `json:"port"`
 				} `json:"service"`
 			} `json:"spec"`
 		} `json:"items"`
 	}
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, fmt.Errorf("decode APIServices: %w", err)
+	if err := list(ctx, c, apiServices, "", metav1.ListOptions{}, &apis); err != nil {
+		return nil, fmt.Errorf("list APIServices: %w", err)
 	}
 	var out []Target
-	for _, a := range list.Items {
+	for _, a := range apis.Items {
 		if s := a.Spec.Service; s != nil { // nil: served by the kube-apiserver itself
 			out = append(out, newTarget("APIService", a.Metadata.Name, "", s.Namespace, s.Name, s.Port))
 		}
@@ -100,9 +99,9 @@ func listAPIServices(ctx context.Context, c kubernetes.Interface) ([]Target, err
 // Resolve sets the address the kube-apiserver dials: the Service's
 // ClusterIP and port, or with endpointRouting (kube-apiserver
 // --enable-aggregator-routing) a ready endpoint's address and target port.
-func Resolve(ctx context.Context, c kubernetes.Interface, t *Target, endpointRouting bool) error {
-	svc, err := c.CoreV1().Services(t.namespace).Get(ctx, t.svc, metav1.GetOptions{})
-	if err != nil {
+func Resolve(ctx context.Context, c dynamic.Interface, t *Target, endpointRouting bool) error {
+	var svc corev1.Service
+	if err := get(ctx, c, services, t.namespace, t.svc, &svc); err != nil {
 		return fmt.Errorf("service %s/%s: %w", t.namespace, t.svc, err)
 	}
 	var sp *corev1.ServicePort
@@ -124,9 +123,10 @@ func Resolve(ctx context.Context, c kubernetes.Interface, t *Target, endpointRou
 	return resolveEndpoint(ctx, c, t, sp.Name)
 }
 
-func resolveEndpoint(ctx context.Context, c kubernetes.Interface, t *Target, portName string) error {
-	slices, err := c.DiscoveryV1().EndpointSlices(t.namespace).List(ctx, metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + t.svc})
-	if err != nil {
+func resolveEndpoint(ctx context.Context, c dynamic.Interface, t *Target, portName string) error {
+	var slices discoveryv1.EndpointSliceList
+	opts := metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + t.svc}
+	if err := list(ctx, c, endpointSlices, t.namespace, opts, &slices); err != nil {
 		return fmt.Errorf("endpoints of %s/%s: %w", t.namespace, t.svc, err)
 	}
 	for _, s := range slices.Items {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/dynamic"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 )
@@ -38,7 +38,7 @@ type Options struct {
 }
 
 // Run lists, resolves and dials every target.
-func Run(ctx context.Context, c kubernetes.Interface, opts Options) ([]Result, error) {
+func Run(ctx context.Context, c dynamic.Interface, opts Options) ([]Result, error) {
 	targets, err := List(ctx, c)
 	if err != nil {
 		return nil, err
