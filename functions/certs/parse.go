@@ -7,6 +7,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"path/filepath"
+	"strings"
 )
 
 // loaded is a parsed certificate and its private key.
@@ -39,6 +40,22 @@ func loadPair(dir string, files map[string][]byte, certFn, keyFn string) (loaded
 		return loaded{}, fmt.Sprintf("%s does not match %s", filepath.Join(dir, keyFn), filepath.Join(dir, certFn))
 	}
 	return loaded{cert: cert, key: key}, ""
+}
+
+// CheckFile reports whether a file of the certificate directory parses as
+// what its name says (a .crt one certificate, anything else one private key),
+// so render refuses a damaged file with the parser that reuse relies on.
+func CheckFile(name string, data []byte) error {
+	var err error
+	if strings.HasSuffix(name, ".crt") {
+		_, err = parseCertPEM(data)
+	} else {
+		_, err = parseKeyPEM(data)
+	}
+	if err != nil {
+		return fmt.Errorf("damaged or truncated (%w)", err)
+	}
+	return nil
 }
 
 // onePEM decodes exactly one PEM block of one of the wanted types; a

@@ -1,14 +1,11 @@
 package render
 
 import (
-	"crypto/x509"
-	"encoding/pem"
 	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
@@ -28,47 +25,9 @@ func checkCertFiles(dir string) error {
 		if err != nil {
 			return inputErrorf(field, fix, "cannot read: %v", err)
 		}
-		if strings.HasSuffix(name, ".crt") {
-			err = parseCertPEM(data)
-		} else {
-			err = parseKeyPEM(data)
-		}
-		if err != nil {
+		if err := certs.CheckFile(name, data); err != nil {
 			return inputErrorf(field, fix, "%v", err)
 		}
-	}
-	return nil
-}
-
-func parseCertPEM(data []byte) error {
-	block, _ := pem.Decode(data)
-	if block == nil || block.Type != "CERTIFICATE" {
-		return fmt.Errorf("truncated or not a PEM certificate (%d bytes)", len(data))
-	}
-	if _, err := x509.ParseCertificate(block.Bytes); err != nil {
-		return fmt.Errorf("truncated or damaged certificate: %w", err)
-	}
-	return nil
-}
-
-func parseKeyPEM(data []byte) error {
-	block, _ := pem.Decode(data)
-	if block == nil {
-		return fmt.Errorf("truncated or not a PEM private key (%d bytes)", len(data))
-	}
-	var err error
-	switch block.Type {
-	case "EC PRIVATE KEY":
-		_, err = x509.ParseECPrivateKey(block.Bytes)
-	case "RSA PRIVATE KEY":
-		_, err = x509.ParsePKCS1PrivateKey(block.Bytes)
-	case "PRIVATE KEY":
-		_, err = x509.ParsePKCS8PrivateKey(block.Bytes)
-	default:
-		return fmt.Errorf("PEM block %q is not a private key", block.Type)
-	}
-	if err != nil {
-		return fmt.Errorf("truncated or damaged private key: %w", err)
 	}
 	return nil
 }
