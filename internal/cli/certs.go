@@ -44,7 +44,8 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	lockRoot := fs.String("root", "/", "host root whose lock certs takes, shared with render and teardown (/ on the bootstrap node)")
-	lockTimeout := fs.Duration("lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on --root (0: fail at once)")
+	var lockTimeout time.Duration
+	lockTimeoutFlag(fs, &lockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("certs takes no arguments, got %q", args)
@@ -57,7 +58,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
-		unlock, err := lockRootDir(*lockRoot, *lockTimeout)
+		unlock, err := lockRootDir(*lockRoot, lockTimeout)
 		if err != nil {
 			var locked *hostfs.LockedError
 			if errors.As(err, &locked) {
@@ -78,6 +79,12 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
 	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
 	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
+}
+
+// lockTimeoutFlag is --lock-timeout of every command that changes the host
+// (render, teardown, certs): they share the root's lock, so they wait alike.
+func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
+	fs.DurationVar(d, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
 }
 
 // certsExitLocked: another run held the root's lock past --lock-timeout.

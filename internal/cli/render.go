@@ -83,7 +83,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
-	fs.DurationVar(&opts.LockTimeout, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
+	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("render takes no arguments, got %q", args)
