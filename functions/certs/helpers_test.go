@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
@@ -42,15 +44,11 @@ func mustCert(t testing.TB, pemBytes []byte) *x509.Certificate {
 	return c
 }
 
-// openssl runs the real openssl binary; a missing binary is a skip that
-// says how to get it.
+// openssl runs the real openssl binary; a missing one skips the test saying
+// how to get it, or fails it in CI (tooltest.System).
 func openssl(t *testing.T, args ...string) (string, error) {
 	t.Helper()
-	bin, err := exec.LookPath("openssl")
-	if err != nil {
-		t.Skipf("openssl not on PATH (apt-get install openssl): %v", err)
-	}
-	out, err := exec.Command(bin, args...).CombinedOutput()
+	out, err := exec.Command(tooltest.System(t, "openssl", "openssl"), args...).CombinedOutput()
 	return string(out), err
 }
 

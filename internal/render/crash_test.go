@@ -44,14 +44,7 @@ const (
 // a correct bundle (3b, 3c); a teardown after a kill leaves only the
 // record of the cluster objects it could not delete without --kubeconfig.
 func TestKillAtEveryChange(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		msg := "strace is not installed (tools/deps.sh installs it)"
-		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip("skipping: " + msg)
-	}
+	strace := tooltest.System(t, "strace", "strace")
 	if testing.Short() {
 		t.Skip("skipping: -short (hundreds of real render processes)")
 	}

@@ -18,14 +18,7 @@ import (
 // their lock exit code naming the holder, and a render with a timeout,
 // which waits and then finds the bundle in place.
 func TestSecondRunWaitsForTheLock(t *testing.T) {
-	strace, err := exec.LookPath("strace")
-	if err != nil {
-		msg := "strace is not installed (tools/deps.sh installs it)"
-		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-			t.Fatal(msg)
-		}
-		t.Skip("skipping: " + msg)
-	}
+	strace := tooltest.System(t, "strace", "strace")
 	bin := tooltest.BuildSelf(t, t.TempDir())
 	root := t.TempDir()
 	args := []string{"render", "--root", root, "--bootstrap-ip", crashIP, "--image", crashImage}

@@ -29,13 +29,30 @@ func Bin(tb testing.TB, name string) string {
 	}
 	path := filepath.Join(dir, name)
 	if _, err := os.Stat(path); err != nil {
-		msg := name + " is not built (" + path + "): run `make tools` or `tools/build.sh " + name + "`"
-		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-			tb.Fatal(msg)
-		}
-		tb.Skip("skipping: " + msg)
+		missing(tb, name+" is not built ("+path+"): run `make tools` or `tools/build.sh "+name+"`")
 	}
 	return path
+}
+
+// System returns the path of a command from the machine's packages (strace,
+// openssl), with the same rule as Bin: missing, it skips the test naming the
+// Debian package that tools/deps.sh installs, or fails it under
+// KB_REQUIRE_TOOLS=1.
+func System(tb testing.TB, name, debianPackage string) string {
+	tb.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		missing(tb, name+" is not on PATH (tools/deps.sh installs it: apt-get install "+debianPackage+")")
+	}
+	return path
+}
+
+func missing(tb testing.TB, msg string) {
+	tb.Helper()
+	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+		tb.Fatal(msg)
+	}
+	tb.Skip("skipping: " + msg)
 }
 
 // BuildSelf compiles cmd/konnectivity-bundle into dir and returns its path,
