@@ -87,12 +87,7 @@ func newContainerEnv(t *testing.T, fam family) *env {
 	if err != nil {
 		t.Fatalf("render: %v\n%s", err, out)
 	}
-	e.h = mapBundle(t, e.tp, e.root)
-	e.wh = startWebhook(t, e.tp.pod, fam.webhookIP)
-	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+e.h.kasEgress)
-	applyDocs(t, e.kas, e.h.b.clusterDocs)
-	dryRunStaticPod(t, e.kas, e.h.serverPod())
-	registerWebhook(t, e.kas.client, e.wh)
+	e.startCluster(t)
 	return e
 }
 

@@ -29,14 +29,23 @@ func newEnvOn(t *testing.T, name, mode string, tp *topology) *env {
 	fam := tp.fam
 	e := &env{name: name, mode: mode, fam: fam, tp: tp, root: shortRoot(t)}
 	renderInto(t, e.root, mode, fam)
+	e.startCluster(t)
+	return e
+}
+
+// startCluster maps what render wrote under e.root and starts the cluster
+// side around it: the webhook in the pod network and the bootstrap KAS
+// configured by the rendered egress file, with the bundle's cluster objects
+// applied and the webhook registered. The KAS starts before the server, as
+// on a real bootstrap node.
+func (e *env) startCluster(t *testing.T) {
+	t.Helper()
 	e.h = mapBundle(t, e.tp, e.root)
-	e.wh = startWebhook(t, e.tp.pod, fam.webhookIP)
-	// The KAS starts before the server, as on a real bootstrap node.
-	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", fam, fam.bootIP, "--egress-selector-config-file="+e.h.kasEgress)
+	e.wh = startWebhook(t, e.tp.pod, e.fam.webhookIP)
+	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", e.fam, e.fam.bootIP, "--egress-selector-config-file="+e.h.kasEgress)
 	applyDocs(t, e.kas, e.h.b.clusterDocs)
 	dryRunStaticPod(t, e.kas, e.h.serverPod())
 	registerWebhook(t, e.kas.client, e.wh)
-	return e
 }
 
 // figure records one of this case's figures.
