@@ -54,7 +54,7 @@ func TestParse(t *testing.T) {
 	got := Server.Parse(argv)
 	want := &CommandLine{
 		Uses: []Use{
-			{Name: "mode", Value: "grpc", HasValue: true, Arg: 1},
+			{Name: "mode", Value: "grpc", HasValue: true, Arg: 1, ValueArg: 2},
 			{Name: "enable-profiling", Value: "true", Arg: 3},
 			{Name: "v", Value: "3", HasValue: true, Arg: 4},
 			{Name: "v", Value: "4", HasValue: true, Arg: 5},
@@ -64,6 +64,7 @@ func TestParse(t *testing.T) {
 			{Name: "log_file", Value: "x", HasValue: true, Arg: 8},
 			{Name: "-x", Arg: 9},
 		},
+		End: 10,
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(%q)\n got %+v\nwant %+v", argv, got, want)

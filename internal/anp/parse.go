@@ -7,7 +7,8 @@ type Use struct {
 	Name     string
 	Value    string // "true" for a bare boolean flag
 	HasValue bool   // false for a bare boolean flag
-	Arg      int    // index in argv of the flag itself (its value may follow)
+	Arg      int    // index in argv of the flag itself
+	ValueArg int    // index in argv of the value when it is the next entry ("--name value"), else 0
 }
 
 // CommandLine is argv read the way pflag reads it for one binary.
@@ -15,15 +16,17 @@ type CommandLine struct {
 	Uses    []Use // known flags in the order given, repeats included
 	Unknown []Use // flags the binary does not have: it exits with `unknown flag`
 	Missing []Use // flags that need a value but are last on the line
+	End     int   // index in argv where flags end: the "--" entry, or len(argv)
 }
 
 // Parse reads argv[1:] as b does. Parsing stops at "--"; other positional
 // arguments are skipped, as cobra passes them on and ANP ignores them.
 func (b *Binary) Parse(argv []string) *CommandLine {
-	c := &CommandLine{}
+	c := &CommandLine{End: len(argv)}
 	for i := 1; i < len(argv); i++ {
 		a := argv[i]
 		if a == "--" {
+			c.End = i
 			break
 		}
 		name, value, hasValue, ok := b.splitFlag(a)
@@ -42,7 +45,7 @@ func (b *Binary) Parse(argv []string) *CommandLine {
 				continue
 			}
 			i++
-			use.Value, use.HasValue = argv[i], true
+			use.Value, use.HasValue, use.ValueArg = argv[i], true, i
 		}
 		if !use.HasValue {
 			use.Value = "true"
@@ -71,4 +74,19 @@ func (b *Binary) splitFlag(a string) (name, value string, hasValue, ok bool) {
 		return long, "", false, true
 	}
 	return "", "", false, false
+}
+
+// AnyProgram reads the command line of a program whose flags are not known:
+// every -x and --x is an unknown flag, and it has a value only when written
+// with '='. diff reads containers that run neither ANP binary with it.
+var AnyProgram = &Binary{Flags: map[string]Flag{}, Short: map[string]string{}}
+
+// Running is the binary argv starts: proxy-server, proxy-agent, else AnyProgram.
+func Running(argv []string) *Binary {
+	for _, b := range []*Binary{Server, Agent} {
+		if b.Runs(argv) {
+			return b
+		}
+	}
+	return AnyProgram
 }

@@ -36,6 +36,8 @@ func diffMap(p path, a, b map[string]any, out *[]Change) {
 		}
 	}
 	sort.Strings(keys)
+	argvA, okA := containerArgv(a)
+	argvB, okB := containerArgv(b)
 	for _, k := range keys {
 		av, inA := a[k]
 		bv, inB := b[k]
@@ -46,6 +48,10 @@ func diffMap(p path, a, b map[string]any, out *[]Change) {
 		case !inB:
 			*out = append(*out, Change{Op: OpRemove, Path: q.String(), Old: av})
 		default:
+			if i, isArgv := argvFields[k]; isArgv && okA && okB {
+				diffFlags(q, argvA[i], argvB[i], out)
+				continue
+			}
 			diffValue(q, av, bv, out)
 		}
 	}

@@ -16,7 +16,7 @@ var listKeys = map[string][]string{
 
 func diffList(p path, a, b []any, out *[]Change) {
 	if isArgList(p, a, b) {
-		diffFlags(p, a, b, out)
+		diffFlags(p, argList(a), argList(b), out)
 		return
 	}
 	if key := mergeKey(p.last(), a, b); key != "" {
@@ -133,60 +133,4 @@ func isArgList(p path, a, b []any) bool {
 	}
 	f := p.last()
 	return flags || ((f == "args" || f == "command") && len(a)+len(b) > 0)
-}
-
-// argEntry is one item of an argument list with the key it is matched by:
-// the flag name (with #n for repeats), or its position among positionals.
-type argEntry struct {
-	key, sel string
-	raw      string
-	index    int
-}
-
-func argEntries(items []any) []argEntry {
-	var out []argEntry
-	count := map[string]int{}
-	pos := 0
-	for i, it := range items {
-		s := it.(string)
-		e := argEntry{raw: s, index: i}
-		if strings.HasPrefix(s, "-") && len(s) > 1 {
-			name, _, _ := strings.Cut(s, "=")
-			count[name]++
-			e.key, e.sel = name, name
-			if n := count[name]; n > 1 {
-				e.key = fmt.Sprintf("%s#%d", name, n)
-				e.sel = e.key
-			}
-		} else {
-			e.key, e.sel = fmt.Sprintf("#pos%d", pos), strconv.Itoa(i)
-			pos++
-		}
-		out = append(out, e)
-	}
-	return out
-}
-
-// diffFlags matches flags by name, so a changed value is one change and a
-// reordering is none; positional arguments match by position.
-func diffFlags(p path, a, b []any, out *[]Change) {
-	ea, eb := argEntries(a), argEntries(b)
-	byKey := map[string]argEntry{}
-	for _, e := range eb {
-		byKey[e.key] = e
-	}
-	inA := map[string]bool{}
-	for _, e := range ea {
-		inA[e.key] = true
-		if m, ok := byKey[e.key]; !ok {
-			*out = append(*out, Change{Op: OpRemove, Path: p.item(e.sel).String(), Old: e.raw})
-		} else if m.raw != e.raw {
-			*out = append(*out, Change{Op: OpChange, Path: p.item(m.sel).String(), Old: e.raw, New: m.raw})
-		}
-	}
-	for _, e := range eb {
-		if !inA[e.key] {
-			*out = append(*out, Change{Op: OpAdd, Path: p.item(e.sel).String(), New: e.raw})
-		}
-	}
 }
