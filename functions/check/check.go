@@ -56,6 +56,12 @@ func CheckNodes(nodes []*yaml.RNode, opts Options) framework.Results {
 	return run(bundlemodel.New(nodes), opts)
 }
 
+// CheckBundle is Check on a bundle already read into its roles (render's
+// model); it only reads it.
+func CheckBundle(b *bundlemodel.Bundle, opts Options) framework.Results {
+	return run(b, opts)
+}
+
 func run(b *bundlemodel.Bundle, opts Options) framework.Results {
 	r := &report{}
 	for _, rule := range ruleFamilies {

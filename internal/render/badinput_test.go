@@ -9,9 +9,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // runBad runs render expecting an error, and checks the host is untouched.
@@ -193,7 +194,7 @@ func TestRefuseToOverwriteForeignFile(t *testing.T) {
 func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 	opts := baseOpts(t.TempDir())
 	d := realDeps()
-	d.check = func([]*yaml.RNode, map[string][]byte, bool) (framework.Results, error) {
+	d.check = func(*bundlemodel.Bundle, map[string][]byte, bool) (framework.Results, error) {
 		return framework.Results{result.New(framework.Error, "test-rule", "Pod kube-system/konnectivity-server", "", "injected", "")}, nil
 	}
 	opts.deps = d

@@ -3,90 +3,59 @@ package render
 import (
 	"fmt"
 	"path"
-	"strings"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// bundle is the parsed overlay output.
+// bundle is the parsed overlay output: the objects with their placements,
+// and the same nodes read into their roles.
 type bundle struct {
 	objects []object
+	model   *bundlemodel.Bundle
 }
 
-func (b *bundle) find(placement, kind string) (object, bool) {
-	for _, o := range b.objects {
-		if o.placement == placement && o.kind == kind {
-			return o, true
-		}
-	}
-	return object{}, false
+func newBundle(objs []object) *bundle {
+	return &bundle{objects: objs, model: bundlemodel.New(nodes(objs))}
 }
 
 // certDir is the host directory behind the server's --cluster-cert, followed
 // through the pod's volume mount to its hostPath volume, so render writes the
 // certificates exactly where the server will read them.
 func (b *bundle) certDir() (string, error) {
-	pod, ok := b.find(hostlayout.PlacementStaticPod, "Pod")
+	srv := b.model.Server
+	if srv == nil || srv.Object.Kind != "Pod" || srv.Object.Annotations[hostlayout.AnnotationPlacement] != hostlayout.PlacementStaticPod {
+		return "", fmt.Errorf("the bundle has no static-pod Pod running proxy-server, so there is no certificate directory")
+	}
+	id := srv.Object.ID()
+	cert := srv.Flags.Value("cluster-cert")
+	if cert == "" {
+		return "", fmt.Errorf("%s: the proxy-server container has no --cluster-cert", id)
+	}
+	m, ok := srv.MountFor(path.Dir(cert))
 	if !ok {
-		return "", fmt.Errorf("the bundle has no static-pod Pod, so there is no certificate directory")
+		return "", fmt.Errorf("%s: no volume is mounted at %s, the directory of --cluster-cert", id, path.Dir(cert))
 	}
-	cert, mounts, err := clusterCertArg(pod.node)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", pod.id(), err)
+	if m.Volume == nil || m.Volume.HostPath == nil {
+		return "", fmt.Errorf("%s: volume %q mounted at %s is not a hostPath volume", id, m.Mount.Name, m.Mount.MountPath)
 	}
-	for _, m := range mounts {
-		mountPath := yaml.GetValue(m.Field("mountPath").Value)
-		if path.Dir(cert) != path.Clean(mountPath) {
-			continue
-		}
-		vol := yaml.GetValue(m.Field("name").Value)
-		host, err := pod.node.Pipe(yaml.Lookup("spec", "volumes", "[name="+vol+"]", "hostPath", "path"))
-		if err != nil || host == nil {
-			return "", fmt.Errorf("%s: volume %q mounted at %s is not a hostPath volume", pod.id(), vol, mountPath)
-		}
-		dir := yaml.GetValue(host)
-		if err := checkHostPath(dir); err != nil {
-			return "", fmt.Errorf("%s: volume %q hostPath: %w", pod.id(), vol, err)
-		}
-		return dir, nil
+	dir := path.Join(m.Volume.HostPath.Path, m.Rest)
+	if err := checkHostPath(dir); err != nil {
+		return "", fmt.Errorf("%s: volume %q hostPath: %w", id, m.Mount.Name, err)
 	}
-	return "", fmt.Errorf("%s: no volume is mounted at %s, the directory of --cluster-cert", pod.id(), path.Dir(cert))
-}
-
-// clusterCertArg finds --cluster-cert in the first container that has it,
-// with that container's volume mounts.
-func clusterCertArg(pod *yaml.RNode) (string, []*yaml.RNode, error) {
-	containers, err := pod.Pipe(yaml.Lookup("spec", "containers"))
-	if err != nil || containers == nil {
-		return "", nil, fmt.Errorf("no containers")
-	}
-	items, _ := containers.Elements()
-	for _, c := range items {
-		args, _ := c.GetSlice("args")
-		for _, a := range args {
-			s, _ := a.(string)
-			if v, ok := strings.CutPrefix(s, "--cluster-cert="); ok {
-				var mounts []*yaml.RNode
-				if m, _ := c.Pipe(yaml.Lookup("volumeMounts")); m != nil {
-					mounts, _ = m.Elements()
-				}
-				return v, mounts, nil
-			}
-		}
-	}
-	return "", nil, fmt.Errorf("no container has --cluster-cert")
+	return dir, nil
 }
 
 // agentPlacement says where the agent Secret goes: the agents' namespace and
 // a file beside the DaemonSet in the cluster manifests directory.
 func (b *bundle) agentPlacement() (namespace, hostPath string, err error) {
-	ds, ok := b.find(hostlayout.PlacementClusterManifest, "DaemonSet")
-	if !ok {
+	a := b.model.Agent
+	if a == nil || a.Object.Annotations[hostlayout.AnnotationPlacement] != hostlayout.PlacementClusterManifest {
 		return "", "", fmt.Errorf("the bundle has no agent DaemonSet among its cluster manifests")
 	}
-	return ds.namespace, path.Join(path.Dir(ds.hostPath), hostlayout.AgentSecretFileName), nil
+	dir := path.Dir(a.Object.Annotations[hostlayout.AnnotationHostPath])
+	return a.Object.Namespace, path.Join(dir, hostlayout.AgentSecretFileName), nil
 }
 
 // withoutAgentSecret drops a Secret an overlay may already have made, so the

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -13,7 +14,7 @@ type deps struct {
 	build       func(target string, opts kustbuild.Options) (*kustbuild.Model, error)
 	planCerts   func(dir, bootstrapIP string) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)
-	check       func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error)
+	check       func(b *bundlemodel.Bundle, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error)
 	detectIP    func(family string, getenv func(string) string) (string, error)
 
 	// keyAlgorithm and keySize are what new certificates are made with.

@@ -4,6 +4,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -17,8 +18,8 @@ func realDeps() *deps {
 		agentSecret: func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error) {
 			return certs.AgentSecretNode(p.lib.(*certs.Result), namespace, hostPath)
 		},
-		check: func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error) {
-			return check.CheckNodes(nodes, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty}), nil
+		check: func(b *bundlemodel.Bundle, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error) {
+			return check.CheckBundle(b, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty}), nil
 		},
 		detectIP: func(family string, getenv func(string) string) (string, error) {
 			det, err := bootstrapip.Detect(bootstrapip.Family(family), getenv, nil)

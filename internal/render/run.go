@@ -7,12 +7,13 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Run renders the bundle onto the host under opts.Root. It holds the
@@ -147,12 +148,12 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 	}
 	if len(objs) == 0 {
 		rep.Disabled = true
-		return nil, nil, checkModel(d, nil, nil, true, rep)
+		return nil, nil, checkModel(d, bundlemodel.New(nil), nil, true, rep)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
 	}
-	changes, dirs, err := planHost(d, in, &bundle{objects: objs}, rep)
+	changes, dirs, err := planHost(d, in, newBundle(objs), rep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -199,7 +200,8 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	if err := stampOwner(b.objects, in.prev.Owner); err != nil {
 		return nil, nil, err
 	}
-	if err := checkModel(d, nodes(b.objects), cp.Files, false, rep); err != nil {
+	b = newBundle(b.objects) // the checks read the objects as they are written
+	if err := checkModel(d, b.model, cp.Files, false, rep); err != nil {
 		return nil, nil, err
 	}
 	want, err := desiredFiles(b.objects, certDir, cp)
@@ -232,12 +234,12 @@ func withAgentSecret(d *deps, b *bundle, cp *certPlan) (*bundle, error) {
 	if err := uniqueHostPaths(objs); err != nil {
 		return nil, err
 	}
-	return &bundle{objects: objs}, nil
+	return newBundle(objs), nil
 }
 
 // checkModel runs the bundle checks on the model; any error finding stops
 // render.
-func checkModel(d *deps, model []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool, rep *Report) error {
+func checkModel(d *deps, model *bundlemodel.Bundle, certFiles map[string][]byte, allowEmpty bool, rep *Report) error {
 	findings, err := d.check(model, certFiles, allowEmpty)
 	if err != nil {
 		return fmt.Errorf("check the bundle: %w", err)
