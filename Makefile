@@ -34,7 +34,7 @@ build: ## build bin/konnectivity-bundle
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
 
 image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tagged $(VERSION) and v1alpha1
-	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh
+	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh --for-kustomize
 
 # Each stage of `make test` says when it starts, every 30 s that it is still
 # running, and how long it took (tools/progress.sh), so its log has stage times.
