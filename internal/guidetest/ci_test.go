@@ -25,7 +25,7 @@ func ciScript(t *testing.T) Block {
 func TestCIScript(t *testing.T) {
 	b := ciScript(t)
 	t.Run("goldens match", func(t *testing.T) {
-		sb := newSandbox(t)
+		sb := newSandbox(t, "konnectivity-bundle")
 		out, err := sb.run(script("ci.md", []Block{b}))
 		if err != nil {
 			t.Fatalf("the CI script failed on an unchanged repository: %v\n%s", err, lastLines(out, 40))
@@ -40,7 +40,7 @@ func TestCIScript(t *testing.T) {
 		}
 	})
 	t.Run("an overlay drifted", func(t *testing.T) {
-		sb := newSandbox(t)
+		sb := newSandbox(t, "konnectivity-bundle")
 		cfg := filepath.Join(sb.repo, "overlays", "upi", "config", "config-patch.yaml")
 		data, err := os.ReadFile(cfg)
 		if err != nil {
