@@ -18,6 +18,10 @@ command -v runc >/dev/null || need+=(runc)
 # Only recommended by podman, but kube play's infra (pause) container is built from it.
 [[ -x /usr/libexec/podman/catatonit ]] || need+=(catatonit)
 command -v docker >/dev/null || need+=(podman-docker)
+# The real-node test (make node-e2e): containerd with its CRI plugin, and the
+# CNI bridge plugin it wires pods with.
+command -v containerd >/dev/null || need+=(containerd)
+[[ -x /usr/lib/cni/bridge ]] || need+=(containernetworking-plugins)
 if [[ ${#need[@]} -eq 0 ]]; then exit 0; fi
 if [[ $(id -u) != 0 ]]; then
   echo "tools/deps.sh: missing ${need[*]}; run as root or install them with apt-get" >&2
