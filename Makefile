@@ -25,10 +25,10 @@ GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e node-e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
 
 build: ## build bin/konnectivity-bundle
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
@@ -54,6 +54,12 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	@mkdir -p _output
 	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 \
 	  $(GO) test -tags e2e -count=1 -timeout 30m -run '^TestScale$$' -v ./e2e/ 2>&1 | tee _output/scale.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/scale.log; exit 1; }
+
+node-e2e: tools ## the real-node test: a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
+	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
+	tools/build.sh node
+	@mkdir -p _output
+	KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 30m -run '^TestRealNode$$' -v ./e2e/ 2>&1 | tee _output/node-e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh
