@@ -76,7 +76,8 @@ node-e2e: tools ## the real-node test: a kubelet, containerd, controller-manager
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
 	tools/build.sh node
 	@mkdir -p _output
-	KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 30m -run '^TestRealNode$$' -v ./e2e/ 2>&1 | tee _output/node-e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
+	KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
+	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh
