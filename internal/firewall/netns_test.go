@@ -38,7 +38,7 @@ var hostCases = []hostCase{
 
 // The hosts' own rules. IPv6 needs ICMPv6 (neighbour discovery) to work at all.
 const (
-	iptablesOwn = `for ipt in iptables ip6tables; do $ipt -A INPUT -p tcp --dport 9999 -j ACCEPT; done`
+	iptablesOwn  = `for ipt in iptables ip6tables; do $ipt -A INPUT -p tcp --dport 9999 -j ACCEPT; done`
 	iptablesDrop = `for ipt in iptables ip6tables; do $ipt -A INPUT -i lo -j ACCEPT; done
 ip6tables -A INPUT -p ipv6-icmp -j ACCEPT
 iptables -P INPUT DROP; ip6tables -P INPUT DROP`

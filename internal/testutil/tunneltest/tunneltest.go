@@ -35,7 +35,7 @@ const (
 	NodeIP6     = "2001:db8::11"
 	TargetIP6   = "2001:db8:ff::2"
 	OutsiderIP6 = "2001:db8:1::2"
-	image    = "registry.test.invalid/apiserver-network-proxy:test"
+	image       = "registry.test.invalid/apiserver-network-proxy:test"
 )
 
 // Host is one rendered bootstrap host and one node.
