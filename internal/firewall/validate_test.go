@@ -36,6 +36,7 @@ var checkers = []checker{
 func TestFormatsValidate(t *testing.T) {
 	for _, c := range checkers {
 		t.Run(c.format, func(t *testing.T) {
+			t.Parallel() // the cloud CLIs spend seconds starting; let them overlap
 			if _, err := exec.LookPath(c.tool); err != nil {
 				skipOrFail(t, c.tool+" is not on PATH ("+c.install+"): the "+c.format+" output is checked by its golden file only")
 			}
