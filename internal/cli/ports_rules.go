@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 )
@@ -47,15 +48,20 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 	return opts, nil
 }
 
-// writeRules writes the bundle's agent tunnel as firewall rules.
-func writeRules(io IO, format, label string, b *netreq.Bundle, opts firewall.Options) error {
-	req, err := netreq.Firewall(b)
-	if err != nil {
-		return fmt.Errorf("%s: %w", label, err)
+// writeRules writes the bundle's agent tunnel, as the report read it, as
+// firewall rules.
+func writeRules(io IO, format string, rep *netreq.Report, opts firewall.Options) error {
+	t := rep.Tunnel
+	if t == nil {
+		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
+	}
+	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
+	if req.Dial == "" {
+		req.Dial = anp.Agent.Default("proxy-server-host")
 	}
 	plan, err := firewall.NewPlan(req, opts)
 	if err != nil {
-		return fmt.Errorf("%s: %w", label, err)
+		return fmt.Errorf("%s: %w", rep.Bundle, err)
 	}
 	return firewall.Write(io.Stdout, format, plan)
 }

@@ -8,46 +8,30 @@ import (
 	"fmt"
 	"net/netip"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
-// Requirement is the agent tunnel as the bundle deploys it.
+// Requirement is the agent tunnel as the bundle deploys it (see
+// netreq.Tunnel, which it is made from).
 type Requirement struct {
-	Port   int        // the server's --agent-port
-	Dial   string     // the agents' --proxy-server-host: an IP or a DNS name
-	Bind   netip.Addr // the server's --agent-bind-address; invalid when it listens on every address
-	Source string     // the objects and flags the values come from, for the output's header
+	Port     int        // the server's --agent-port
+	Dial     string     // the agents' --proxy-server-host: an IP or a DNS name
+	Bind     netip.Addr // the server's --agent-bind-address; invalid when it listens on every address
+	Families []Family   // the families agents can reach the server over
+	Source   string     // the objects and flags the values come from, for the output's header
 }
 
 // Family is an IP family.
-type Family int
+type Family = bootstrapip.Family
 
 // The two families, in output order.
 const (
-	IPv4 Family = 4
-	IPv6 Family = 6
+	IPv4 = bootstrapip.IPv4
+	IPv6 = bootstrapip.IPv6
 )
 
-func (f Family) String() string { return fmt.Sprintf("ipv%d", int(f)) }
-
-func familyOf(a netip.Addr) Family {
-	if a.Is4() || a.Is4In6() {
-		return IPv4
-	}
-	return IPv6
-}
-
-// Families are the families agents can reach the server over: the one of
-// the address they dial, narrowed by the bind address; both when they dial
-// a name (it may resolve to either).
-func (r Requirement) Families() []Family {
-	if r.Bind.IsValid() && !r.Bind.IsUnspecified() {
-		return []Family{familyOf(r.Bind)}
-	}
-	if ip, err := netip.ParseAddr(r.Dial); err == nil {
-		return []Family{familyOf(ip)}
-	}
-	return []Family{IPv4, IPv6}
-}
+func familyOf(a netip.Addr) Family { return bootstrapip.FamilyOf(a) }
 
 // Guarded are the families whose agent port a restricting rule must close
 // to everyone else: the server listens on both unless bound to one address.
@@ -98,8 +82,10 @@ func NewPlan(req Requirement, opts Options) (*Plan, error) {
 }
 
 func (p *Plan) sources(opts Options) error {
-	used := p.Req.Families()
+	used := p.Req.Families
 	switch {
+	case len(used) == 0:
+		return fmt.Errorf("the requirement names no address family (%s)", p.Req.Source)
 	case opts.Anywhere && len(opts.From) > 0:
 		return fmt.Errorf("--from and --from-anywhere exclude each other: give the node network with --from, or --from-anywhere alone")
 	case opts.Anywhere:

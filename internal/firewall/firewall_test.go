@@ -24,14 +24,20 @@ type planCase struct {
 	opts firewall.Options
 }
 
+var (
+	v4   = []firewall.Family{firewall.IPv4}
+	v6   = []firewall.Family{firewall.IPv6}
+	both = []firewall.Family{firewall.IPv4, firewall.IPv6}
+)
+
 var planCases = []planCase{
-	{"ipv4-two-subnets", firewall.Requirement{Port: 9443, Dial: "10.0.0.5", Source: source},
+	{"ipv4-two-subnets", firewall.Requirement{Port: 9443, Dial: "10.0.0.5", Families: v4, Source: source},
 		firewall.Options{From: prefixes("10.0.0.0/24", "10.0.1.0/24")}},
-	{"ipv6-bound", firewall.Requirement{Port: 8091, Dial: "fd00:10::5", Bind: netip.MustParseAddr("fd00:10::5"), Source: source},
+	{"ipv6-bound", firewall.Requirement{Port: 8091, Dial: "fd00:10::5", Bind: netip.MustParseAddr("fd00:10::5"), Families: v6, Source: source},
 		firewall.Options{From: prefixes("fd00:10::/64")}},
-	{"dualstack-name", firewall.Requirement{Port: 8091, Dial: "bootstrap.cluster.example", Source: source},
+	{"dualstack-name", firewall.Requirement{Port: 8091, Dial: "bootstrap.cluster.example", Families: both, Source: source},
 		firewall.Options{From: prefixes("10.0.0.0/24", "fd00:10::/64")}},
-	{"ipv4-anywhere", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Source: source},
+	{"ipv4-anywhere", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source},
 		firewall.Options{Anywhere: true}},
 }
 
@@ -87,20 +93,20 @@ func render(t *testing.T, format string, req firewall.Requirement, opts firewall
 
 // TestPlanErrors: every refusal names the flag or object and the fix.
 func TestPlanErrors(t *testing.T) {
-	v4 := firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Source: source}
+	ipv4 := firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source}
 	for _, tc := range []struct {
 		name string
 		req  firewall.Requirement
 		opts firewall.Options
 		want string
 	}{
-		{"no source", v4, firewall.Options{}, "--from is required: give the node network"},
-		{"both sources", v4, firewall.Options{From: prefixes("10.0.0.0/24"), Anywhere: true}, "--from and --from-anywhere exclude each other"},
-		{"family the bundle does not use", v4, firewall.Options{From: prefixes("fd00::/64")}, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only (they dial 10.0.0.5"},
-		{"bound to the other family", firewall.Requirement{Port: 8091, Dial: "bootstrap.example", Bind: netip.MustParseAddr("10.0.0.5")}, firewall.Options{From: prefixes("fd00::/64")}, "give a ipv4 CIDR"},
-		{"bad chain", v4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
-		{"chain of the wrong family", v4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},
-		{"no port", firewall.Requirement{Dial: "10.0.0.5"}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
+		{"no source", ipv4, firewall.Options{}, "--from is required: give the node network"},
+		{"both sources", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), Anywhere: true}, "--from and --from-anywhere exclude each other"},
+		{"family the bundle does not use", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only (they dial 10.0.0.5"},
+		{"no family", firewall.Requirement{Port: 8091, Dial: "10.0.0.5"}, firewall.Options{Anywhere: true}, "names no address family"},
+		{"bad chain", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
+		{"chain of the wrong family", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},
+		{"no port", firewall.Requirement{Dial: "10.0.0.5", Families: v4}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := firewall.NewPlan(tc.req, tc.opts)
