@@ -47,7 +47,7 @@ func TestUPIGuideRuns(t *testing.T) {
 		}
 	}
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
-	applyGuideRules(t, sb.repo)
+	applyGuideRules(t, sb.tmp)
 }
 
 // kustomizeDir is the directory of the built kustomize, "" when it is not
