@@ -18,6 +18,7 @@ func checkServerFlags(b *bundle, opts Options, r *report) {
 	checkClusterTLS(w, opts, r)
 	checkStrategies(w, r)
 	checkServerHostNetwork(w, r)
+	checkProtections(w, r)
 }
 
 func checkServerMode(w *workload, r *report) {
