@@ -178,10 +178,22 @@ func (h *Host) StartServer(t *testing.T) {
 // StopServer stops the server gracefully (it removes its socket).
 func (h *Host) StopServer() { h.server.Stop() }
 
-// StartAgent starts proxy-agent in the node namespace.
-func (h *Host) StartAgent(t *testing.T) {
+// StartAgent starts proxy-agent in the node namespace. Extra flags go
+// after the rendered ones, so they win (pflag keeps a flag's last value).
+func (h *Host) StartAgent(t *testing.T, extra ...string) {
 	t.Helper()
-	h.agent = start(t, h.Node, "proxy-agent", h.logDir, h.Agent)
+	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
+}
+
+// ServerProcNet are the kernel's TCP tables of the server's network
+// namespace, as the bootstrap host's /proc/net/tcp and tcp6 are to a
+// process running there (nil before StartServer).
+func (h *Host) ServerProcNet() []string {
+	if h.server == nil {
+		return nil
+	}
+	dir := fmt.Sprintf("/proc/%d/net", h.server.cmd.Process.Pid)
+	return []string{dir + "/tcp", dir + "/tcp6"}
 }
 
 // DialBoot dials from inside the bootstrap namespace, where the server's
