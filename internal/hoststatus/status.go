@@ -95,7 +95,7 @@ func Run(ctx context.Context, opts Options) *Report {
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {
-		rep.BootstrapIP, _ = root.Bundle.Agent.Flag("proxy-server-host")
+		rep.BootstrapIP, _ = root.Bundle.Agent.Flags.Lookup("proxy-server-host")
 	}
 	s := &session{opts: opts, root: root, rep: rep}
 	s.files()
