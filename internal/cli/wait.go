@@ -24,14 +24,15 @@ it is waiting for and for how long, when that changes and every 5s. On
 --timeout it exits 1 with one verdict naming the cause and the fix:
 server-not-running (socket missing, /healthz failing), no-agent-connected
 (with the agent port's rule from ports), agents-dropped (agents connected
-and left, or connections reach the agent port and no agent stays: the
-server refuses their TLS handshake, a certificate or CA mismatch), too-few-agents, cannot-route (no proxy strategy serves the
+and left, or the server's log shows it refusing their TLS handshake: a
+certificate or CA mismatch), too-few-agents, cannot-route (no proxy strategy serves the
 agents), target-unreachable (refused, timeout, no endpoint), and the
 rendered root's own problems (not-rendered, egress-mismatch, certificates).
 
-The agent port's connections are read from /proc/net/tcp and tcp6, the
-bootstrap host's own: run wait in the host's network namespace, where the
-server (hostNetwork) listens.
+The server's log is read for refused handshakes from --server-log, else
+from the kubelet's log of the static pod under --root
+(var/log/pods/kube-system_konnectivity-server*/konnectivity-server/*.log);
+the rendered pod makes grpc-go log them (GRPC_GO_LOG_SEVERITY_LEVEL=info).
 
 Exit status: 0 ready; 1 not ready when --timeout passed; 2 usage error.`
 
@@ -55,6 +56,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --kubeconfig)")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
+	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
 	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
 	return func(io IO, args []string) error {
 		if err := checkWaitArgs(args, output, opts); err != nil {

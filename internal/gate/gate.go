@@ -9,7 +9,6 @@ package gate
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
@@ -32,9 +31,9 @@ type Options struct {
 	Timeout, Interval time.Duration
 	// DialTimeout bounds each test dial; 0 = 5s.
 	DialTimeout time.Duration
-	// ProcNet are the TCP tables the gate reads for connections on the
-	// agent port while no agent is connected; nil = DefaultProcNet.
-	ProcNet []string
+	// ServerLog is the server's log, read for refused agent handshakes
+	// while no agent is connected; "" = the kubelet's log under the root.
+	ServerLog string
 	// Progress, when set, is told what the gate is waiting for.
 	Progress func(Progress)
 	Now      func() time.Time
@@ -59,9 +58,6 @@ func (o *Options) defaults() {
 	}
 	if o.Now == nil {
 		o.Now = time.Now
-	}
-	if o.ProcNet == nil {
-		o.ProcNet = DefaultProcNet
 	}
 	if o.Status.Timeout == 0 {
 		o.Status.Timeout = 2 * time.Second
@@ -98,7 +94,6 @@ type waiter struct {
 	opts      Options
 	start     time.Time
 	maxAgents int   // the most agents seen connected at once
-	attempts  int   // the most connections seen on the agent port with no agent
 	last      Cause // the last progress line's cause, to print changes
 	lastAt    time.Time
 }
@@ -109,31 +104,13 @@ func (w *waiter) poll(ctx context.Context) *Verdict {
 	w.maxAgents = max(w.maxAgents, rep.Agents)
 	v := fromStatus(rep, w.opts.MinAgents, w.maxAgents)
 	if v.Cause == NoAgentConnected || v.Cause == AgentsDropped {
-		w.handshakes(v)
+		w.refusedHandshakes(v)
 	}
 	if v.Cause != "" {
 		return v
 	}
 	w.dialTargets(ctx, v)
 	return v
-}
-
-// handshakes: connections on the agent port with no agent connected mean
-// agents reach the server and fail its mutual TLS.
-func (w *waiter) handshakes(v *Verdict) {
-	port, err := v.Status.Rendered.Bundle.Server.Port("agent-port")
-	if err != nil {
-		return
-	}
-	w.attempts = max(w.attempts, agentConnections(w.opts.ProcNet, port))
-	if w.attempts == 0 {
-		return
-	}
-	v.Cause = AgentsDropped
-	v.Detail = fmt.Sprintf("agents reach the server (up to %d connections seen on agent port %d) but none stays connected: their TLS handshake fails (%s)",
-		w.attempts, port, v.Detail)
-	v.Fix = "the agents' certificate or CA does not match the server's: the agent Secret and the certificate directory come from different renders. " +
-		"Run konnectivity-bundle check --cert-dir on the rendered root, render again, then let the DaemonSet pick up the new Secret; an agent's log names the refusal"
 }
 
 // report calls Progress when the cause changes, and every 5s otherwise.

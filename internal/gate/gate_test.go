@@ -41,10 +41,10 @@ func (p *progressLog) text() string {
 
 func options(h *tunneltest.Host, timeout time.Duration, p *progressLog) gate.Options {
 	return gate.Options{
-		Status:   hoststatus.Options{Root: h.Root, Dial: h.DialBoot},
-		Timeout:  timeout,
-		ProcNet:  h.ServerProcNet(),
-		Progress: p.add,
+		Status:    hoststatus.Options{Root: h.Root, Dial: h.DialBoot},
+		Timeout:   timeout,
+		ServerLog: h.ServerLog(),
+		Progress:  p.add,
 	}
 }
 
@@ -127,7 +127,10 @@ func TestWaitAgainstRealServerAndAgents(t *testing.T) {
 		h.StartServer(t)
 		h.StartAgent(t, "--agent-cert="+filepath.Join(other, "certs", "agent.crt"), "--agent-key="+filepath.Join(other, "certs", "agent.key"))
 		v := gate.Wait(context.Background(), options(h, 5*time.Second, &progressLog{}))
-		want(t, v, gate.AgentsDropped, "their TLS handshake fails", "check --cert-dir")
+		want(t, v, gate.AgentsDropped, "refuses their TLS handshake (", "check --cert-dir")
+		if !strings.Contains(v.Detail, "tls: failed to verify certificate") {
+			t.Errorf("the verdict does not quote the server's refusal: %s", v.Detail)
+		}
 	})
 }
 

@@ -36,6 +36,7 @@ type Host struct {
 	Rendered   *rendered.Root
 	Server     []string // argv mapped from the static pod
 	Agent      []string // argv mapped from the DaemonSet
+	ServerEnv  []string // the static pod container's env, NAME=value
 	Socket     string   // host path of the server's socket
 	logDir     string
 	server     *Proc
@@ -97,6 +98,9 @@ func (h *Host) mapCommands(t *testing.T) {
 		rel, ok := strings.CutPrefix(p, "/etc/konnectivity/")
 		return filepath.Join(secretDir, rel), ok
 	})
+	for _, e := range b.Server.Container().Env {
+		h.ServerEnv = append(h.ServerEnv, e.Name+"="+e.Value)
+	}
 	h.Socket, _ = h.Rendered.ServerHostPath(b.Server.Flags.Value("uds-name"))
 }
 
@@ -142,7 +146,7 @@ func (h *Host) secretFiles(t *testing.T) string {
 // StartServer starts proxy-server in the bootstrap namespace and waits for its socket.
 func (h *Host) StartServer(t *testing.T) {
 	t.Helper()
-	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
+	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server, h.ServerEnv...)
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
 	health, err := h.Rendered.Bundle.Server.Port("health-port")
@@ -174,16 +178,8 @@ func (h *Host) StartAgent(t *testing.T, extra ...string) {
 	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
 }
 
-// ServerProcNet are the kernel's TCP tables of the server's network
-// namespace, as the bootstrap host's /proc/net/tcp and tcp6 are to a
-// process running there (nil before StartServer).
-func (h *Host) ServerProcNet() []string {
-	if h.server == nil {
-		return nil
-	}
-	dir := fmt.Sprintf("/proc/%d/net", h.server.cmd.Process.Pid)
-	return []string{dir + "/tcp", dir + "/tcp6"}
-}
+// ServerLog is the file the server's output goes to.
+func (h *Host) ServerLog() string { return filepath.Join(h.logDir, "proxy-server.log") }
 
 // DialBoot dials from inside the bootstrap namespace, where the server's
 // health and admin ports are.
