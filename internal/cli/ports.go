@@ -6,9 +6,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 )
 
 const portsLong = `Prints the network requirements of a bundle, read from its objects (so a
@@ -70,8 +70,8 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 }
 
 func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {
-	if target != "-" && rendered.IsRoot(target) {
-		r, err := rendered.Load(target)
+	if target != "-" && renderedroot.IsRoot(target) {
+		r, err := renderedroot.Load(target)
 		if err != nil {
 			return "", nil, err
 		}

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -43,7 +43,7 @@ type Report struct {
 	Metrics string `json:"-"`
 	// Rendered is the root as read, nil when it could not be; the gate
 	// reads the agent port's rule from it.
-	Rendered *rendered.Root `json:"-"`
+	Rendered *renderedroot.Root `json:"-"`
 }
 
 // DialFunc opens a connection (tests dial into a network namespace).
@@ -78,7 +78,7 @@ func (o *Options) defaults() {
 func Run(ctx context.Context, opts Options) *Report {
 	opts.defaults()
 	rep := &Report{Root: opts.Root}
-	root, err := rendered.Load(opts.Root)
+	root, err := renderedroot.Load(opts.Root)
 	if err != nil {
 		rep.add(newCheck("rendered files", Error, err.Error(),
 			"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"))
@@ -117,6 +117,6 @@ func (r *Report) finish() *Report {
 // session is one status run's shared state.
 type session struct {
 	opts Options
-	root *rendered.Root
+	root *renderedroot.Root
 	rep  *Report
 }

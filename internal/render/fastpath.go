@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
@@ -99,7 +100,7 @@ func matchesRecord(h *hostfs.Root, f hostlayout.StateFile) (int, bool) {
 		return 0, false
 	}
 	data, err := h.ReadFile(f.Path)
-	if err != nil || sha256Hex(data) != f.SHA256 {
+	if err != nil || hosttxn.SHA256(data) != f.SHA256 {
 		return 0, false
 	}
 	return len(data), true

@@ -7,6 +7,7 @@ package render
 import (
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -49,15 +50,19 @@ type Options struct {
 }
 
 // Action says what render does (or would do) to one file.
-type Action string
+type Action = hosttxn.Action
 
 // Actions in a plan.
 const (
-	ActionCreate    Action = "create"
-	ActionUpdate    Action = "update"
-	ActionUnchanged Action = "unchanged"
-	ActionRemove    Action = "remove" // recorded by an earlier render, no longer in the bundle
+	ActionCreate    = hosttxn.Create
+	ActionUpdate    = hosttxn.Update
+	ActionUnchanged = hosttxn.Unchanged
+	ActionRemove    = hosttxn.Remove // recorded by an earlier render, no longer in the bundle
 )
+
+// DurabilityError is an error after the commit point: the new bundle is in
+// place and stays (exit 7).
+type DurabilityError = hosttxn.DurabilityError
 
 // FileReport is one file of the plan.
 type FileReport struct {
@@ -74,6 +79,10 @@ type Report struct {
 	DryRun      bool
 	Disabled    bool // the overlay produces nothing (bootstrap-in-place)
 	BootstrapIP string
+	// BootstrapIPSource says where --bootstrap-ip auto found BootstrapIP
+	// ("OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP", "source address of the route
+	// to 1.1.1.1", the overlay's spec.bootstrapIP); "" when it was given.
+	BootstrapIPSource string
 	// CertsGenerated is false when the existing certificates are reused.
 	CertsGenerated bool
 	CertsReason    string

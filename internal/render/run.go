@@ -10,6 +10,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -46,7 +47,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	}
 	defer held.Unlock()
 	if !opts.DryRun {
-		if rep.Recovered, err = Recover(h); err != nil {
+		if rep.Recovered, err = hosttxn.Recover(h); err != nil {
 			return nil, err
 		}
 	} else if ok, _ := h.Exists(hostlayout.JournalPath); ok {
@@ -76,7 +77,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 		return nil, err
 	}
 	h.Fault = fault
-	if err := newTxn(h, "render").apply(changes, dirs); err != nil {
+	if err := hosttxn.Apply(h, "render", "the bundle", txnChanges(changes), dirRels(dirs)); err != nil {
 		return nil, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, secureCertDir(rep)
@@ -131,11 +132,12 @@ func explicitIP(opts Options) (string, error) {
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, ip, err := buildModel(d, opts)
+	model, settled, err := buildModel(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.ip, rep.BootstrapIP = ip, ip
+	ip := settled.addr
+	in.ip, rep.BootstrapIP, rep.BootstrapIPSource = ip, ip, settled.source
 	objs, err := newObjects(model.Nodes)
 	if err != nil {
 		return nil, nil, err

@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -33,7 +33,7 @@ const (
 type Host struct {
 	Root       string
 	Boot, Node string // network namespace names
-	Rendered   *rendered.Root
+	Rendered   *renderedroot.Root
 	Server     []string // argv mapped from the static pod
 	Agent      []string // argv mapped from the DaemonSet
 	ServerEnv  []string // the static pod container's env, NAME=value
@@ -57,7 +57,7 @@ func New(t *testing.T, overlay string) *Host {
 	if _, err := render.Run(context.Background(), render.Options{Overlay: overlay, Root: h.Root, BootstrapIP: BootIP, Image: image}); err != nil {
 		t.Fatalf("render %s: %v", overlay, err)
 	}
-	if h.Rendered, err = rendered.Load(h.Root); err != nil {
+	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
 		t.Fatal(err)
 	}
 	h.mapCommands(t)

@@ -1,7 +1,7 @@
-// Package rendered reads what render wrote under a host root: its state
+// Package renderedroot reads what render wrote under a host root: its state
 // file, the static pod, the cluster manifests and the KAS configuration, and
 // maps container paths to the host files behind them.
-package rendered
+package renderedroot
 
 import (
 	"errors"
