@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the real components the e2e suite runs (kustomize, proxy-server,
-# proxy-agent, kube-apiserver, etcd) from the pinned Go modules under tools/,
+# proxy-agent, kube-apiserver, etcd; for the real-node test also kubelet,
+# kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
 # one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
-# Usage: tools/build.sh [-f] [name...]   (no name: all of them)
+# Usage: tools/build.sh [-f] [name...|node]   (no name: all but the node tools;
+#        `node`: kubelet, kube-controller-manager, kube-scheduler)
 #   -f  rebuild even when the binary is up to date
 #
 # Idempotent: a binary is rebuilt only when its module's go.mod/go.sum/sources,
@@ -21,8 +23,14 @@ declare -A spec=(
   [proxy-agent]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
   [etcd]="etcd go.etcd.io/etcd/server/v3"
+  [kubelet]="kube-apiserver k8s.io/kubernetes/cmd/kubelet"
+  [kube-controller-manager]="kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager"
+  [kube-scheduler]="kube-apiserver k8s.io/kubernetes/cmd/kube-scheduler"
 )
+# The node tools are slow to build (the kubelet alone takes about twice the
+# kube-apiserver's time) and only `make node-e2e` needs them: not in the default set.
 order=(kustomize proxy-server proxy-agent etcd kube-apiserver)
+node=(kubelet kube-controller-manager kube-scheduler)
 
 # Version stamps so `kube-apiserver --version` and `etcd --version` tell the truth.
 kas_ldflags="-X k8s.io/component-base/version.gitVersion=v1.35.4 -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=35 -X k8s.io/component-base/version.gitTreeState=clean"
@@ -31,9 +39,10 @@ force=0
 if [[ ${1:-} == -f ]]; then force=1; shift; fi
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then names=("${order[@]}"); fi
+if [[ ${names[*]} == node ]]; then names=("${node[@]}"); fi
 for n in "${names[@]}"; do
   if [[ -z ${spec[$n]:-} ]]; then
-    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]})" >&2
+    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]} ${node[*]}, or node)" >&2
     exit 2
   fi
 done
@@ -41,7 +50,10 @@ done
 mkdir -p "$out/.stamps"
 # Serialise concurrent callers (tests and `make tools` may race on the same output).
 exec 9>"$out/.stamps/.lock"
-flock 9
+if ! flock -n 9; then
+  echo "tools/build.sh: another tools/build.sh holds $out/.stamps/.lock; waiting for it"
+  "$tools/progress.sh" "tools/build.sh: waiting for the lock" flock 9
+fi
 
 stamp_of() { # module-dir package ldflags -> hash of everything that decides the binary
   local dir=$tools/$1
@@ -56,18 +68,20 @@ stamp_of() { # module-dir package ldflags -> hash of everything that decides the
 for n in "${names[@]}"; do
   read -r dir pkg <<<"${spec[$n]}"
   ldflags="-s -w"
-  if [[ $n == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
+  if [[ $dir == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
   want=$(stamp_of "$dir" "$pkg" "$ldflags")
   if [[ $force -eq 0 && -x $out/$n && -f $out/.stamps/$n && $(<"$out/.stamps/$n") == "$want" ]]; then
     echo "tools/build.sh: $n is up to date"
     continue
   fi
-  echo "tools/build.sh: building $n ($pkg in tools/$dir)"
-  start=$SECONDS
+  echo "tools/build.sh: building $n ($pkg in tools/$dir; minutes on a cold cache)"
   tmp="$out/.$n.tmp"
   rm -f "$tmp" "$out/.stamps/$n"
-  (cd "$tools/$dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg")
+  # progress.sh says every 30 s that the build is still running: a cold
+  # kube-apiserver build is silent for many minutes otherwise.
+  "$tools/progress.sh" "tools/build.sh: $n" env -C "$tools/$dir" CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
+    go build -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg"
   mv -f "$tmp" "$out/$n"
   echo "$want" >"$out/.stamps/$n"
-  echo "tools/build.sh: built $out/$n in $((SECONDS - start))s"
+  echo "tools/build.sh: built $out/$n"
 done

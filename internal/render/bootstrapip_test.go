@@ -27,9 +27,9 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 				opts.Image = testImage
 			}
 			opts.deps = realDeps()
-			opts.deps.detectIP = func(string, func(string) string) (string, error) {
+			opts.deps.detectIP = func(string, func(string) string) (string, string, error) {
 				t.Error("auto detected although the overlay names its address")
-				return "", nil
+				return "", "", nil
 			}
 			if tc.want == "" {
 				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)

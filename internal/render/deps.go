@@ -14,7 +14,8 @@ type deps struct {
 	planCerts   func(dir, bootstrapIP string) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)
 	check       func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error)
-	detectIP    func(family string, getenv func(string) string) (string, error)
+	// detectIP returns the address and where it came from (bootstrapip.Detection).
+	detectIP func(family string, getenv func(string) string) (addr, source string, err error)
 
 	// keyAlgorithm and keySize are what new certificates are made with.
 	keyAlgorithm string

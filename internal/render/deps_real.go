@@ -20,12 +20,12 @@ func realDeps() *deps {
 		check: func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error) {
 			return check.CheckNodes(nodes, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty}), nil
 		},
-		detectIP: func(family string, getenv func(string) string) (string, error) {
+		detectIP: func(family string, getenv func(string) string) (string, string, error) {
 			det, err := bootstrapip.Detect(bootstrapip.Family(family), getenv, nil)
 			if err != nil {
-				return "", err
+				return "", "", err
 			}
-			return det.Addr.String(), nil
+			return det.Addr.String(), det.Source, nil
 		},
 	}
 	d.planCerts = func(dir, ip string) (*certPlan, error) {

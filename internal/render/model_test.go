@@ -51,7 +51,7 @@ func TestRenderBuildsOnce(t *testing.T) {
 		opts := baseOpts(t.TempDir())
 		opts.BootstrapIP = ip
 		opts.deps = countingDeps(&builds)
-		opts.deps.detectIP = func(string, func(string) string) (string, error) { return testIP, nil }
+		opts.deps.detectIP = func(string, func(string) string) (string, string, error) { return testIP, "a test's route", nil }
 		mustRun(t, opts)
 		if builds != 1 {
 			t.Errorf("--bootstrap-ip %s: %d builds, want 1", ip, builds)

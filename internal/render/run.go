@@ -132,11 +132,12 @@ func explicitIP(opts Options) (string, error) {
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, ip, err := buildModel(d, opts)
+	model, settled, err := buildModel(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.ip, rep.BootstrapIP = ip, ip
+	ip := settled.addr
+	in.ip, rep.BootstrapIP, rep.BootstrapIPSource = ip, ip, settled.source
 	objs, err := newObjects(model.Nodes)
 	if err != nil {
 		return nil, nil, err
