@@ -1,11 +1,14 @@
 package render
 
 import (
+	"net/netip"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // TestBootstrapIPFlagAndOverlay: --bootstrap-ip and an overlay's
-// spec.bootstrapIP follow kustbuild.ResolveBootstrapIP (upi pins 192.0.2.10).
+// spec.bootstrapIP follow kustbuild.SettleBootstrapIP (upi pins 192.0.2.10).
 func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 	cases := []struct {
 		name, overlay, flag string
@@ -27,9 +30,9 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 				opts.Image = testImage
 			}
 			opts.deps = realDeps()
-			opts.deps.detectIP = func(string, func(string) string) (string, error) {
+			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (netip.Addr, error) {
 				t.Error("auto detected although the overlay names its address")
-				return "", nil
+				return netip.Addr{}, nil
 			}
 			if tc.want == "" {
 				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)
