@@ -7,6 +7,7 @@ package check
 import (
 	"fmt"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -42,7 +43,7 @@ type Options struct {
 // Check parses a YAML stream and returns every finding, in a deterministic
 // order. The error is only for a stream that is not parsable YAML.
 func Check(stream []byte, opts Options) (framework.Results, error) {
-	b, err := parseBundle(stream)
+	b, err := bundlemodel.Parse(stream)
 	if err != nil {
 		return nil, err
 	}
@@ -52,10 +53,10 @@ func Check(stream []byte, opts Options) (framework.Results, error) {
 // CheckNodes is Check on objects already parsed (a KRM function's items);
 // the nodes are only read.
 func CheckNodes(nodes []*yaml.RNode, opts Options) framework.Results {
-	return run(newBundle(nodes), opts)
+	return run(bundlemodel.New(nodes), opts)
 }
 
-func run(b *bundle, opts Options) framework.Results {
+func run(b *bundlemodel.Bundle, opts Options) framework.Results {
 	r := &report{}
 	for _, rule := range ruleFamilies {
 		rule(b, opts, r)
@@ -64,7 +65,7 @@ func run(b *bundle, opts Options) framework.Results {
 }
 
 // ruleFamilies run in this order; each family lives in its own rules_*.go file.
-var ruleFamilies = []func(*bundle, Options, *report){
+var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 	checkEmpty,
 	checkMalformed,
 	checkServerFlags,

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -78,27 +77,6 @@ func TestDeterministic(t *testing.T) {
 		if !reflect.DeepEqual(first, again) {
 			t.Fatalf("run %d differs:\n%s\nvs\n%s", i, dump(first), dump(again))
 		}
-	}
-}
-
-// TestParseFlags covers the pflag forms the ANP binaries accept.
-func TestParseFlags(t *testing.T) {
-	argv := []string{"/usr/bin/proxy-agent", "--ca-cert", "/a", "--sync-forever", "-v=3", "--keepalive-time=1m", "positional", "--bogus", "--", "--after=1"}
-	fields := argvFields("c", 1, len(argv)-1)
-	s := parseFlags(anp.Agent, argv, fields)
-	for name, want := range map[string]string{"ca-cert": "/a", "sync-forever": "true", "v": "3", "keepalive-time": "1m"} {
-		if got := s.value(name); got != want {
-			t.Errorf("--%s = %q, want %q", name, got, want)
-		}
-	}
-	if len(s.unknown) != 1 || s.unknown[0].Name != "bogus" || s.unknown[0].Field != "c.args[6]" {
-		t.Errorf("unknown = %+v, want bogus at c.args[6]", s.unknown)
-	}
-	if _, ok := s.get("after"); ok {
-		t.Errorf("a flag after -- was parsed")
-	}
-	if u, _ := s.get("ca-cert"); u.Field != "c.args[0]" {
-		t.Errorf("ca-cert field = %q, want c.args[0]", u.Field)
 	}
 }
 

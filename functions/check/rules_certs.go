@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"path"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // certSource is one certificate and where it came from, for messages.
@@ -20,8 +22,8 @@ type certSource struct {
 // certificate for --proxy-server-host and the server trusts the agent
 // certificate (cert-unparsable, server-cert-san-missing, server-cert-wrong-ca,
 // agent-cert-wrong-ca).
-func checkCerts(b *bundle, opts Options, r *report) {
-	if b.server == nil || b.agent == nil {
+func checkCerts(b *bundlemodel.Bundle, opts Options, r *report) {
+	if b.Server == nil || b.Agent == nil {
 		return
 	}
 	serverCert := serverFile(b, "cluster-cert", opts)
@@ -46,38 +48,38 @@ func checkCerts(b *bundle, opts Options, r *report) {
 
 // serverFile finds a server flag's file in the certificate directory by the
 // name of the host file it resolves to.
-func serverFile(b *bundle, flag string, opts Options) *certSource {
-	u, ok := b.server.flags.get(flag)
+func serverFile(b *bundlemodel.Bundle, flag string, opts Options) *certSource {
+	u, ok := b.Server.Flags.Get(flag)
 	if !ok || u.Value == "" || opts.CertFiles == nil {
 		return nil
 	}
 	name := path.Base(u.Value)
-	if host, err := b.server.hostPath(u.Value); err == nil {
+	if host, err := b.Server.HostPath(u.Value); err == nil {
 		name = path.Base(host)
 	}
 	data, ok := opts.CertFiles[name]
 	if !ok {
 		return nil
 	}
-	return &certSource{data: data, from: "certificate directory file " + name + " (--" + flag + ")", object: b.server.obj.ref(), field: u.Field}
+	return &certSource{data: data, from: "certificate directory file " + name + " (--" + flag + ")", object: b.Server.Object.Ref(), field: u.Field}
 }
 
 // agentFile finds an agent flag's file in the Secret it mounts, else in the
 // certificate directory under dirName.
-func agentFile(b *bundle, flag, dirName string, opts Options) *certSource {
-	u, ok := b.agent.flags.get(flag)
+func agentFile(b *bundlemodel.Bundle, flag, dirName string, opts Options) *certSource {
+	u, ok := b.Agent.Flags.Get(flag)
 	if !ok || u.Value == "" {
 		return nil
 	}
-	if m, ok := b.agent.mountFor(u.Value); ok && m.volume != nil && m.volume.Secret != nil && b.secret != nil && b.secret.name == m.volume.Secret.SecretName {
+	if m, ok := b.Agent.MountFor(u.Value); ok && m.Volume != nil && m.Volume.Secret != nil && b.Secret != nil && b.Secret.Name == m.Volume.Secret.SecretName {
 		if key, ok := secretVolumeKey(m); ok {
-			if data, ok := b.secretKey(key); ok {
-				return &certSource{data: data, from: fmt.Sprintf("Secret %s key %s (--%s)", b.secret.name, key, flag), object: b.secret.ref(), field: "data." + key}
+			if data, ok := b.SecretKey(key); ok {
+				return &certSource{data: data, from: fmt.Sprintf("Secret %s key %s (--%s)", b.Secret.Name, key, flag), object: b.Secret.Ref(), field: "data." + key}
 			}
 		}
 	}
 	if data, ok := opts.CertFiles[dirName]; ok {
-		return &certSource{data: data, from: "certificate directory file " + dirName + " (--" + flag + ")", object: b.agent.obj.ref(), field: u.Field}
+		return &certSource{data: data, from: "certificate directory file " + dirName + " (--" + flag + ")", object: b.Agent.Object.Ref(), field: u.Field}
 	}
 	return nil
 }
@@ -111,8 +113,8 @@ func firstCert(data []byte) (*x509.Certificate, error) {
 }
 
 // checkSAN: agents verify the server certificate against --proxy-server-host.
-func checkSAN(b *bundle, srv *x509.Certificate, s *certSource, r *report) {
-	host := b.agent.flags.value("proxy-server-host")
+func checkSAN(b *bundlemodel.Bundle, srv *x509.Certificate, s *certSource, r *report) {
+	host := b.Agent.Flags.Value("proxy-server-host")
 	if host == "" {
 		return // proxy-server-host-invalid reports it
 	}

@@ -7,6 +7,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
@@ -16,19 +17,19 @@ var egressVersions = egressconfig.Versions
 // checkEgress: the egress file loads and validates in the KAS (egress-api-version,
 // egress-invalid), and tunnels the cluster selection (egress-cluster-missing,
 // egress-cluster-direct).
-func checkEgress(b *bundle, _ Options, r *report) {
-	o := b.egress
-	if o == nil || o.malformed != nil {
+func checkEgress(b *bundlemodel.Bundle, _ Options, r *report) {
+	o := b.Egress
+	if o == nil || o.Malformed != nil {
 		return
 	}
-	if o.apiVersion != egressVersions[0] && o.apiVersion != egressVersions[1] {
-		r.errorf("egress-api-version", o.ref(), "apiVersion", "use apiVersion: apiserver.k8s.io/v1beta1",
-			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.apiVersion)
+	if o.APIVersion != egressVersions[0] && o.APIVersion != egressVersions[1] {
+		r.errorf("egress-api-version", o.Ref(), "apiVersion", "use apiVersion: apiserver.k8s.io/v1beta1",
+			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.APIVersion)
 		return
 	}
 	cfg, err := decodeEgress(o)
 	if err != nil {
-		r.errorf("egress-invalid", o.ref(), "", "fix the file so kube-apiserver can load it",
+		r.errorf("egress-invalid", o.Ref(), "", "fix the file so kube-apiserver can load it",
 			"kube-apiserver cannot load this EgressSelectorConfiguration: %v", err)
 		return
 	}
@@ -38,8 +39,8 @@ func checkEgress(b *bundle, _ Options, r *report) {
 
 // decodeEgress loads the object as the host file render writes (without
 // metadata) and as the KAS loads it (egressconfig agrees with its loader).
-func decodeEgress(o *object) (*egressconfig.Config, error) {
-	n := o.node.Copy()
+func decodeEgress(o *bundlemodel.Object) (*egressconfig.Config, error) {
+	n := o.Node.Copy()
 	if _, err := n.Pipe(yaml.Clear("metadata")); err != nil {
 		return nil, fmt.Errorf("strip metadata: %w", err)
 	}
@@ -52,17 +53,17 @@ func decodeEgress(o *object) (*egressconfig.Config, error) {
 
 // validateEgress runs the KAS's validation rules per selection, so each error names its
 // selection's index (the validator's own paths do not).
-func validateEgress(o *object, cfg *egressconfig.Config, r *report) {
+func validateEgress(o *bundlemodel.Object, cfg *egressconfig.Config, r *report) {
 	const fix = "selections are cluster, controlplane, etcd; protocols Direct, HTTPConnect (exactly one of tcp or uds), GRPC (uds)"
 	for i, sel := range cfg.EgressSelections {
 		one := &egressconfig.Config{EgressSelections: []egressconfig.Selection{sel}}
 		for _, e := range egressconfig.Validate(one) {
-			r.errorf("egress-invalid", o.ref(), selectionField(e, i), fix, "kube-apiserver rejects selection %q: %s", sel.Name, e.ErrorBody())
+			r.errorf("egress-invalid", o.Ref(), selectionField(e, i), fix, "kube-apiserver rejects selection %q: %s", sel.Name, e.ErrorBody())
 		}
 	}
 	for _, e := range egressconfig.Validate(cfg) {
 		if e.Type == field.ErrorTypeDuplicate {
-			r.errorf("egress-invalid", o.ref(), "egressSelections", "list each selection once",
+			r.errorf("egress-invalid", o.Ref(), "egressSelections", "list each selection once",
 				"kube-apiserver rejects the file: %s", e.ErrorBody())
 		}
 	}
@@ -86,27 +87,27 @@ func clusterSelection(cfg *egressconfig.Config) (*egressconfig.Selection, int) {
 	return nil, -1
 }
 
-func checkClusterSelection(o *object, cfg *egressconfig.Config, r *report) {
+func checkClusterSelection(o *bundlemodel.Object, cfg *egressconfig.Config, r *report) {
 	sel, i := clusterSelection(cfg)
 	if sel == nil {
-		r.errorf("egress-cluster-missing", o.ref(), "egressSelections",
+		r.errorf("egress-cluster-missing", o.Ref(), "egressSelections",
 			"add a selection named cluster with proxyProtocol HTTPConnect and transport.uds.udsName the server's socket",
 			"there is no cluster selection, so the KAS dials webhooks, aggregated APIs and pods directly and the tunnel is never used")
 		return
 	}
 	if sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect {
-		r.errorf("egress-cluster-direct", o.ref(), fmt.Sprintf("egressSelections[%d].connection.proxyProtocol", i),
+		r.errorf("egress-cluster-direct", o.Ref(), fmt.Sprintf("egressSelections[%d].connection.proxyProtocol", i),
 			"set proxyProtocol to HTTPConnect (server --mode=http-connect) or GRPC (--mode=grpc) with transport.uds",
 			"the cluster selection is Direct, so traffic to the cluster network does not go through the tunnel")
 	}
 }
 
 // loadEgress decodes the bundle's egress object, or returns nil when it is absent or broken.
-func loadEgress(b *bundle) *egressconfig.Config {
-	if b.egress == nil || b.egress.malformed != nil {
+func loadEgress(b *bundlemodel.Bundle) *egressconfig.Config {
+	if b.Egress == nil || b.Egress.Malformed != nil {
 		return nil
 	}
-	cfg, err := decodeEgress(b.egress)
+	cfg, err := decodeEgress(b.Egress)
 	if err != nil {
 		return nil
 	}

@@ -3,13 +3,15 @@ package check
 import (
 	"sort"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkFlagSyntax: flags the binary does not have (unknown-flag) and values it
 // cannot parse (flag-value-invalid); either makes the binary exit at start.
-func checkFlagSyntax(w *workload, r *report) {
-	ref, bin := w.obj.ref(), w.flags.bin
-	for _, u := range w.flags.unknown {
+func checkFlagSyntax(w *bundlemodel.Workload, r *report) {
+	ref, bin := w.Object.Ref(), w.Flags.Binary
+	for _, u := range w.Flags.Unknown {
 		fix := "remove it or correct the spelling"
 		if norm := strings.ReplaceAll(u.Name, "_", "-"); norm != u.Name {
 			if _, ok := bin.Flags[norm]; ok {
@@ -19,14 +21,14 @@ func checkFlagSyntax(w *workload, r *report) {
 		r.errorf("unknown-flag", ref, u.Field, fix,
 			"%s has no flag --%s and exits with `unknown flag`", bin.Name, strings.TrimPrefix(u.Name, "-"))
 	}
-	for _, u := range w.flags.missing {
+	for _, u := range w.Flags.Missing {
 		r.errorf("flag-value-invalid", ref, u.Field, "write --"+u.Name+"=VALUE",
 			"--%s needs a value and is the last argument", u.Name)
 	}
-	names := append([]string(nil), w.flags.order...)
+	names := append([]string(nil), w.Flags.Order...)
 	sort.Strings(names)
 	for _, name := range names {
-		u := w.flags.last[name]
+		u := w.Flags.Last[name]
 		if msg := bin.Flags[name].Kind.ParseError(u.Value); msg != "" {
 			r.errorf("flag-value-invalid", ref, u.Field, "give --"+name+" a valid value",
 				"--%s=%q is not %s; %s refuses to start", name, u.Value, msg, bin.Name)

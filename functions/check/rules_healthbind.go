@@ -2,6 +2,8 @@ package check
 
 import (
 	"net"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkHealthBind: the server's probes must reach the address its health
@@ -9,12 +11,12 @@ import (
 // writes, so nothing off the host reaches the port) a probe whose host is
 // the node's address, or empty (the kubelet then uses the pod IP, the
 // node's address on the host network), can never connect.
-func checkHealthBind(b *bundle, _ Options, r *report) {
-	w := b.server
+func checkHealthBind(b *bundlemodel.Bundle, _ Options, r *report) {
+	w := b.Server
 	if w == nil {
 		return
 	}
-	bind, ok := w.flags.get("health-bind-address")
+	bind, ok := w.Flags.Get("health-bind-address")
 	if !ok || bind.Value == "" {
 		return // every address
 	}
@@ -34,7 +36,7 @@ func checkHealthBind(b *bundle, _ Options, r *report) {
 		if shown == "" {
 			shown = "the pod IP (no host set), the node's address on the host network"
 		}
-		r.errorf("probe-host-unbound", w.obj.ref(), p.field+".httpGet.host",
+		r.errorf("probe-host-unbound", w.Object.Ref(), p.field+".httpGet.host",
 			"set the probe's host to "+bind.Value+", or drop --health-bind-address",
 			"the probe connects to %s but the health server binds only --health-bind-address=%s; the probe can never pass", shown, bind.Value)
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -29,31 +30,31 @@ var secretKeys = []string{"tls.crt", "tls.key", "ca.crt"}
 // checkMounts: every file in the args is inside a mount whose source provides
 // it (path-not-mounted, mount-source-missing), and the agent Secret exists and
 // is complete (agent-secret-missing, secret-keys-missing).
-func checkMounts(b *bundle, opts Options, r *report) {
-	if b.server != nil {
+func checkMounts(b *bundlemodel.Bundle, opts Options, r *report) {
+	if b.Server != nil {
 		for _, f := range serverFiles {
-			checkFileFlag(b, b.server, f, opts, r)
+			checkFileFlag(b, b.Server, f, opts, r)
 		}
 	}
-	if b.agent != nil {
+	if b.Agent != nil {
 		for _, f := range agentFiles {
-			checkFileFlag(b, b.agent, f, opts, r)
+			checkFileFlag(b, b.Agent, f, opts, r)
 		}
 		checkAgentSecret(b, r)
 	}
 	checkSecretKeys(b, r)
 }
 
-func checkFileFlag(b *bundle, w *workload, f fileFlag, opts Options, r *report) {
-	u, ok := w.flags.get(f.name)
+func checkFileFlag(b *bundlemodel.Bundle, w *bundlemodel.Workload, f fileFlag, opts Options, r *report) {
+	u, ok := w.Flags.Get(f.name)
 	if !ok || u.Value == "" {
 		return
 	}
-	ref := w.obj.ref()
-	m, ok := w.mountFor(u.Value)
+	ref := w.Object.Ref()
+	m, ok := w.MountFor(u.Value)
 	if !ok {
 		r.errorf("path-not-mounted", ref, u.Field, "mount the directory holding the file (hostPath for the server, the agent Secret for agents) and name the file below the mount path",
-			"--%s=%s is not inside any volumeMount of container %s, so the file does not exist in the container", f.name, u.Value, w.container().Name)
+			"--%s=%s is not inside any volumeMount of container %s, so the file does not exist in the container", f.name, u.Value, w.Container().Name)
 		return
 	}
 	if msg := missingSource(b, m, f, opts); msg != "" {
@@ -63,27 +64,27 @@ func checkFileFlag(b *bundle, w *workload, f fileFlag, opts Options, r *report) 
 }
 
 // missingSource says why the mount does not provide the file, or "".
-func missingSource(b *bundle, m *mountOf, f fileFlag, opts Options) string {
-	v := m.volume
+func missingSource(b *bundlemodel.Bundle, m *bundlemodel.Mount, f fileFlag, opts Options) string {
+	v := m.Volume
 	switch {
 	case v == nil:
-		return fmt.Sprintf("volumeMount %q names no volume of the pod", m.mount.Name)
-	case m.rest == "":
+		return fmt.Sprintf("volumeMount %q names no volume of the pod", m.Mount.Name)
+	case m.Rest == "":
 		return fmt.Sprintf("names the mount point of volume %q itself, a directory", v.Name)
 	case v.Secret != nil:
 		key, ok := secretVolumeKey(m)
 		if !ok {
-			return fmt.Sprintf("the items of secret volume %q do not project %s", v.Name, m.rest)
+			return fmt.Sprintf("the items of secret volume %q do not project %s", v.Name, m.Rest)
 		}
-		if b.secretObj != nil && b.secret.name == v.Secret.SecretName {
-			if _, has := b.secretKey(key); !has {
+		if b.SecretData != nil && b.Secret.Name == v.Secret.SecretName {
+			if _, has := b.SecretKey(key); !has {
 				return fmt.Sprintf("Secret %s has no key %s", v.Secret.SecretName, key)
 			}
 		}
 	case v.HostPath != nil:
 		if f.cert && opts.CertFiles != nil {
-			if _, has := opts.CertFiles[path.Base(m.rest)]; !has {
-				return fmt.Sprintf("the certificate directory has no %s (host file %s)", path.Base(m.rest), path.Join(v.HostPath.Path, m.rest))
+			if _, has := opts.CertFiles[path.Base(m.Rest)]; !has {
+				return fmt.Sprintf("the certificate directory has no %s (host file %s)", path.Base(m.Rest), path.Join(v.HostPath.Path, m.Rest))
 			}
 		}
 	case v.EmptyDir != nil:
@@ -93,43 +94,43 @@ func missingSource(b *bundle, m *mountOf, f fileFlag, opts Options) string {
 }
 
 // secretVolumeKey is the Secret key a path below a secret volume reads.
-func secretVolumeKey(m *mountOf) (string, bool) {
-	items := m.volume.Secret.Items
+func secretVolumeKey(m *bundlemodel.Mount) (string, bool) {
+	items := m.Volume.Secret.Items
 	if len(items) == 0 {
-		return m.rest, true
+		return m.Rest, true
 	}
 	for _, it := range items {
-		if path.Clean(it.Path) == m.rest {
+		if path.Clean(it.Path) == m.Rest {
 			return it.Key, true
 		}
 	}
 	return "", false
 }
 
-func checkAgentSecret(b *bundle, r *report) {
+func checkAgentSecret(b *bundlemodel.Bundle, r *report) {
 	// A bundle without any Secret is normal: the certificates are often
 	// generated and added later (render does), so only a mismatch is reported.
-	v := agentSecretVolume(b.agent)
-	if v == nil || b.secret != nil {
+	v := b.Agent.SecretVolume()
+	if v == nil || b.Secret != nil {
 		return
 	}
-	field := b.agent.specField + ".volumes"
-	for _, o := range b.objects {
-		if o.kind == "Secret" && (o.name == hostlayout.AgentSecretName || o.ns == b.agent.obj.ns) {
-			r.errorf("agent-secret-missing", b.agent.obj.ref(), field, "make the volume's secretName and the Secret's name the same",
-				"the agents mount Secret %q but the bundle's Secret is %s", v.Secret.SecretName, o.ref())
+	field := b.Agent.SpecField + ".volumes"
+	for _, o := range b.Objects {
+		if o.Kind == "Secret" && (o.Name == hostlayout.AgentSecretName || o.Namespace == b.Agent.Object.Namespace) {
+			r.errorf("agent-secret-missing", b.Agent.Object.Ref(), field, "make the volume's secretName and the Secret's name the same",
+				"the agents mount Secret %q but the bundle's Secret is %s", v.Secret.SecretName, o.Ref())
 			return
 		}
 	}
 }
 
-func checkSecretKeys(b *bundle, r *report) {
-	if b.secret == nil || b.secretObj == nil {
+func checkSecretKeys(b *bundlemodel.Bundle, r *report) {
+	if b.Secret == nil || b.SecretData == nil {
 		return
 	}
 	for _, k := range secretKeys {
-		if _, ok := b.secretKey(k); !ok {
-			r.errorf("secret-keys-missing", b.secret.ref(), "data", "the Secret needs tls.crt (agent certificate), tls.key (its key) and ca.crt (the CA that signed the server certificate)",
+		if _, ok := b.SecretKey(k); !ok {
+			r.errorf("secret-keys-missing", b.Secret.Ref(), "data", "the Secret needs tls.crt (agent certificate), tls.key (its key) and ca.crt (the CA that signed the server certificate)",
 				"the agent Secret has no key %s", k)
 		}
 	}

@@ -1,21 +1,24 @@
 package check
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+)
 
 // reportConflict: the binaries do not refuse a shared port; one listener
 // fails with "address already in use" and the process keeps running. Losing
 // the health server breaks the probes (an error); losing only the admin
 // server loses the debug endpoints (a warning).
-func reportConflict(w *workload, name, other string, port int, field string, r *report) {
+func reportConflict(w *bundlemodel.Workload, name, other string, port int, field string, r *report) {
 	const fix = "give each listener its own port"
 	health := isHealthPort(name) || isHealthPort(other)
 	admin := isAdminPort(name) || isAdminPort(other)
 	if admin && !health {
-		r.warnf("port-conflict", w.obj.ref(), field, fix,
+		r.warnf("port-conflict", w.Object.Ref(), field, fix,
 			"--%s=%d is also --%s: the admin server (debug endpoints) cannot listen, the process runs on without it", name, port, other)
 		return
 	}
-	r.errorf("port-conflict", w.obj.ref(), field, fix,
+	r.errorf("port-conflict", w.Object.Ref(), field, fix,
 		"--%s=%d is also --%s: one of the two listeners fails with address already in use while the process keeps running, so probes or connections on that port fail", name, port, other)
 }
 
@@ -44,9 +47,9 @@ var agentPorts = []portFlag{
 // checkPorts: proxy-server refuses ports outside 1024..49151 (server-port may
 // be 0 with UDS), proxy-agent any port <= 0; a process cannot listen twice on
 // one port (port-out-of-range, port-conflict).
-func checkPorts(b *bundle, _ Options, r *report) {
-	if w := b.server; w != nil {
-		uds := w.flags.value("uds-name") != ""
+func checkPorts(b *bundlemodel.Bundle, _ Options, r *report) {
+	if w := b.Server; w != nil {
+		uds := w.Flags.Value("uds-name") != ""
 		checkPortSet(w, serverPorts, r, func(p portFlag, v int) string {
 			if p.name == "server-port" && uds && v == 0 {
 				return ""
@@ -57,7 +60,7 @@ func checkPorts(b *bundle, _ Options, r *report) {
 			return ""
 		})
 	}
-	if w := b.agent; w != nil {
+	if w := b.Agent; w != nil {
 		checkPortSet(w, agentPorts, r, func(_ portFlag, v int) string {
 			if v <= 0 || v > 65535 {
 				return "not a port number (proxy-agent: must be greater than 0)"
@@ -67,16 +70,16 @@ func checkPorts(b *bundle, _ Options, r *report) {
 	}
 }
 
-func checkPortSet(w *workload, ports []portFlag, r *report, bad func(portFlag, int) string) {
+func checkPortSet(w *bundlemodel.Workload, ports []portFlag, r *report, bad func(portFlag, int) string) {
 	seen := map[int]string{}
 	for _, p := range ports {
-		v, ok := w.flags.intFlag(p.name)
+		v, ok := w.Flags.Int(p.name)
 		if !ok {
 			continue // flag-value-invalid already reported it
 		}
-		field := w.flags.fieldOr(p.name, w.field+".args")
+		field := w.Flags.FieldOr(p.name, w.Field+".args")
 		if msg := bad(p, v); msg != "" {
-			r.errorf("port-out-of-range", w.obj.ref(), field, "choose a port in 1024..49151",
+			r.errorf("port-out-of-range", w.Object.Ref(), field, "choose a port in 1024..49151",
 				"--%s=%d is %s", p.name, v, msg)
 			continue
 		}

@@ -9,20 +9,21 @@ import (
 	"k8s.io/apimachinery/pkg/util/intstr"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkReadiness: probes must hit the health port in the args
 // (probe-port-mismatch), and the server's /readyz must be able to pass
 // (readyz-never-ready).
-func checkReadiness(b *bundle, _ Options, r *report) {
-	if w := b.server; w != nil {
-		if port, ok := w.flags.intFlag("health-port"); ok {
+func checkReadiness(b *bundlemodel.Bundle, _ Options, r *report) {
+	if w := b.Server; w != nil {
+		if port, ok := w.Flags.Int("health-port"); ok {
 			checkProbePorts(w, "health-port", port, r)
 		}
 		checkReadyz(b, r)
 	}
-	if w := b.agent; w != nil {
-		if port, ok := w.flags.intFlag("health-server-port"); ok {
+	if w := b.Agent; w != nil {
+		if port, ok := w.Flags.Int("health-server-port"); ok {
 			checkProbePorts(w, "health-server-port", port, r)
 		}
 	}
@@ -33,16 +34,16 @@ type namedProbe struct {
 	probe *corev1.Probe
 }
 
-func probes(w *workload) []namedProbe {
-	c := w.container()
+func probes(w *bundlemodel.Workload) []namedProbe {
+	c := w.Container()
 	return []namedProbe{
-		{w.field + ".livenessProbe", c.LivenessProbe},
-		{w.field + ".readinessProbe", c.ReadinessProbe},
-		{w.field + ".startupProbe", c.StartupProbe},
+		{w.Field + ".livenessProbe", c.LivenessProbe},
+		{w.Field + ".readinessProbe", c.ReadinessProbe},
+		{w.Field + ".startupProbe", c.StartupProbe},
 	}
 }
 
-func checkProbePorts(w *workload, flag string, health int, r *report) {
+func checkProbePorts(w *bundlemodel.Workload, flag string, health int, r *report) {
 	for _, p := range probes(w) {
 		if p.probe == nil {
 			continue
@@ -57,11 +58,11 @@ func checkProbePorts(w *workload, flag string, health int, r *report) {
 		default:
 			continue
 		}
-		got, ok := resolvePort(w.container(), port)
+		got, ok := resolvePort(w.Container(), port)
 		if ok && got == health {
 			continue
 		}
-		r.errorf("probe-port-mismatch", w.obj.ref(), field,
+		r.errorf("probe-port-mismatch", w.Object.Ref(), field,
 			fmt.Sprintf("point the probe at port %d, or change --%s", health, flag),
 			"the probe uses port %s but the health server listens on --%s=%d; the probe can never pass", port.String(), flag, health)
 	}
@@ -82,17 +83,17 @@ func resolvePort(c *corev1.Container, p intstr.IntOrString) (int, bool) {
 
 // checkReadyz: /readyz waits for an agent in the backend manager of the FIRST
 // proxy strategy; agents that cannot register there keep the pod unready forever.
-func checkReadyz(b *bundle, r *report) {
-	w := b.server
-	p := w.container().ReadinessProbe
-	if p == nil || p.HTTPGet == nil || b.agent == nil {
+func checkReadyz(b *bundlemodel.Bundle, r *report) {
+	w := b.Server
+	p := w.Container().ReadinessProbe
+	if p == nil || p.HTTPGet == nil || b.Agent == nil {
 		return
 	}
 	if path, _, _ := strings.Cut(p.HTTPGet.Path, "?"); strings.TrimSuffix(path, "/") != "/readyz" {
 		return
 	}
 	first := firstStrategy(w)
-	q, err := url.ParseQuery(b.agent.flags.value("agent-identifiers"))
+	q, err := url.ParseQuery(b.Agent.Flags.Value("agent-identifiers"))
 	if err != nil || !anp.IsProxyStrategy(first) || anp.Serves(first, q) {
 		return
 	}
@@ -105,7 +106,7 @@ func checkReadyz(b *bundle, r *report) {
 	default:
 		return
 	}
-	r.errorf("readyz-never-ready", w.obj.ref(), w.field+".readinessProbe.httpGet.path",
+	r.errorf("readyz-never-ready", w.Object.Ref(), w.Field+".readinessProbe.httpGet.path",
 		"probe readiness on /healthz (as HyperShift does), or put default first in --proxy-strategies, or make agents advertise a matching --agent-identifiers",
 		"the readiness probe uses /readyz, which stays 500 (no connection to any proxy agent) forever: %s", why)
 }

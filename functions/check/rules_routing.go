@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkRouting: at least one of the server's proxy strategies must be able to
@@ -14,36 +15,36 @@ import (
 // /readyz and status wait for, should (first-strategy-unserved). An
 // identifier value a listed strategy relies on but the server cannot parse
 // is an error (agent-identifiers-invalid, in checkIdentifiers).
-func checkRouting(b *bundle, _ Options, r *report) {
-	if b.server == nil || b.agent == nil {
+func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
+	if b.Server == nil || b.Agent == nil {
 		return
 	}
-	strategies := strategiesOf(b.server)
+	strategies := strategiesOf(b.Server)
 	if len(strategies) == 0 || slices.ContainsFunc(strategies, func(s string) bool { return !anp.IsProxyStrategy(s) }) {
 		return // proxy-strategy-unknown already says so
 	}
-	q, err := url.ParseQuery(b.agent.flags.value("agent-identifiers"))
+	q, err := url.ParseQuery(b.Agent.Flags.Value("agent-identifiers"))
 	if err != nil {
 		return // agent-identifiers-invalid already says so
 	}
-	field := b.server.flags.fieldOr("proxy-strategies", b.server.field+".args")
+	field := b.Server.Flags.FieldOr("proxy-strategies", b.Server.Field+".args")
 	unserved := anp.Unserved(strategies, q)
 	switch {
 	case len(unserved) == len(strategies):
-		r.errorf("strategies-cannot-route", b.server.obj.ref(), field, anp.RoutingFix,
+		r.errorf("strategies-cannot-route", b.Server.Object.Ref(), field, anp.RoutingFix,
 			"no proxy strategy in --proxy-strategies=%s can route to the agents (--agent-identifiers=%q): every request through the tunnel gets `No agent available`",
 			strings.Join(strategies, ","), q.Encode())
 	case len(unserved) > 0 && unserved[0] == strategies[0]:
-		r.warnf("first-strategy-unserved", b.server.obj.ref(), field,
+		r.warnf("first-strategy-unserved", b.Server.Object.Ref(), field,
 			fmt.Sprintf("put a strategy the agents serve first (e.g. --proxy-strategies=%s)", strings.Join(reorder(strategies, unserved), ",")),
 			"the first proxy strategy %s cannot route to the agents: the tunnel works through a later strategy, but /readyz stays 500 and status counts no ready agent for %s", strategies[0], strategies[0])
 	}
 }
 
 // strategiesOf lists --proxy-strategies in order.
-func strategiesOf(w *workload) []string {
+func strategiesOf(w *bundlemodel.Workload) []string {
 	var out []string
-	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies"), ",") {
+	for _, s := range strings.Split(w.Flags.ValueOr("proxy-strategies"), ",") {
 		if s != "" {
 			out = append(out, s)
 		}

@@ -4,11 +4,12 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkServerFlags applies the flag rules proxy-server enforces at start.
-func checkServerFlags(b *bundle, opts Options, r *report) {
-	w := b.server
+func checkServerFlags(b *bundlemodel.Bundle, opts Options, r *report) {
+	w := b.Server
 	if w == nil {
 		return
 	}
@@ -20,33 +21,33 @@ func checkServerFlags(b *bundle, opts Options, r *report) {
 	checkServerHostNetwork(w, r)
 }
 
-func checkServerMode(w *workload, r *report) {
-	mode := w.flags.valueOr("mode")
+func checkServerMode(w *bundlemodel.Workload, r *report) {
+	mode := w.Flags.ValueOr("mode")
 	if !anp.Server.Flags["mode"].Allows(mode) {
-		r.errorf("flag-value-invalid", w.obj.ref(), w.flags.fieldOr("mode", w.field+".args"),
+		r.errorf("flag-value-invalid", w.Object.Ref(), w.Flags.FieldOr("mode", w.Field+".args"),
 			"set --mode=http-connect (egress proxyProtocol HTTPConnect) or --mode=grpc (GRPC)",
 			"--mode must be grpc or http-connect, not %q", mode)
 	}
 }
 
 // checkServerUDS: the KAS-facing side is either a UDS or TCP with TLS.
-func checkServerUDS(w *workload, r *report) {
-	f, ref, args := w.flags, w.obj.ref(), w.field+".args"
-	if f.value("uds-name") == "" {
-		if f.value("server-ca-cert") == "" {
+func checkServerUDS(w *bundlemodel.Workload, r *report) {
+	f, ref, args := w.Flags, w.Object.Ref(), w.Field+".args"
+	if f.Value("uds-name") == "" {
+		if f.Value("server-ca-cert") == "" {
 			r.errorf("server-ca-cert-required", ref, args,
 				"set --uds-name to the socket the KAS dials (with --server-port=0), or give --server-ca-cert, --server-cert and --server-key",
 				"without --uds-name the server listens on TCP for the KAS and needs --server-ca-cert (proxy-server: server ca cert must be set when in TCP mode)")
 		}
 		return
 	}
-	if port, ok := f.intFlag("server-port"); ok && port != 0 {
-		r.errorf("server-port-with-uds", ref, f.fieldOr("server-port", args),
+	if port, ok := f.Int("server-port"); ok && port != 0 {
+		r.errorf("server-port-with-uds", ref, f.FieldOr("server-port", args),
 			"set --server-port=0; agents connect to --agent-port, not --server-port",
 			"--server-port is %d but must be 0 with --uds-name (proxy-server: server port should be set to 0 not %d for UDS)", port, port)
 	}
 	for _, name := range []string{"server-cert", "server-key", "server-ca-cert"} {
-		if u, ok := f.get(name); ok && u.Value != "" {
+		if u, ok := f.Get(name); ok && u.Value != "" {
 			r.errorf("server-cert-with-uds", ref, u.Field,
 				"remove --"+name+"; the UDS needs no TLS and the agent-facing certificate is --cluster-cert/--cluster-key",
 				"--%s is not allowed with --uds-name (proxy-server: %s should not be set for UDS)", name, strings.ReplaceAll(name[len("server-"):], "-", " "))
@@ -55,11 +56,11 @@ func checkServerUDS(w *workload, r *report) {
 }
 
 // checkClusterTLS: the agent-facing listener's certificates and authentication.
-func checkClusterTLS(w *workload, opts Options, r *report) {
-	f, ref, args := w.flags, w.obj.ref(), w.field+".args"
+func checkClusterTLS(w *bundlemodel.Workload, opts Options, r *report) {
+	f, ref, args := w.Flags, w.Object.Ref(), w.Field+".args"
 	for _, name := range []string{"cluster-cert", "cluster-key"} {
-		if f.value(name) == "" {
-			r.errorf("cluster-cert-required", ref, f.fieldOr(name, args),
+		if f.Value(name) == "" {
+			r.errorf("cluster-cert-required", ref, f.FieldOr(name, args),
 				"set --cluster-cert=/etc/konnectivity/server.crt and --cluster-key=/etc/konnectivity/server.key",
 				"--%s is missing or empty; the agent listener cannot serve TLS without it", name)
 		}
@@ -67,43 +68,43 @@ func checkClusterTLS(w *workload, opts Options, r *report) {
 	tokenFlags := []string{"agent-namespace", "agent-service-account", "authentication-audience"}
 	token := false
 	for _, name := range tokenFlags {
-		token = token || f.value(name) != ""
+		token = token || f.Value(name) != ""
 	}
 	if !token {
 		checkClusterCA(w, opts, r)
 		return
 	}
 	for _, name := range append(tokenFlags, "kubeconfig") {
-		if f.value(name) == "" {
-			r.errorf("token-auth-incomplete", ref, f.fieldOr(name, args),
+		if f.Value(name) == "" {
+			r.errorf("token-auth-incomplete", ref, f.FieldOr(name, args),
 				"give all of --agent-namespace, --agent-service-account, --authentication-audience and --kubeconfig, or none of them and --cluster-ca-cert instead",
 				"token authentication is on (one of --%s is set) but --%s is missing", strings.Join(tokenFlags, ", --"), name)
 		}
 	}
-	if u, ok := f.get("cluster-ca-cert"); ok && u.Value != "" {
+	if u, ok := f.Get("cluster-ca-cert"); ok && u.Value != "" {
 		r.errorf("token-auth-with-cluster-ca", ref, u.Field,
 			"use certificate authentication (--cluster-ca-cert, no token flags) or token authentication, not both",
 			"--cluster-ca-cert cannot be used with agent token authentication (proxy-server: --cluster-ca-cert can not be used when agent authentication is enabled)")
 	}
 }
 
-func checkClusterCA(w *workload, opts Options, r *report) {
-	if w.flags.value("cluster-ca-cert") != "" {
+func checkClusterCA(w *bundlemodel.Workload, opts Options, r *report) {
+	if w.Flags.Value("cluster-ca-cert") != "" {
 		return
 	}
 	sev := SeverityError
 	if opts.AllowMissingClusterCA {
 		sev = SeverityWarning
 	}
-	r.add(sev, "cluster-ca-cert-missing", w.obj.ref(), w.flags.fieldOr("cluster-ca-cert", w.field+".args"),
+	r.add(sev, "cluster-ca-cert-missing", w.Object.Ref(), w.Flags.FieldOr("cluster-ca-cert", w.Field+".args"),
 		"--cluster-ca-cert is missing: the server does not ask agents for a client certificate, so anyone who reaches the agent port can act as an agent",
 		"set --cluster-ca-cert=/etc/konnectivity/ca.crt (or allow it explicitly with --allow-missing-cluster-ca)")
 }
 
 // checkStrategies: --proxy-strategies is a comma list of known strategies.
-func checkStrategies(w *workload, r *report) {
-	v := w.flags.valueOr("proxy-strategies")
-	field := w.flags.fieldOr("proxy-strategies", w.field+".args")
+func checkStrategies(w *bundlemodel.Workload, r *report) {
+	v := w.Flags.ValueOr("proxy-strategies")
+	field := w.Flags.FieldOr("proxy-strategies", w.Field+".args")
 	n := 0
 	for _, s := range strings.Split(v, ",") {
 		switch {
@@ -112,20 +113,20 @@ func checkStrategies(w *workload, r *report) {
 		case anp.IsProxyStrategy(s):
 			n++
 		default:
-			r.errorf("proxy-strategy-unknown", w.obj.ref(), field, "use default, destHost or defaultRoute (case matters)",
+			r.errorf("proxy-strategy-unknown", w.Object.Ref(), field, "use default, destHost or defaultRoute (case matters)",
 				"unknown proxy strategy %q in --proxy-strategies=%s", s, v)
 			return
 		}
 	}
 	if n == 0 {
-		r.errorf("proxy-strategy-unknown", w.obj.ref(), field, "set --proxy-strategies=default",
+		r.errorf("proxy-strategy-unknown", w.Object.Ref(), field, "set --proxy-strategies=default",
 			"--proxy-strategies is empty (proxy-server: proxy strategies cannot be empty)")
 	}
 }
 
 // firstStrategy is the strategy whose backend manager /readyz waits for.
-func firstStrategy(w *workload) string {
-	for _, s := range strings.Split(w.flags.valueOr("proxy-strategies"), ",") {
+func firstStrategy(w *bundlemodel.Workload) string {
+	for _, s := range strings.Split(w.Flags.ValueOr("proxy-strategies"), ",") {
 		if s != "" {
 			return s
 		}
@@ -133,10 +134,10 @@ func firstStrategy(w *workload) string {
 	return ""
 }
 
-func checkServerHostNetwork(w *workload, r *report) {
-	if w.spec.HostNetwork {
+func checkServerHostNetwork(w *bundlemodel.Workload, r *report) {
+	if w.Spec.HostNetwork {
 		return
 	}
-	r.errorf("server-host-network", w.obj.ref(), w.specField+".hostNetwork", "set hostNetwork: true on the server pod",
+	r.errorf("server-host-network", w.Object.Ref(), w.SpecField+".hostNetwork", "set hostNetwork: true on the server pod",
 		"the server pod does not use the host network: agents dial the bootstrap node's IP on --agent-port, and the KAS static pod runs on the host network")
 }

@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
@@ -26,8 +26,8 @@ type bundleSource struct {
 // read as the files are on disk now; then a bundle file, a kustomization
 // directory (built) or an overlay name (built). Only builds use opts.
 func loadSource(io IO, target string, opts kustbuild.Options) (bundleSource, error) {
-	if target != "-" && rendered.IsRoot(target) {
-		b, err := rendered.Stream(target)
+	if target != "-" && renderedroot.IsRoot(target) {
+		b, err := renderedroot.Stream(target)
 		if err != nil {
 			return bundleSource{}, err
 		}

@@ -5,8 +5,8 @@ import (
 	"os"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/spf13/pflag"
 )
@@ -106,7 +106,7 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 		if err != nil {
 			return nil, fmt.Errorf("reading bundle: %w", err)
 		}
-		if st.IsDir() && !rendered.IsRoot(target) {
+		if st.IsDir() && !renderedroot.IsRoot(target) {
 			b, err := kustbuild.Build(target, build)
 			if err != nil {
 				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
@@ -124,10 +124,10 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 // renderedCertDir is the certificate directory of a rendered host root, so
 // check verifies SANs and signers there without --cert-dir; "" otherwise.
 func renderedCertDir(target string) string {
-	if target == "-" || !rendered.IsRoot(target) {
+	if target == "-" || !renderedroot.IsRoot(target) {
 		return ""
 	}
-	r, err := rendered.Load(target)
+	r, err := renderedroot.Load(target)
 	if err != nil {
 		return ""
 	}

@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 )
 
 const portsLong = `Prints the network requirements of a bundle, read from its objects (so a
@@ -69,9 +69,9 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	}
 }
 
-func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *netreq.Bundle, error) {
-	if target != "-" && rendered.IsRoot(target) {
-		r, err := rendered.Load(target)
+func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {
+	if target != "-" && renderedroot.IsRoot(target) {
+		r, err := renderedroot.Load(target)
 		if err != nil {
 			return "", nil, err
 		}
@@ -81,11 +81,7 @@ func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *netreq
 	if err != nil {
 		return "", nil, err
 	}
-	objs, err := manifest.Parse(src.Stream)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
-	}
-	b, err := netreq.Read(objs)
+	b, err := bundlemodel.Parse(src.Stream)
 	if err != nil {
 		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
 	}

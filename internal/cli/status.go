@@ -13,7 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
@@ -149,5 +149,5 @@ func recoverInterrupted(root string) (string, error) {
 		return "", err
 	}
 	defer lock.Unlock()
-	return render.Recover(h)
+	return hosttxn.Recover(h)
 }

@@ -77,7 +77,7 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 
 // strategies are the server's --proxy-strategies as rendered.
 func (s *session) strategies() []string {
-	v, ok := s.root.Bundle.Server.Flag("proxy-strategies")
+	v, ok := s.root.Bundle.Server.Flags.Lookup("proxy-strategies")
 	if !ok || v == "" {
 		return []string{anp.Server.Default("proxy-strategies")}
 	}
@@ -97,7 +97,7 @@ func (s *session) renderedServes(strategy string) bool {
 	if s.root.Bundle.Agent == nil {
 		return true
 	}
-	raw, _ := s.root.Bundle.Agent.Flag("agent-identifiers")
+	raw, _ := s.root.Bundle.Agent.Flags.Lookup("agent-identifiers")
 	q, err := url.ParseQuery(raw)
 	return err == nil && anp.Serves(strategy, q)
 }
@@ -108,7 +108,7 @@ func (s *session) identifierHint() string {
 	if s.root.Bundle.Agent == nil {
 		return ""
 	}
-	raw, _ := s.root.Bundle.Agent.Flag("agent-identifiers")
+	raw, _ := s.root.Bundle.Agent.Flags.Lookup("agent-identifiers")
 	q, err := url.ParseQuery(raw)
 	if err != nil {
 		return fmt.Sprintf("; the agents' --agent-identifiers=%q is not URL-query form", raw)

@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -60,8 +60,8 @@ func (s *session) certificates() {
 	s.rep.Checks = append(s.rep.Checks, problems...)
 }
 
-func (s *session) loadCert(flag string, srv *netreq.Workload) *x509.Certificate {
-	p, ok := srv.Flag(flag[2:])
+func (s *session) loadCert(flag string, srv *bundlemodel.Workload) *x509.Certificate {
+	p, ok := srv.Flags.Lookup(flag[2:])
 	if !ok {
 		s.rep.add(newCheck("certificates", Error, "the server pod has no "+flag, ""))
 		return nil

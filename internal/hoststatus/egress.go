@@ -2,6 +2,10 @@ package hoststatus
 
 import (
 	"fmt"
+
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // egress: the egress file's cluster selection reaches the server's socket
@@ -20,7 +24,7 @@ func (s *session) egress() {
 		return
 	}
 	kasHost, ok := r.KASHostPath(uds)
-	serverSock, _ := r.Bundle.Server.Flag("uds-name")
+	serverSock, _ := r.Bundle.Server.Flags.Lookup("uds-name")
 	serverHost, ok2 := r.ServerHostPath(serverSock)
 	switch {
 	case !ok:
@@ -37,19 +41,15 @@ func (s *session) egress() {
 	}
 }
 
-// clusterUDS is the cluster selection's udsName, or "".
-func clusterUDS(egress map[string]any) string {
-	sels, _ := egress["egressSelections"].([]any)
-	for _, sel := range sels {
-		m, _ := sel.(map[string]any)
-		if m["name"] != "cluster" {
-			continue
-		}
-		conn, _ := m["connection"].(map[string]any)
-		tr, _ := conn["transport"].(map[string]any)
-		uds, _ := tr["uds"].(map[string]any)
-		name, _ := uds["udsName"].(string)
-		return name
+// clusterUDS is the cluster selection's udsName, or "". It reads the file
+// leniently: check and the kube-apiserver report what else is wrong with it.
+func clusterUDS(egress *bundlemodel.Object) string {
+	if egress == nil {
+		return ""
 	}
-	return ""
+	n, err := egress.Node.Pipe(yaml.Lookup("egressSelections", "[name=cluster]", "connection", "transport", "uds", "udsName"))
+	if err != nil || n == nil {
+		return ""
+	}
+	return yaml.GetValue(n)
 }

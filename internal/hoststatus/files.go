@@ -45,7 +45,7 @@ func (s *session) files() {
 // socket: the server's UDS exists, is a socket, and has the mode the server
 // gives it (0770), so the KAS (root) can connect.
 func (s *session) socket() {
-	uds, ok := s.root.Bundle.Server.Flag("uds-name")
+	uds, ok := s.root.Bundle.Server.Flags.Lookup("uds-name")
 	if !ok || uds == "" {
 		s.rep.add(newCheck("socket", Error, "the server pod has no --uds-name",
 			"the kube-apiserver reaches the server only through its socket; re-render from an unmodified overlay"))

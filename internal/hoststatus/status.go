@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -75,7 +75,7 @@ func (o *Options) defaults() {
 func Run(ctx context.Context, opts Options) *Report {
 	opts.defaults()
 	rep := &Report{Root: opts.Root}
-	root, err := rendered.Load(opts.Root)
+	root, err := renderedroot.Load(opts.Root)
 	if err != nil {
 		rep.add(newCheck("rendered files", Error, err.Error(),
 			"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"))
@@ -91,7 +91,7 @@ func Run(ctx context.Context, opts Options) *Report {
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {
-		rep.BootstrapIP, _ = root.Bundle.Agent.Flag("proxy-server-host")
+		rep.BootstrapIP, _ = root.Bundle.Agent.Flags.Lookup("proxy-server-host")
 	}
 	s := &session{opts: opts, root: root, rep: rep}
 	s.files()
@@ -113,6 +113,6 @@ func (r *Report) finish() *Report {
 // session is one status run's shared state.
 type session struct {
 	opts Options
-	root *rendered.Root
+	root *renderedroot.Root
 	rep  *Report
 }

@@ -1,7 +1,8 @@
 // Package manifest parses a bundle (a multi-document YAML or JSON stream) into
 // objects named by identity, with their bodies as plain JSON-shaped values.
-// It is the one reading of a bundle's objects that diff, ports and status
-// share; what they do with the objects lives in their own packages.
+// diff compares bundles object by object through it; the commands that read
+// a bundle by role (check, render, ports, status) use internal/bundlemodel,
+// which names objects by this package's ID.
 package manifest
 
 // ID identifies an object in a bundle: two objects with the same ID are the

@@ -1,26 +1,30 @@
 package netreq
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+)
 
 // localFlows are the flows that stay on one host: the KAS to the server
 // through the socket, and the health and admin ports.
-func localFlows(b *Bundle) ([]Requirement, error) {
+func localFlows(b *bundlemodel.Bundle) ([]Requirement, error) {
 	var out []Requirement
 	s, a := b.Server, b.Agent
-	if uds, ok := s.Flag("uds-name"); ok && uds != "" {
-		host, mapped := s.HostPath(uds)
-		if !mapped {
+	if uds := s.Flags.Value("uds-name"); uds != "" {
+		host, err := s.HostPath(uds)
+		if err != nil {
 			host = uds + " (container path: no hostPath mount covers it)"
 		}
 		out = append(out, Requirement{
 			Purpose: "kube-apiserver egress to the server", Protocol: "unix", Path: host,
 			From: "the bootstrap kube-apiserver", To: "the server's socket on the bootstrap host",
-			Scope: ScopeHost, Duration: whileServerRuns, Source: fmt.Sprintf("%s --uds-name", s.Object),
+			Scope: ScopeHost, Duration: whileServerRuns, Source: fmt.Sprintf("%s --uds-name", s.Object.ID()),
 			Note: "created by the server with mode 0770; no firewall rule needed",
 		})
 	}
 	ports := []struct {
-		w       *Workload
+		w       *bundlemodel.Workload
 		flag    string
 		purpose string
 		from    string
@@ -37,8 +41,8 @@ func localFlows(b *Bundle) ([]Requirement, error) {
 		if err != nil {
 			return nil, err
 		}
-		src := fmt.Sprintf("%s --%s", p.w.Object, p.flag)
-		if _, set := p.w.Flag(p.flag); !set {
+		src := fmt.Sprintf("%s --%s", p.w.Object.ID(), p.flag)
+		if _, set := p.w.Flags.Get(p.flag); !set {
 			src += " (not set: proxy default)"
 		}
 		out = append(out, Requirement{Purpose: p.purpose, Protocol: "tcp", Port: port, From: p.from, To: p.to,
@@ -47,17 +51,17 @@ func localFlows(b *Bundle) ([]Requirement, error) {
 	return out, nil
 }
 
-func adminBind(s *Workload) string {
-	if v, ok := s.Flag("admin-bind-address"); ok && v != "" {
+func adminBind(s *bundlemodel.Workload) string {
+	if v := s.Flags.Value("admin-bind-address"); v != "" {
 		return v
 	}
-	return s.Binary.Default("admin-bind-address")
+	return s.Flags.Binary.Default("admin-bind-address")
 }
 
 // healthBind: proxy-server binds its health port to every address unless
 // --health-bind-address says otherwise.
-func healthBind(s *Workload) string {
-	if v, ok := s.Flag("health-bind-address"); ok && v != "" {
+func healthBind(s *bundlemodel.Workload) string {
+	if v := s.Flags.Value("health-bind-address"); v != "" {
 		return v
 	}
 	return "all addresses (no --health-bind-address)"

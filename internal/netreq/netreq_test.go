@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
@@ -73,11 +73,7 @@ func requirementsOf(t *testing.T, label, file string) *Report {
 	if err != nil {
 		t.Fatal(err)
 	}
-	objs, err := manifest.Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Read(objs)
+	b, err := bundlemodel.Parse(data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,11 +130,7 @@ func checkOutputs(t *testing.T, name string, rep *Report) {
 }
 
 func TestRequirementsErrors(t *testing.T) {
-	objs, err := manifest.Parse(mustRead(t, "testdata/in/no-agent.yaml"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := Read(objs)
+	b, err := bundlemodel.Parse(mustRead(t, "testdata/in/no-agent.yaml"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,8 +138,7 @@ func TestRequirementsErrors(t *testing.T) {
 		t.Fatalf("error %v, want the missing DaemonSet named", err)
 	}
 	bad := strings.Replace(string(mustRead(t, filepath.Join(tooltest.RepoRoot(), "testdata", "golden", "ipv4.yaml"))), "--agent-port=8091", "--agent-port=http", 1)
-	objs, _ = manifest.Parse([]byte(bad))
-	b, _ = Read(objs)
+	b, _ = bundlemodel.Parse([]byte(bad))
 	if _, err := Requirements("x", b); err == nil || !strings.Contains(err.Error(), `--agent-port="http" is not a port number`) {
 		t.Fatalf("error %v, want the bad port named", err)
 	}

@@ -1,3 +1,8 @@
+// Package netreq derives a bundle's network requirements (which port, which
+// direction, from where to where, for how long) from the objects themselves,
+// read through internal/bundlemodel, so a customised port or address is what
+// gets reported. Report.Tunnel carries the one flow that crosses the network
+// as typed values, for programs that turn it into firewall rules.
 package netreq
 
 import (
@@ -5,6 +10,10 @@ import (
 	"net"
 	"sort"
 	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // How long a requirement holds.
@@ -40,10 +49,13 @@ type Report struct {
 	Enabled      bool          `json:"enabled"`
 	Requirements []Requirement `json:"requirements"`
 	Warnings     []string      `json:"warnings,omitempty"`
+	// Tunnel is the network requirement as typed values; nil when the
+	// bundle deploys no tunnel. It is not part of the printed report.
+	Tunnel *Tunnel `json:"-"`
 }
 
 // Requirements derives the report; label names the bundle in output.
-func Requirements(label string, b *Bundle) (*Report, error) {
+func Requirements(label string, b *bundlemodel.Bundle) (*Report, error) {
 	r := &Report{Bundle: label, Requirements: []Requirement{}}
 	if b.Server == nil && b.Agent == nil {
 		return r, nil
@@ -64,14 +76,14 @@ func Requirements(label string, b *Bundle) (*Report, error) {
 	return r, nil
 }
 
-func present(b *Bundle) string {
+func present(b *bundlemodel.Bundle) string {
 	if b.Server != nil {
 		return "server pod"
 	}
 	return "agent DaemonSet"
 }
 
-func missing(b *Bundle) string {
+func missing(b *bundlemodel.Bundle) string {
 	if b.Server == nil {
 		return "server static pod"
 	}
@@ -80,35 +92,31 @@ func missing(b *Bundle) string {
 
 // agentTunnel is the one flow that crosses the network: every agent dials
 // the server's agent port on the bootstrap IP.
-func agentTunnel(b *Bundle, r *Report) (Requirement, error) {
-	port, err := b.Server.Port("agent-port")
+func agentTunnel(b *bundlemodel.Bundle, r *Report) (Requirement, error) {
+	t, err := newTunnel(b)
 	if err != nil {
 		return Requirement{}, err
 	}
-	dial, err := b.Agent.Port("proxy-server-port")
-	if err != nil {
-		return Requirement{}, err
+	r.Tunnel = &t
+	if t.DialPort != t.Port {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("agents dial port %d (--proxy-server-port) but the server listens on %d (--agent-port): the tunnel cannot connect until they agree", t.DialPort, t.Port))
 	}
-	if dial != port {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("agents dial port %d (--proxy-server-port) but the server listens on %d (--agent-port): the tunnel cannot connect until they agree", dial, port))
+	to := "the bootstrap host " + hostOrUnset(t.Host)
+	if bind, _ := b.Server.Flags.Lookup("agent-bind-address"); bind != "" && bind != t.Host {
+		r.Warnings = append(r.Warnings, fmt.Sprintf("the server binds its agent port to %s (--agent-bind-address) but agents dial %s", bind, t.Host))
 	}
-	host, _ := b.Agent.Flag("proxy-server-host")
-	to := "the bootstrap host " + hostOrUnset(host)
-	if bind, ok := b.Server.Flag("agent-bind-address"); ok && bind != "" && bind != host {
-		r.Warnings = append(r.Warnings, fmt.Sprintf("the server binds its agent port to %s (--agent-bind-address) but agents dial %s", bind, host))
-	}
-	from := "every node the agent DaemonSet runs on (" + nodeScope(b.Agent) + "), "
+	from := "every node the agent DaemonSet runs on (" + nodeScope(b.Agent.Spec) + "), "
 	note := "pod traffic leaving a node is normally SNATed to the node's IP, so allow the machine network CIDR"
-	if b.Agent.HostNetwork() {
+	if t.HostNetwork {
 		from += "node network (hostNetwork)"
 		note = "agents use the node's own IP (hostNetwork), so allow the machine network CIDR"
 	} else {
 		from += "pod network"
 	}
 	return Requirement{
-		Purpose: "agent tunnel (mutual TLS)", Protocol: "tcp", Port: port, From: from, To: to,
+		Purpose: "agent tunnel (mutual TLS)", Protocol: "tcp", Port: t.Port, From: from, To: to,
 		Scope: ScopeNetwork, Duration: bootstrapPhaseOnly, Note: note,
-		Source: fmt.Sprintf("%s --agent-port; %s --proxy-server-host, --proxy-server-port", b.Server.Object, b.Agent.Object),
+		Source: fmt.Sprintf("%s --agent-port; %s --proxy-server-host, --proxy-server-port", b.Server.Object.ID(), b.Agent.Object.ID()),
 	}, nil
 }
 
@@ -123,32 +131,30 @@ func hostOrUnset(h string) string {
 }
 
 // nodeScope describes which nodes the DaemonSet schedules on.
-func nodeScope(w *Workload) string {
+func nodeScope(spec *corev1.PodSpec) string {
 	var parts []string
-	if sel, ok := w.PodSpec["nodeSelector"].(map[string]any); ok && len(sel) > 0 {
-		keys := make([]string, 0, len(sel))
-		for k, v := range sel {
-			if s := fmt.Sprint(v); s != "" {
-				k += "=" + s
+	if len(spec.NodeSelector) > 0 {
+		keys := make([]string, 0, len(spec.NodeSelector))
+		for k, v := range spec.NodeSelector {
+			if v != "" {
+				k += "=" + v
 			}
 			keys = append(keys, k)
 		}
 		sort.Strings(keys)
 		parts = append(parts, "nodes labelled "+strings.Join(keys, ","))
 	}
-	tols, _ := w.PodSpec["tolerations"].([]any)
 	all := false
-	for _, t := range tols {
-		m, _ := t.(map[string]any)
-		if m["operator"] == "Exists" && m["key"] == nil {
+	for _, t := range spec.Tolerations {
+		if t.Operator == corev1.TolerationOpExists && t.Key == "" {
 			all = true
 		}
 	}
 	switch {
 	case all:
 		parts = append(parts, "any taint tolerated")
-	case len(tols) > 0:
-		parts = append(parts, fmt.Sprintf("%d tolerations", len(tols)))
+	case len(spec.Tolerations) > 0:
+		parts = append(parts, fmt.Sprintf("%d tolerations", len(spec.Tolerations)))
 	default:
 		parts = append(parts, "untainted nodes only")
 	}

@@ -53,3 +53,12 @@ func missingDirs(h *hostfs.Root, changes []change, privateDir string) ([]dirSpec
 	sort.SliceStable(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
 }
+
+// dirRels is the root-relative names of dirs, in order.
+func dirRels(dirs []dirSpec) []string {
+	out := make([]string, 0, len(dirs))
+	for _, d := range dirs {
+		out = append(out, d.rel)
+	}
+	return out
+}

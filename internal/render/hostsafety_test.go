@@ -170,19 +170,21 @@ func TestDisablingRemovesAnEarlierBundle(t *testing.T) {
 // journal lists, so a journal naming a path out of the root, or scratch
 // names elsewhere, is refused before anything is touched.
 func TestHostileJournalIsRefused(t *testing.T) {
-	for name, op := range map[string]journalOp{
-		"path out of the root":    {Kind: opRemove, Path: "../outside/victim", Backup: "../outside/.victim.kb-bak-1"},
-		"absolute path":           {Kind: opRemove, Path: "/etc/passwd"},
-		"backup in another place": {Kind: opWrite, Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride, Temp: "etc/.x.yaml.kb-tmp-1", Backup: "var/.x.yaml.kb-bak-1"},
-		"temp not a scratch name": {Kind: opWrite, Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride, Temp: "etc/y.yaml"},
-		"unknown operation":       {Kind: "chmod", Path: "etc/x.yaml", Placement: hostlayout.PlacementKASConfigOverride},
-		"a path no placement has": {Kind: opRemove, Path: "etc/passwd", Placement: hostlayout.PlacementClusterManifest, Backup: "etc/.passwd.kb-bak-1"},
-		"no placement":            {Kind: opRemove, Path: "etc/passwd", Backup: "etc/.passwd.kb-bak-1"},
+	// The journal's JSON form, written as a stranger could write it.
+	type jop = map[string]string
+	for name, op := range map[string]jop{
+		"path out of the root":    {"kind": "remove", "path": "../outside/victim", "backup": "../outside/.victim.kb-bak-1"},
+		"absolute path":           {"kind": "remove", "path": "/etc/passwd"},
+		"backup in another place": {"kind": "write", "path": "etc/x.yaml", "placement": hostlayout.PlacementKASConfigOverride, "temp": "etc/.x.yaml.kb-tmp-1", "backup": "var/.x.yaml.kb-bak-1"},
+		"temp not a scratch name": {"kind": "write", "path": "etc/x.yaml", "placement": hostlayout.PlacementKASConfigOverride, "temp": "etc/y.yaml"},
+		"unknown operation":       {"kind": "chmod", "path": "etc/x.yaml", "placement": hostlayout.PlacementKASConfigOverride},
+		"a path no placement has": {"kind": "remove", "path": "etc/passwd", "placement": hostlayout.PlacementClusterManifest, "backup": "etc/.passwd.kb-bak-1"},
+		"no placement":            {"kind": "remove", "path": "etc/passwd", "backup": "etc/.passwd.kb-bak-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
-			data, _ := json.Marshal(journal{Version: hostlayout.StateVersion, Command: "render", Ops: []journalOp{op}})
+			data, _ := json.Marshal(map[string]any{"version": hostlayout.StateVersion, "command": "render", "ops": []jop{op}})
 			if err := os.WriteFile(filepath.Join(root, hostlayout.JournalPath), data, 0o600); err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ package render
 import (
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -47,15 +48,19 @@ type Options struct {
 }
 
 // Action says what render does (or would do) to one file.
-type Action string
+type Action = hosttxn.Action
 
 // Actions in a plan.
 const (
-	ActionCreate    Action = "create"
-	ActionUpdate    Action = "update"
-	ActionUnchanged Action = "unchanged"
-	ActionRemove    Action = "remove" // recorded by an earlier render, no longer in the bundle
+	ActionCreate    = hosttxn.Create
+	ActionUpdate    = hosttxn.Update
+	ActionUnchanged = hosttxn.Unchanged
+	ActionRemove    = hosttxn.Remove // recorded by an earlier render, no longer in the bundle
 )
+
+// DurabilityError is an error after the commit point: the new bundle is in
+// place and stays (exit 7).
+type DurabilityError = hosttxn.DurabilityError
 
 // FileReport is one file of the plan.
 type FileReport struct {

@@ -2,8 +2,6 @@ package render
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,6 +10,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // desiredFile is one file as render wants it on the host.
@@ -28,6 +27,15 @@ type change struct {
 	abs    string
 	action Action
 	old    string // sha256 of the file on disk; "" when absent
+}
+
+// txnChanges is the plan as the host transaction takes it.
+func txnChanges(changes []change) []hosttxn.Change {
+	out := make([]hosttxn.Change, 0, len(changes))
+	for _, c := range changes {
+		out = append(out, hosttxn.Change{Rel: c.rel, Placement: c.placement, Data: c.data, Mode: c.mode, Action: c.action, Old: c.old})
+	}
+	return out
 }
 
 // commitRank orders renames so that nothing points at a missing file: the
@@ -96,7 +104,7 @@ func planRemovals(h *hostfs.Root, prev *hostlayout.State, wanted map[string]bool
 		if err != nil {
 			return nil, inspectError(h, f.Path, err)
 		}
-		out = append(out, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: h.Abs(f.Path), action: ActionRemove, old: sha256Hex(data)})
+		out = append(out, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: h.Abs(f.Path), action: ActionRemove, old: hosttxn.SHA256(data)})
 	}
 	return out, nil
 }
@@ -120,9 +128,9 @@ func compareDisk(h *hostfs.Root, w desiredFile) (Action, string, error) {
 		return "", "", inspectError(h, w.rel, err)
 	}
 	if fi.Mode().Perm() == w.mode && bytes.Equal(got, w.data) {
-		return ActionUnchanged, sha256Hex(got), nil
+		return ActionUnchanged, hosttxn.SHA256(got), nil
 	}
-	return ActionUpdate, sha256Hex(got), nil
+	return ActionUpdate, hosttxn.SHA256(got), nil
 }
 
 // inspectError makes a symlink or special file in the way bad input (exit 3).
@@ -132,9 +140,4 @@ func inspectError(h *hostfs.Root, rel string, err error) error {
 		return &InputError{Field: "destination " + unsafe.Path, Message: strings.TrimPrefix(unsafe.Error(), unsafe.Path+" ")}
 	}
 	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
-}
-
-func sha256Hex(b []byte) string {
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:])
 }

@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -228,7 +229,7 @@ func TestStateFileRecordsWhatRenderWrote(t *testing.T) {
 			t.Errorf("state lists %s: %v", f.Path, err)
 			continue
 		}
-		if sha256Hex(data) != f.SHA256 {
+		if hosttxn.SHA256(data) != f.SHA256 {
 			t.Errorf("%s: recorded sha256 does not match the disk", f.Path)
 		}
 		if f.Placement == "" {

@@ -11,6 +11,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -47,7 +48,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	}
 	defer held.Unlock()
 	if !opts.DryRun {
-		if rep.Recovered, err = Recover(h); err != nil {
+		if rep.Recovered, err = hosttxn.Recover(h); err != nil {
 			return nil, err
 		}
 	} else if ok, _ := h.Exists(hostlayout.JournalPath); ok {
@@ -72,7 +73,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 		return nil, err
 	}
 	h.Fault = fault
-	if err := newTxn(h, "render").apply(changes, dirs); err != nil {
+	if err := hosttxn.Apply(h, "render", "the bundle", txnChanges(changes), dirRels(dirs)); err != nil {
 		return nil, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, secureCertDir(rep)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // withState adds the state file to the plan and returns the directories to
@@ -46,7 +47,7 @@ func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []d
 	s := &hostlayout.State{Version: hostlayout.StateVersion, Owner: prev.Owner}
 	for _, c := range changes {
 		if c.action != ActionRemove {
-			s.Files = append(s.Files, hostlayout.StateFile{Path: c.rel, SHA256: sha256Hex(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
+			s.Files = append(s.Files, hostlayout.StateFile{Path: c.rel, SHA256: hosttxn.SHA256(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
 		}
 	}
 	seen := map[string]bool{}

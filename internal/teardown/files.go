@@ -10,7 +10,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // removalRank removes the static pod first so the kubelet stops the server
@@ -50,7 +50,7 @@ func removeFiles(h *hostfs.Root, st *hostlayout.State, rep *Report) error {
 
 // removeDirs removes directories render created, deepest first, when they
 // are empty; anything someone else put there keeps its directory. The state
-// directory's chain is left to render.RemoveState.
+// directory's chain is left to hosttxn.RemoveState.
 func removeDirs(h *hostfs.Root, dirs []string, rep *Report) {
 	sorted := append([]string(nil), dirs...)
 	sort.Sort(sort.Reverse(sort.StringSlice(sorted)))
@@ -82,7 +82,7 @@ func finishState(h *hostfs.Root, st *hostlayout.State, pending []hostlayout.Obje
 		rest := &hostlayout.State{Version: st.Version, Namespace: st.Namespace, ClusterObjects: pending, Dirs: st.Dirs}
 		return hostlayout.WriteState(h, rest)
 	}
-	removed, err := render.RemoveState(h, st.Dirs)
+	removed, err := hosttxn.RemoveState(h, st.Dirs)
 	if err != nil {
 		return fmt.Errorf("remove state file: %w", err)
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // Options is one teardown.
@@ -81,7 +81,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	}
 	defer lock.Unlock()
 	rep := &Report{}
-	if rep.Recovered, err = render.Recover(h); err != nil {
+	if rep.Recovered, err = hosttxn.Recover(h); err != nil {
 		return nil, err
 	}
 	recorded, err := h.Exists(hostlayout.StatePath)

@@ -6,7 +6,6 @@ package tunneltest
 
 import (
 	"context"
-	"encoding/base64"
 	"fmt"
 	"net"
 	"os"
@@ -16,9 +15,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus/rendered"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -34,7 +33,7 @@ const (
 type Host struct {
 	Root       string
 	Boot, Node string // network namespace names
-	Rendered   *rendered.Root
+	Rendered   *renderedroot.Root
 	Server     []string // argv mapped from the static pod
 	Agent      []string // argv mapped from the DaemonSet
 	Socket     string   // host path of the server's socket
@@ -57,7 +56,7 @@ func New(t *testing.T, overlay string) *Host {
 	if _, err := render.Run(context.Background(), render.Options{Overlay: overlay, Root: h.Root, BootstrapIP: BootIP, Image: image}); err != nil {
 		t.Fatalf("render %s: %v", overlay, err)
 	}
-	if h.Rendered, err = rendered.Load(h.Root); err != nil {
+	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
 		t.Fatal(err)
 	}
 	h.mapCommands(t)
@@ -98,25 +97,23 @@ func (h *Host) mapCommands(t *testing.T) {
 		rel, ok := strings.CutPrefix(p, "/etc/konnectivity/")
 		return filepath.Join(secretDir, rel), ok
 	})
-	uds, _ := b.Server.Flag("uds-name")
-	h.Socket, _ = h.Rendered.ServerHostPath(uds)
+	h.Socket, _ = h.Rendered.ServerHostPath(b.Server.Flags.Value("uds-name"))
 }
 
-func mapArgs(t *testing.T, w *netreq.Workload, bins map[string]string, path func(string) (string, bool)) []string {
+func mapArgs(t *testing.T, w *bundlemodel.Workload, bins map[string]string, path func(string) (string, bool)) []string {
 	t.Helper()
-	if len(w.Args) == 0 {
-		t.Fatalf("%s has no command", w.Object)
-	}
-	bin, ok := bins[filepath.Base(w.Args[0])]
+	c := w.Container()
+	args := append(append([]string{}, c.Command...), c.Args...)
+	bin, ok := bins[filepath.Base(args[0])] // the model found w because args[0] runs an ANP binary
 	if !ok {
-		t.Fatalf("%s runs %s, not a binary this harness has", w.Object, w.Args[0])
+		t.Fatalf("%s runs %s, not a binary this harness has", w.Object.ID(), args[0])
 	}
 	argv := []string{bin}
-	for _, a := range w.Args[1:] {
+	for _, a := range args[1:] {
 		if name, val, ok := strings.Cut(a, "="); ok && strings.HasPrefix(val, "/") {
 			host, ok := path(val)
 			if !ok {
-				t.Fatalf("%s: %s is not on a mount this harness can map", w.Object, a)
+				t.Fatalf("%s: %s is not on a mount this harness can map", w.Object.ID(), a)
 			}
 			a = name + "=" + host
 		}
@@ -130,24 +127,16 @@ func mapArgs(t *testing.T, w *netreq.Workload, bins map[string]string, path func
 func (h *Host) secretFiles(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for _, o := range h.Rendered.Objects {
-		if o.ID.Kind != "Secret" {
-			continue
-		}
-		data, _ := o.Body["data"].(map[string]any)
-		for k, v := range data {
-			raw, err := base64.StdEncoding.DecodeString(fmt.Sprint(v))
-			if err != nil {
-				t.Fatalf("Secret %s data %s: %v", o.ID.Name, k, err)
-			}
-			if err := os.WriteFile(filepath.Join(dir, k), raw, 0o600); err != nil {
-				t.Fatal(err)
-			}
-		}
-		return dir
+	secret := h.Rendered.Bundle.SecretData
+	if secret == nil {
+		t.Fatalf("rendered root %s has no agent Secret", h.Root)
 	}
-	t.Fatalf("rendered root %s has no agent Secret", h.Root)
-	return ""
+	for k, raw := range secret.Data {
+		if err := os.WriteFile(filepath.Join(dir, k), raw, 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 // StartServer starts proxy-server in the bootstrap namespace and waits for its socket.

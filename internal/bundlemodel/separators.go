@@ -1,4 +1,4 @@
-package check
+package bundlemodel
 
 import (
 	"bufio"

@@ -1,4 +1,4 @@
-package rendered
+package renderedroot
 
 import (
 	"bytes"

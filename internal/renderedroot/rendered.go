@@ -1,7 +1,7 @@
-// Package rendered reads what render wrote under a host root: its state
+// Package renderedroot reads what render wrote under a host root: its state
 // file, the static pod, the cluster manifests and the KAS configuration, and
 // maps container paths to the host files behind them.
-package rendered
+package renderedroot
 
 import (
 	"errors"
@@ -10,21 +10,24 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
-	"sigs.k8s.io/yaml"
+	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
 // Root is a rendered bootstrap host.
 type Root struct {
-	Dir     string
-	Files   []hostlayout.StateFile
-	Objects []manifest.Object // static pod and cluster manifests
-	Bundle  *netreq.Bundle
+	Dir   string
+	Files []hostlayout.StateFile
+	Nodes []*yaml.RNode // static pod and cluster manifests, as written
+	// Bundle is the static pod, the cluster manifests and the egress file
+	// read into their roles.
+	Bundle *bundlemodel.Bundle
 	// EgressFile is the egress selector's host path (absolute, under Dir).
 	EgressFile string
 	// KASMount is how the KAS container sees the bootstrap-configs directory.
@@ -44,7 +47,7 @@ func IsRoot(dir string) bool {
 
 // Load reads the state file and the files it lists.
 func Load(dir string) (*Root, error) {
-	r := &Root{Dir: dir, Bundle: &netreq.Bundle{}}
+	r := &Root{Dir: dir, Bundle: bundlemodel.New(nil)}
 	kas, err := r.readState()
 	if err != nil {
 		return nil, err
@@ -62,21 +65,19 @@ func Load(dir string) (*Root, error) {
 			r.CertDir = filepath.Dir(abs)
 		}
 	}
-	b, err := netreq.Read(r.Objects)
-	if err != nil {
-		return nil, fmt.Errorf("rendered manifests under %s: %w", dir, err)
-	}
+	nodes := r.Nodes
 	if kas.EgressFile != "" {
 		r.EgressFile = r.Abs("/" + kas.EgressFile)
-		b.Egress, err = r.readYAML(r.EgressFile)
+		egress, err := r.readNodes(r.EgressFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			r.Missing = append(r.Missing, r.EgressFile)
 			r.EgressFile = ""
 		} else if err != nil {
 			return nil, err
 		}
+		nodes = append(slices.Clip(nodes), egress...)
 	}
-	r.Bundle = b
+	r.Bundle = bundlemodel.New(nodes)
 	r.KASMount = kas.Mount
 	if r.EgressFile == "" {
 		r.KASMount = hostlayout.InstallerKASMount // no egress file to infer it from
@@ -144,34 +145,28 @@ func (r *Root) readState() (hostlayout.KAS, error) {
 }
 
 func (r *Root) addObjects(abs string) error {
-	data, err := r.ReadFile(abs)
-	if err == nil {
-		err = yamlguard.Check(data)
-	}
+	nodes, err := r.readNodes(abs)
 	if err != nil {
-		return fmt.Errorf("rendered file listed in the state file: %w", err)
+		return err
 	}
-	objs, err := manifest.Parse(data)
-	if err != nil {
-		return fmt.Errorf("%s: %w", abs, err)
-	}
-	r.Objects = append(r.Objects, objs...)
+	r.Nodes = append(r.Nodes, nodes...)
 	return nil
 }
 
-func (r *Root) readYAML(p string) (map[string]any, error) {
-	data, err := r.ReadFile(p)
+// readNodes reads the YAML documents of a rendered file.
+func (r *Root) readNodes(abs string) ([]*yaml.RNode, error) {
+	data, err := r.ReadFile(abs)
 	if err == nil {
 		err = yamlguard.Check(data)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
-	var m map[string]any
-	if err := yaml.Unmarshal(data, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
+	nodes, err := kio.FromBytes(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", abs, err)
 	}
-	return m, nil
+	return nodes, nil
 }
 
 // KASHostPath maps a path inside the KAS container to the file under the
@@ -190,8 +185,8 @@ func (r *Root) ServerHostPath(containerPath string) (string, bool) {
 	if r.Bundle.Server == nil {
 		return "", false
 	}
-	h, ok := r.Bundle.Server.HostPath(containerPath)
-	if !ok {
+	h, err := r.Bundle.Server.HostPath(containerPath)
+	if err != nil {
 		return "", false
 	}
 	return r.Abs(h), true

@@ -1,0 +1,190 @@
+package hosttxn
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"syscall"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
+
+// rollForward finishes an interrupted transaction whose new content is all
+// on disk. Every step checks the disk first, so it can itself be
+// interrupted and run again.
+func rollForward(h *hostfs.Root, j *journal) error {
+	var temps []string
+	for _, op := range j.Ops {
+		if op.Kind == opWrite && exists(h, op.Temp) {
+			temps = append(temps, op.Temp)
+		}
+	}
+	if err := h.SyncAll(temps); err != nil {
+		return err
+	}
+	pending := len(temps) > 0
+	for _, op := range j.Ops {
+		var err error
+		switch {
+		case op.Kind == opWrite && exists(h, op.Temp):
+			err = h.Rename(op.Temp, op.Path)
+		case op.Kind == opRemove && exists(h, op.Path):
+			err = h.Remove(op.Path)
+		case op.Kind == opPark && pending && exists(h, op.Path) && !exists(h, op.Backup):
+			err = h.Rename(op.Path, op.Backup) // keep it away while files change
+		case op.Kind == opUnpark && !exists(h, op.Path) && exists(h, op.Backup):
+			err = h.Rename(op.Backup, op.Path)
+		}
+		if err != nil {
+			return fmt.Errorf("%s %s: %w", op.Kind, h.Abs(op.Path), err)
+		}
+	}
+	return finish(h, j)
+}
+
+// rollBack undoes an interrupted or failed transaction, newest first.
+func rollBack(h *hostfs.Root, j *journal) error {
+	var errs []error
+	for i := len(j.Ops) - 1; i >= 0; i-- {
+		op := j.Ops[i]
+		switch {
+		case op.Backup != "" && op.Kind != opUnpark && exists(h, op.Backup):
+			errs = append(errs, h.Rename(op.Backup, op.Path))
+			// renaming a hard link onto its own inode leaves both names
+			errs = append(errs, ignoreNotExist(h.Remove(op.Backup)))
+		case op.Kind == opWrite && op.Old == "" && fileSHA(h, op.Path) == op.New:
+			errs = append(errs, h.Remove(op.Path))
+		}
+		if op.Temp != "" {
+			errs = append(errs, ignoreNotExist(h.Remove(op.Temp)))
+		}
+	}
+	for i := len(j.Dirs) - 1; i >= 0; i-- {
+		if inStateChain(j.Dirs[i]) {
+			continue
+		}
+		// Someone else's file in it makes the directory theirs too: it stays
+		// (an in-process undo then reports it as left behind).
+		if err := ignoreNotExist(h.Remove(j.Dirs[i])); err != nil && !errors.Is(err, syscall.ENOTEMPTY) && !errors.Is(err, syscall.EEXIST) {
+			errs = append(errs, err)
+		}
+	}
+	if err := errors.Join(errs...); err != nil {
+		return err
+	}
+	return dropJournal(h, j.Dirs)
+}
+
+func verifyUndone(h *hostfs.Root, j *journal) error {
+	for _, op := range j.Ops {
+		if got := fileSHA(h, op.Path); got != op.Old {
+			return fmt.Errorf("%s does not hold its previous content", h.Abs(op.Path))
+		}
+		for _, s := range []string{op.Temp, op.Backup} {
+			if s != "" && exists(h, s) {
+				return fmt.Errorf("%s is left behind", h.Abs(s))
+			}
+		}
+	}
+	for _, d := range append([]string{hostlayout.JournalPath}, j.Dirs...) {
+		if exists(h, d) {
+			return fmt.Errorf("%s is left behind", h.Abs(d))
+		}
+	}
+	return nil
+}
+
+// complete reports whether every new file is on disk, in place or under
+// its temporary name: then the transaction can be finished.
+func complete(h *hostfs.Root, j *journal) bool {
+	for _, op := range j.Ops {
+		if op.Kind == opWrite && fileSHA(h, op.Path) != op.New && fileSHA(h, op.Temp) != op.New {
+			return false
+		}
+	}
+	return true
+}
+
+// Recover finishes or undoes a transaction an interrupted run left behind
+// (the caller holds the lock) and says which; "" when there was none.
+func Recover(h *hostfs.Root) (string, error) {
+	if err := scrub(h); err != nil {
+		return "", err
+	}
+	j, err := readJournal(h)
+	if err != nil || j == nil {
+		return "", err
+	}
+	if complete(h, j) {
+		if err := rollForward(h, j); err != nil {
+			return "", fmt.Errorf("finish the interrupted %s: %w", j.Command, err)
+		}
+		return fmt.Sprintf("an interrupted %s was completed: all its new files were on disk, so they were put in place", j.Command), nil
+	}
+	if err := rollBack(h, j); err != nil {
+		return "", fmt.Errorf("undo the interrupted %s: %w", j.Command, err)
+	}
+	return fmt.Sprintf("an interrupted %s was undone: its new files were not all written, so the host is back as it was before it", j.Command), nil
+}
+
+// scrub removes what a run killed before its journal existed can leave:
+// a hidden staged state directory, or a temporary journal.
+func scrub(h *hostfs.Root) error {
+	parts := strings.Split(hostlayout.StateDir, "/")
+	for i := range parts {
+		parent := "."
+		if i > 0 {
+			parent = strings.Join(parts[:i], "/")
+		}
+		names, err := h.ReadDirNames(parent)
+		if err != nil {
+			return fmt.Errorf("inspect %s: %w", h.Abs(parent), err)
+		}
+		for _, n := range names {
+			if strings.HasPrefix(n, "."+parts[i]+hostlayout.StagedMark) {
+				if err := h.RemoveAll(path.Join(parent, n)); err != nil {
+					return fmt.Errorf("remove %s: %w", h.Abs(path.Join(parent, n)), err)
+				}
+			}
+		}
+	}
+	names, err := h.ReadDirNames(hostlayout.StateDir)
+	if err != nil {
+		return fmt.Errorf("inspect %s: %w", h.Abs(hostlayout.StateDir), err)
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "."+path.Base(hostlayout.JournalPath)+".kb-tmp-") {
+			if err := h.Remove(path.Join(hostlayout.StateDir, n)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func exists(h *hostfs.Root, rel string) bool {
+	ok, _ := h.Exists(rel)
+	return ok
+}
+
+// fileSHA is the sha256 of a regular file, "" when it is absent or unreadable.
+func fileSHA(h *hostfs.Root, rel string) string {
+	if rel == "" {
+		return ""
+	}
+	data, err := h.ReadFile(rel)
+	if err != nil {
+		return ""
+	}
+	return SHA256(data)
+}
+
+func ignoreNotExist(err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return err
+}
