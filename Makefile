@@ -28,32 +28,49 @@ export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 .PHONY: help build image test unit e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
-	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
 
 build: ## build bin/konnectivity-bundle
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
 
 image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tagged $(VERSION) and v1alpha1
-	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh
+	VERSION=$(VERSION) IMAGE_REPO=$(IMAGE_REPO) deploy/image/build.sh --for-kustomize
 
-test: deps tools ## everything CI runs: verify (lint and golden files), unit tests with real tools required, then e2e (root)
-	$(MAKE) verify
-	KB_REQUIRE_TOOLS=1 $(GO) test -timeout 30m ./...
-	$(MAKE) e2e
+# Each stage of `make test` says when it starts, every 30 s that it is still
+# running, and how long it took (tools/progress.sh), so its log has stage times.
+PROGRESS    := tools/progress.sh
+
+test: ## everything CI runs: deps, tools, verify (lint and golden files), unit tests with real tools required, then e2e (root)
+	@$(PROGRESS) "make test: deps" $(MAKE) --no-print-directory deps
+	@$(PROGRESS) "make test: tools" $(MAKE) --no-print-directory tools
+	@$(PROGRESS) "make test: verify" $(MAKE) --no-print-directory verify
+	@KB_REQUIRE_TOOLS=1 $(PROGRESS) "make test: unit tests" $(GO) test -timeout 30m ./...
+	@$(PROGRESS) "make test: e2e" $(MAKE) --no-print-directory e2e
 
 unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
 	$(GO) test ./...
 
+# The lines of a `go test -v` log shown while it runs: test results (indented
+# for subtests), package results and figures, all anchored where go test puts
+# them, so a test's own log lines (status tables print "  ok ...") stay out.
+GOTEST_LINES := ^( *--- (PASS|FAIL|SKIP)|PASS$$|FAIL|ok  |panic:|figure:)
+# GOTEST_SHOWN,LOG is a bash -c script that runs its argument (a go test -v
+# command line), logs all of it to LOG and shows GOTEST_LINES. It runs under
+# tools/progress.sh, whose "still running" lines go to the terminal, not the filter.
+GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_LINES)"'
+
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	KB_REQUIRE_TOOLS=1 $(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/... 2>&1 | tee _output/e2e.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
+	KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e.log $(PROGRESS) "make e2e" bash -c $(call GOTEST_SHOWN,_output/e2e.log) \
+	  '$(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/...' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
 	@if [ "$$(id -u)" != 0 ]; then echo "make scale: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 \
-	  $(GO) test -tags e2e -count=1 -timeout 30m -run '^TestScale$$' -v ./e2e/ 2>&1 | tee _output/scale.log | grep -E '^\s*(--- |PASS|FAIL|ok |panic|figure)' || { tail -50 _output/scale.log; exit 1; }
+	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/scale.log \
+	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
+	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh

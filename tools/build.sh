@@ -41,7 +41,10 @@ done
 mkdir -p "$out/.stamps"
 # Serialise concurrent callers (tests and `make tools` may race on the same output).
 exec 9>"$out/.stamps/.lock"
-flock 9
+if ! flock -n 9; then
+  echo "tools/build.sh: another tools/build.sh holds $out/.stamps/.lock; waiting for it"
+  "$tools/progress.sh" "tools/build.sh: waiting for the lock" flock 9
+fi
 
 stamp_of() { # module-dir package ldflags -> hash of everything that decides the binary
   local dir=$tools/$1
@@ -62,12 +65,14 @@ for n in "${names[@]}"; do
     echo "tools/build.sh: $n is up to date"
     continue
   fi
-  echo "tools/build.sh: building $n ($pkg in tools/$dir)"
-  start=$SECONDS
+  echo "tools/build.sh: building $n ($pkg in tools/$dir; minutes on a cold cache)"
   tmp="$out/.$n.tmp"
   rm -f "$tmp" "$out/.stamps/$n"
-  (cd "$tools/$dir" && CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" go build -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg")
+  # progress.sh says every 30 s that the build is still running: a cold
+  # kube-apiserver build is silent for many minutes otherwise.
+  "$tools/progress.sh" "tools/build.sh: $n" env -C "$tools/$dir" CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
+    go build -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg"
   mv -f "$tmp" "$out/$n"
   echo "$want" >"$out/.stamps/$n"
-  echo "tools/build.sh: built $out/$n in $((SECONDS - start))s"
+  echo "tools/build.sh: built $out/$n"
 done

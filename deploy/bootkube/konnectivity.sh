@@ -44,11 +44,33 @@ log() { echo "konnectivity.sh: $*" >&2; }
 # root at /host: host network (render detects the bootstrap IP, status reaches
 # the server on 127.0.0.1), root (it writes root-owned host files; the image's
 # default user is nobody) and no SELinux relabelling of the host root.
+# Its stderr is passed on after the command ends, and explained when podman
+# could not start the container at all.
 bundle() {
   : "${KONNECTIVITY_BUNDLE_IMAGE:?set KONNECTIVITY_BUNDLE_IMAGE to the konnectivity-bundle image}"
+  local errf rc=0
+  errf=$(mktemp)
   "$PODMAN" run --quiet --rm --net=host --user 0 --security-opt label=disable \
     --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
-    --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@"
+    --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
+  cat "$errf" >&2
+  # konnectivity-bundle exits 0..7; 125..127 are podman's own: no container ran.
+  if ((rc >= 125)); then explain_podman "$rc" "$errf"; fi
+  rm -f "$errf"
+  return "$rc"
+}
+
+# explain_podman names the cause and the fix of a container podman could not
+# start. On hosts like CI sandboxes (no CAP_SYS_RESOURCE, a hybrid cgroup
+# layout) podman's defaults fail; docs/bootkube.md says what the stage needs.
+explain_podman() {
+  local rc=$1 errf=$2
+  if grep -qE 'rlimit|cgroups in hybrid mode|crun' "$errf"; then
+    log "podman could not start the container (exit $rc): this host's podman needs no default rlimits, runc and cgroupfs." \
+      "Fix: set CONTAINERS_CONF to a containers.conf that says so (the repository's deploy/podman/containers.conf; docs/bootkube.md, \"What the stage needs from podman\") and run the stage again."
+  else
+    log "podman could not start the container (exit $rc; its error is above): check that $PODMAN runs images here (docs/bootkube.md, \"What the stage needs from podman\")."
+  fi
 }
 
 render_stage() {

@@ -156,3 +156,29 @@ func checkRendered(t *testing.T, self, root string) {
 		t.Errorf("check of the rendered files: %v\n%s", err, out)
 	}
 }
+
+// TestStageExplainsPodmanSettings: on a host whose podman defaults cannot
+// start a container (this CI sandbox: setting rlimits is not permitted), the
+// stage fails naming what it needs from podman and the fix, instead of
+// podman's bare runc error. Podman is given an empty containers.conf, so its
+// defaults apply.
+func TestStageExplainsPodmanSettings(t *testing.T) {
+	image := podmantest.BundleImage(t)
+	empty := filepath.Join(t.TempDir(), "containers.conf")
+	if err := os.WriteFile(empty, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := scratchRoot(t)
+	_, stderr, err := stage(t, root, image, []string{"CONTAINERS_CONF=" + empty}, "render")
+	if err == nil {
+		t.Skip("skipping: podman's defaults start containers on this host, so there is no failure to explain")
+	}
+	for _, want := range []string{"podman could not start the container", "no default rlimits, runc and cgroupfs", "CONTAINERS_CONF", "docs/bootkube.md"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("the failed stage does not say %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "opt", "openshift", "konnectivity.done")); err == nil {
+		t.Error("the failed render stage left its .done marker")
+	}
+}

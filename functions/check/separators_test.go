@@ -15,7 +15,7 @@ func TestCheckNamesTheMissingSeparator(t *testing.T) {
 	}
 	joined := strings.Replace(string(good), "\n---\n", "\n", 1)
 	_, err = Check([]byte(joined), Options{})
-	if err == nil || !strings.Contains(err.Error(), "without a '---' line between them") {
+	if err == nil || !strings.Contains(err.Error(), "two documents joined without `---`") {
 		t.Fatalf("Check = %v, want the missing-separator error", err)
 	}
 }

@@ -8,6 +8,7 @@ package bundlediff
 import (
 	"sort"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 )
 
@@ -75,11 +76,13 @@ func Compare(labelA string, a []manifest.Object, labelB string, b []manifest.Obj
 	inB := map[manifest.ID]manifest.Object{}
 	for _, o := range b {
 		redact(o)
+		dropOwner(o)
 		inB[o.ID] = o
 	}
 	inA := map[manifest.ID]bool{}
 	for _, o := range a {
 		redact(o)
+		dropOwner(o)
 		inA[o.ID] = true
 		nb, ok := inB[o.ID]
 		if !ok {
@@ -99,6 +102,22 @@ func Compare(labelA string, a []manifest.Object, labelB string, b []manifest.Obj
 	}
 	sortObjects(r.Objects)
 	return r
+}
+
+// dropOwner removes the owner marker render stamps on cluster objects
+// (hostlayout.AnnotationOwner). It is a random id per host root, so two
+// renders of one bundle always differ there, and it says nothing about what
+// the bundle does: comparing rendered roots must not report it.
+func dropOwner(o manifest.Object) {
+	md, _ := o.Body["metadata"].(map[string]any)
+	ann, _ := md["annotations"].(map[string]any)
+	if _, ok := ann[hostlayout.AnnotationOwner]; !ok {
+		return
+	}
+	delete(ann, hostlayout.AnnotationOwner)
+	if len(ann) == 0 {
+		delete(md, "annotations")
+	}
 }
 
 func sortObjects(objs []ObjectDiff) {

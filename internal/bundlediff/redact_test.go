@@ -76,7 +76,7 @@ func TestAmbiguousKindIsAnError(t *testing.T) {
 		"apiVersion: v1\nkind: ConfigMap\nmetadata: {name: s}\ndata: {k: v}\nkind: Secret\n",
 	} {
 		_, err := manifest.Parse([]byte(doc))
-		if err == nil || !strings.Contains(err.Error(), `key "kind" appears twice`) {
+		if err == nil || !strings.Contains(err.Error(), `a second "kind" in one YAML document`) {
 			t.Errorf("Parse(%q) = %v, want a duplicate kind error", doc, err)
 		}
 	}

@@ -3,8 +3,11 @@ package bundlemodel
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // checkSeparators finds a top-level key that appears twice in one YAML
@@ -31,7 +34,7 @@ func checkSeparators(stream []byte) error {
 			continue
 		}
 		if key == "apiVersion" || key == "kind" {
-			return fmt.Errorf("line %d: a second %q in one YAML document (the first is at line %d): objects are joined without a '---' line between them, as `cat a.yaml b.yaml` does (fix: put '---' on its own line before the object that starts near line %d)", line, key, first, line)
+			return errors.New(yamlguard.JoinedDocuments(key, first, line))
 		}
 		return fmt.Errorf("line %d: top-level key %q appears twice in one YAML document (first at line %d); if two objects were joined, put '---' on its own line between them", line, key, first)
 	}

@@ -6,9 +6,11 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
@@ -54,6 +56,12 @@ func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundle
 		}
 		return bundleSource{Label: arg, Stream: b}, nil
 	case err == nil:
+		if !hasKustomization(arg) {
+			// Most often a host root that render has not written yet
+			// (`ports /`): say so, as status does, instead of kustomize's
+			// "unable to find one of 'kustomization.yaml'".
+			return bundleSource{}, fmt.Errorf("%s: nothing rendered here (no %s) and no kustomization to build (no kustomization.yaml): run konnectivity-bundle render --root %s first, or give a bundle file, a kustomization directory or an overlay name", arg, hostlayout.StatePath, arg)
+		}
 		b, err := kustbuild.Build(arg, opts)
 		if err != nil {
 			return bundleSource{}, err
@@ -66,6 +74,17 @@ func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundle
 		return bundleSource{}, fmt.Errorf("%q is not a file, a directory or an overlay (%s); give a bundle file, a kustomization directory, an overlay name or -", arg, strings.Join(kustbuild.Overlays(), ", "))
 	}
 	return loadOverlay(arg, opts)
+}
+
+// hasKustomization says whether dir holds a file kustomize builds from
+// (kustomize accepts these three names).
+func hasKustomization(dir string) bool {
+	for _, name := range []string{"kustomization.yaml", "kustomization.yml", "Kustomization"} {
+		if st, err := os.Stat(filepath.Join(dir, name)); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
 }
 
 // loadOverlay builds an embedded overlay by name (diff --overlays).

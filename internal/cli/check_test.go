@@ -39,6 +39,9 @@ func TestCheckCommand(t *testing.T) {
 	bad := strings.Replace(good, "--server-port=0", "--server-port=8091", 1)
 	noCA := strings.Replace(good, "\n    - --cluster-ca-cert=/etc/konnectivity/ca.crt", "", 1)
 	goodFile, badFile := writeTemp(t, "good.yaml", good), writeTemp(t, "bad.yaml", bad)
+	// cat a.yaml b.yaml of two files without a leading '---'.
+	joined := strings.Replace(good, "\n---\n", "\n", 1)
+	joinedFile := writeTemp(t, "joined.yaml", joined)
 	tests := []struct {
 		name       string
 		stdin      string
@@ -62,6 +65,8 @@ func TestCheckCommand(t *testing.T) {
 		{name: "two targets", args: []string{goodFile, badFile}, wantCode: 2, wantStderr: "at most one"},
 		{name: "missing file", args: []string{"/no/such/bundle.yaml"}, wantCode: 2, wantStderr: "no such file"},
 		{name: "unparsable", stdin: "a: [1, 2\n", wantCode: 2, wantStderr: "parse YAML stream"},
+		{name: "cat-joined file", args: []string{joinedFile}, wantCode: 2, wantStderr: "two documents joined without `---`"},
+		{name: "cat-joined stdin", stdin: joined, wantCode: 2, wantStderr: "two documents joined without `---`"},
 		{name: "missing cert dir", args: []string{"--cert-dir", "/no/such/dir", goodFile}, wantCode: 2, wantStderr: "--cert-dir"},
 	}
 	for _, tt := range tests {

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
@@ -72,7 +73,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		res, err := runDiff(io, args, overlays, opts)
 		if err != nil {
-			return &ExitError{Code: 2, Err: err}
+			return &ExitError{Code: 2, Err: perSideHint(err, ips, images)}
 		}
 		if err := bundlediff.Write(io.Stdout, res, format, useColour); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
@@ -110,6 +111,25 @@ func sideOptions(ips, images []string, getenv func(string) string) ([2]kustbuild
 	}
 	opts[0].Getenv, opts[1].Getenv = getenv, getenv
 	return opts, nil
+}
+
+// perSideHint adds to a side's build error, when it concerns a flag given
+// one value that served both sides (an IPv4 --bootstrap-ip for an ipv6
+// overlay), how to give each side its own value.
+func perSideHint(err error, ips, images []string) error {
+	msg := strings.ToLower(err.Error())
+	for _, f := range []struct {
+		flag, about, example string
+		vals                 []string
+	}{
+		{"--bootstrap-ip", "bootstrap", "192.0.2.10,2001:db8::10", ips},
+		{"--image", "image", "IMAGE_A,IMAGE_B", images},
+	} {
+		if len(f.vals) == 1 && strings.Contains(msg, f.about) {
+			return fmt.Errorf("%w\n%s %s served both A and B; give each side its own value as A,B, e.g. %s %s", err, f.flag, f.vals[0], f.flag, f.example)
+		}
+	}
+	return err
 }
 
 func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*bundlediff.Result, error) {

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -59,6 +62,9 @@ func TestDiffCommand(t *testing.T) {
 		{name: "two overlays with one IP each", code: 1,
 			args:   []string{"diff", "--overlays", "ipv4", "ipv6", "--bootstrap-ip", "192.0.2.10,2001:db8::10", "--image", goldenImage, "-o", "markdown"},
 			stdout: []string{"### Bundle diff: `overlay ipv4` → `overlay ipv6`", "| ~ | `spec.template.spec.containers[konnectivity-agent].args[--proxy-server-host]` | `--proxy-server-host=192.0.2.10` | `--proxy-server-host=2001:db8::10` |"}},
+		{name: "two overlays, one IP for both: the error shows the A,B form", code: 2, noStdout: true,
+			args:   []string{"diff", "--overlays", "ipv4", "ipv6", "--bootstrap-ip", "192.0.2.10"},
+			stderr: "--bootstrap-ip 192.0.2.10 served both A and B; give each side its own value as A,B, e.g. --bootstrap-ip 192.0.2.10,2001:db8::10"},
 		{name: "sno builds nothing: everything removed", code: 1,
 			args:   []string{"diff", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage, "ipv4", "sno"},
 			stdout: []string{"- v1 Pod kube-system/konnectivity-server\n", "0 changed, 0 added, 5 removed\n"}},
@@ -152,5 +158,46 @@ func TestWantColour(t *testing.T) {
 	}
 	if _, err := wantColour("sometimes", buf); err == nil {
 		t.Error("an unknown --color value was accepted")
+	}
+}
+
+// TestDiffTwoRenders: two roots rendered from the same overlay with the same
+// certificates differ only in render's per-root owner id, which diff leaves
+// out (docs/ci.md), so they compare equal.
+func TestDiffTwoRenders(t *testing.T) {
+	var roots [2]string
+	for i := range roots {
+		roots[i] = t.TempDir()
+		if i == 1 { // the first root's certificates, so only the owner id can differ
+			copyDir(t, filepath.Join(roots[0], bundle.DefaultCertDir), filepath.Join(roots[1], bundle.DefaultCertDir))
+		}
+		// Force: the copied certificates are files this root's render did not write.
+		if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv4", Root: roots[i], BootstrapIP: "192.0.2.10", Image: goldenImage, Force: i == 1}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, stdout, stderr := runCLI(t, "", "diff", roots[0], roots[1])
+	if code != 0 || !strings.Contains(stdout, "no differences") {
+		t.Fatalf("exit %d, want 0 and no differences\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
+}
+
+func copyDir(t *testing.T, from, to string) {
+	t.Helper()
+	entries, err := os.ReadDir(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(to, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		data, err := os.ReadFile(filepath.Join(from, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(to, e.Name()), data, 0o600); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -17,6 +17,7 @@ func TestPortsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	upi := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")
+	empty := t.TempDir() // like `ports /` on a host render has not run on
 	for _, tc := range []struct {
 		name   string
 		args   []string
@@ -32,6 +33,7 @@ func TestPortsCommand(t *testing.T) {
 		{"bad output", []string{"ports", "-o", "yaml", upi}, 2, nil, `--output: unknown format "yaml"`},
 		{"two args", []string{"ports", upi, upi}, 2, nil, "at most one"},
 		{"unknown target", []string{"ports", "nope"}, 1, nil, `"nope" is not a file, a directory or an overlay`},
+		{"a root with nothing rendered", []string{"ports", empty}, 1, nil, empty + ": nothing rendered here (no var/lib/konnectivity-bundle/state.json)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, "", tc.args...)

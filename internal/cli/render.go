@@ -159,7 +159,7 @@ func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
 		fmt.Fprintf(w, "%-9s %s (%d bytes)\n", f.Action, f.Path, f.Size)
 	}
 	if !rep.Changed() {
-		fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(rep.Files), rep.Root, rep.BootstrapIP)
+		fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(rep.Files), rep.Root, bootstrapIPLabel(rep))
 		return
 	}
 	certs := "reused"
@@ -171,9 +171,18 @@ func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
 		verb = "dry run, nothing written; would render"
 	}
 	fmt.Fprintf(w, "%s %d files for bootstrap IP %s under %s: %d created, %d updated, %d unchanged, %d removed; certificates %s (%s)\n",
-		verb, len(rep.Files), rep.BootstrapIP, rep.Root,
+		verb, len(rep.Files), bootstrapIPLabel(rep), rep.Root,
 		rep.Count(render.ActionCreate), rep.Count(render.ActionUpdate), rep.Count(render.ActionUnchanged), rep.Count(render.ActionRemove),
 		certs, rep.CertsReason)
+}
+
+// bootstrapIPLabel is the bootstrap IP and, when --bootstrap-ip auto found
+// it, where from: an address nobody typed must say where it came from.
+func bootstrapIPLabel(rep *render.Report) string {
+	if rep.BootstrapIPSource == "" {
+		return rep.BootstrapIP
+	}
+	return fmt.Sprintf("%s (auto: from %s)", rep.BootstrapIP, rep.BootstrapIPSource)
 }
 
 func overlayLabel(o string) string {

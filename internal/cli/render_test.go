@@ -148,3 +148,20 @@ func TestRenderAndTeardownHelpDocumentExitCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestRenderAutoSaysWhereTheIPCameFrom: an address nobody typed is printed
+// with its origin, here the installer's override variable, and a typed one
+// without any.
+func TestRenderAutoSaysWhereTheIPCameFrom(t *testing.T) {
+	env := map[string]string{"OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP": "192.0.2.44"}
+	var out, errb bytes.Buffer
+	args := []string{ProgramName, "render", "--root", t.TempDir(), "--bootstrap-ip", "auto", "--image", goldenImage}
+	code := New(Config{}).Main(args, IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(k string) string { return env[k] }})
+	if want := "bootstrap IP 192.0.2.44 (auto: from OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP)"; code != 0 || !strings.Contains(out.String(), want) {
+		t.Errorf("exit %d, want a summary with %q:\n%s%s", code, want, out.String(), errb.String())
+	}
+	_, typed, _ := runHostCmd(t, hostRenderArgs(t.TempDir())...)
+	if strings.Contains(typed, "auto") {
+		t.Errorf("a render with a typed address mentions auto:\n%s", typed)
+	}
+}

@@ -14,39 +14,94 @@ import (
 
 // TestUPIGuideRuns runs every sh block of docs/upi.md, in order and in one
 // shell, from the top of a copy of the repository with a freshly built
-// konnectivity-bundle on PATH, as a new user would from a fresh clone.
+// konnectivity-bundle on PATH, as a new user would from a fresh clone. The
+// copy is not named konnectivity-bundle (a clone may have any name), the
+// scratch root does not exist yet (the guide makes it), the real kustomize
+// is on PATH when it is built (the guide's kustomize block runs), and the
+// copy must be left exactly as it was.
 func TestUPIGuideRuns(t *testing.T) {
 	guide := readGuide(t, "upi.md")
 	blocks := Runnable(Blocks(guide))
 	if len(blocks) < 6 {
 		t.Fatalf("docs/upi.md has %d sh blocks; the guide's steps must be runnable sh blocks", len(blocks))
 	}
-	sb := newSandbox(t)
-	root := filepath.Join(sb.tmp, "hostroot")
-	if err := os.Mkdir(root, 0o755); err != nil {
-		t.Fatal(err)
+	sb := newSandbox(t, "kb-checkout")
+	if dir := kustomizeDir(t); dir != "" {
+		sb.path = dir + ":" + sb.path
 	}
-	out, err := sb.run(script("upi.md", blocks), "ROOT="+root)
+	before := treeState(t, sb.repo)
+	out, err := sb.run(script("upi.md", blocks), "ROOT="+filepath.Join(sb.tmp, "scratch", "hostroot"), "TMPDIR="+sb.tmp)
 	if err != nil {
 		t.Fatalf("the guide failed: %v\n%s", err, lastLines(out, 60))
+	}
+	after := treeState(t, sb.repo)
+	for p, st := range after {
+		if before[p] != st {
+			t.Errorf("the guide wrote %s into the clone (%s, was %q)", p, st, before[p])
+		}
+	}
+	for p := range before {
+		if _, ok := after[p]; !ok {
+			t.Errorf("the guide removed %s from the clone", p)
+		}
 	}
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
 }
 
-// sandbox is a copy of the repository with the binary built from this
-// checkout first on PATH.
-type sandbox struct {
-	tmp, bin, repo string
+// kustomizeDir is the directory of the built kustomize, "" when it is not
+// built (the guide then skips its kustomize block; CI requires it).
+func kustomizeDir(t *testing.T) string {
+	t.Helper()
+	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+		return filepath.Dir(tooltest.Bin(t, "kustomize"))
+	}
+	dir := os.Getenv("KB_TOOLS_BIN")
+	if dir == "" {
+		dir = filepath.Join(tooltest.RepoRoot(), "_output", "bin")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "kustomize")); err != nil {
+		t.Logf("kustomize is not built (%v): the guide's kustomize block does not run", err)
+		return ""
+	}
+	return dir
 }
 
-func newSandbox(t *testing.T) *sandbox {
+// treeState maps every path under dir to its type, size, mode and
+// modification time, to tell whether anything was written there.
+func treeState(t *testing.T, dir string) map[string]string {
+	t.Helper()
+	st := map[string]string{}
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		st[rel] = fmt.Sprintf("%v %d %v", info.Mode(), info.Size(), info.ModTime().UnixNano())
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// sandbox is a copy of the repository, in a directory named name, with
+// the binary built from this checkout first on PATH.
+type sandbox struct {
+	tmp, path, repo string
+}
+
+func newSandbox(t *testing.T, name string) *sandbox {
 	t.Helper()
 	if _, err := exec.LookPath("bash"); err != nil {
 		t.Skipf("skipping: the guides' blocks need bash: %v", err)
 	}
-	sb := &sandbox{tmp: t.TempDir(), bin: binDir}
-	// Named as a clone is, so the guide's overlay next to it can name it.
-	sb.repo = filepath.Join(sb.tmp, "konnectivity-bundle")
+	sb := &sandbox{tmp: t.TempDir(), path: binDir + ":/usr/local/bin:/usr/bin:/bin"}
+	sb.repo = filepath.Join(sb.tmp, name)
 	copyRepo(t, tooltest.RepoRoot(), sb.repo)
 	return sb
 }
@@ -55,7 +110,7 @@ func newSandbox(t *testing.T) *sandbox {
 func (sb *sandbox) run(script string, env ...string) (string, error) {
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = sb.repo
-	cmd.Env = append([]string{"PATH=" + sb.bin + ":/usr/local/bin:/usr/bin:/bin", "HOME=" + sb.tmp, "LANG=C"}, env...)
+	cmd.Env = append([]string{"PATH=" + sb.path, "HOME=" + sb.tmp, "LANG=C"}, env...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }

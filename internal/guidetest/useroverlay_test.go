@@ -20,7 +20,7 @@ func TestUserOverlayUnderOverlays(t *testing.T) {
 	if err != nil {
 		t.Skipf("skipping: needs go: %v", err)
 	}
-	sb := newSandbox(t)
+	sb := newSandbox(t, "konnectivity-bundle")
 	mine := filepath.Join(sb.repo, "overlays", "my-cluster")
 	if err := os.MkdirAll(mine, 0o755); err != nil {
 		t.Fatal(err)
@@ -29,7 +29,7 @@ func TestUserOverlayUnderOverlays(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(mine, "kustomization.yaml"), []byte(k), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"PATH=" + filepath.Dir(goBin) + ":" + sb.bin + ":/usr/local/bin:/usr/bin:/bin"}
+	env := []string{"PATH=" + filepath.Dir(goBin) + ":" + sb.path}
 	for _, v := range []string{"GOCACHE", "GOMODCACHE", "GOPATH", "GOFLAGS", "GOTOOLCHAIN"} {
 		if out, err := exec.Command(goBin, "env", v).Output(); err == nil {
 			env = append(env, v+"="+strings.TrimSpace(string(out)))

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"net/netip"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
@@ -30,9 +29,9 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 				opts.Image = testImage
 			}
 			opts.deps = realDeps()
-			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (netip.Addr, error) {
+			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
 				t.Error("auto detected although the overlay names its address")
-				return netip.Addr{}, nil
+				return bootstrapip.Detection{}, nil
 			}
 			if tc.want == "" {
 				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)

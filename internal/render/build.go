@@ -13,28 +13,35 @@ import (
 
 // buildModel builds the overlay once. The bootstrap IP is settled when the
 // build reaches the overlay's config (settleIP), so the overlay's own
-// spec.bootstrapIP and ipFamily count without a second build, and the build
-// hands it to the generator and back in the model.
-func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, error) {
+// spec.bootstrapIP and ipFamily count without a second build; the build
+// hands the address to the generator and back in the model. For auto it
+// also returns where the address came from, for the report.
+func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, string, error) {
+	var source string
 	kopts := kustbuild.Options{Image: opts.Image, Getenv: getenvOf(opts),
-		BootstrapIPFor: func(spec bundlev1.Spec) (netip.Addr, error) { return settleIP(d, opts, flag, spec) }}
+		BootstrapIPFor: func(spec bundlev1.Spec) (netip.Addr, error) {
+			var ip netip.Addr
+			var err error
+			ip, source, err = settleIP(d, opts, flag, spec)
+			return ip, err
+		}}
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
 		var input *InputError
 		if errors.As(err, &input) {
-			return nil, input // already says which flag or field to change
+			return nil, "", input // already says which flag or field to change
 		}
 		var unknown *kustbuild.UnknownTargetError
 		if errors.As(err, &unknown) {
-			return nil, inputErrorf("--overlay", "give a kustomization directory or an overlay name", "%v", unknown)
+			return nil, "", inputErrorf("--overlay", "give a kustomization directory or an overlay name", "%v", unknown)
 		}
 		// Hostile YAML and a generator config its function refuses are bad input (exit 3).
 		if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) {
-			return nil, &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
+			return nil, "", &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
 		}
-		return nil, fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+		return nil, "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 	}
-	return m, nil
+	return m, source, nil
 }
 
 // getenvOf never returns nil: a nil Getenv means no environment, where the
@@ -50,17 +57,28 @@ func getenvOf(opts Options) func(string) string {
 // parsed once by parseFlagIP; zero for auto or none) and the overlay's
 // spec, then checks the address against the overlay's ipFamily. auto detects
 // an address of the overlay's family unless the overlay names one itself
-// (its own address beats a guess). A disabled bundle needs no address.
-func settleIP(d *deps, opts Options, flag netip.Addr, spec bundlev1.Spec) (netip.Addr, error) {
+// (its own address beats a guess), and says where the address came from. A
+// disabled bundle needs no address.
+func settleIP(d *deps, opts Options, flag netip.Addr, spec bundlev1.Spec) (netip.Addr, string, error) {
 	enabled := spec.Enabled == nil || *spec.Enabled
 	fam := bootstrapip.Family(spec.IPFamily)
-	if opts.BootstrapIP == AutoIP && spec.BootstrapIP == "" && enabled {
-		detected, err := detect(d, opts, fam)
-		if err != nil {
-			return netip.Addr{}, err
+	source := ""
+	if opts.BootstrapIP == AutoIP {
+		source = "the overlay's spec.bootstrapIP (auto detects only when the overlay names none)"
+		if spec.BootstrapIP == "" && enabled {
+			det, err := detect(d, opts, fam)
+			if err != nil {
+				return netip.Addr{}, "", err
+			}
+			flag, source = det.Addr, det.Source
 		}
-		flag = detected
 	}
+	ip, err := settleAgainst(opts, flag, spec, enabled, fam)
+	return ip, source, err
+}
+
+// settleAgainst is settleIP's rule once the flag is known.
+func settleAgainst(opts Options, flag netip.Addr, spec bundlev1.Spec, enabled bool, fam bootstrapip.Family) (netip.Addr, error) {
 	ip, err := kustbuild.SettleBootstrapIP(flag, spec)
 	var conflict *kustbuild.BootstrapIPConflictError
 	switch {
@@ -88,18 +106,19 @@ func settleIP(d *deps, opts Options, flag netip.Addr, spec bundlev1.Spec) (netip
 	return ip, nil
 }
 
-// detect is --bootstrap-ip auto for the overlay's family. The detection
-// applies bootstrapip.Validate itself; render only checks the family.
-func detect(d *deps, opts Options, fam bootstrapip.Family) (netip.Addr, error) {
-	ip, err := d.detectIP(fam.Primary(), getenvOf(opts))
+// detect is --bootstrap-ip auto for the overlay's family: the address and
+// where it came from. The detection applies bootstrapip's rules itself;
+// render only checks the family.
+func detect(d *deps, opts Options, fam bootstrapip.Family) (bootstrapip.Detection, error) {
+	det, err := d.detectIP(fam.Primary(), getenvOf(opts))
 	if err != nil {
-		return netip.Addr{}, inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
+		return det, inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
 	}
-	if err := bootstrapip.Check(ip, fam); err != nil {
+	if err := bootstrapip.Check(det.Addr, fam); err != nil {
 		bad := ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
-		return netip.Addr{}, inputErrorf(bad.Field, "pass the address explicitly", "auto detected %s, which cannot be used: %s", ip, bad.Message)
+		return det, inputErrorf(bad.Field, "pass the address explicitly", "auto detected %s (%s), which cannot be used: %s", det.Addr, det.Source, bad.Message)
 	}
-	return ip, nil
+	return det, nil
 }
 
 func overlayName(o string) string {

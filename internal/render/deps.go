@@ -17,7 +17,7 @@ type deps struct {
 	planCerts   func(dir string, bootstrapIP netip.Addr) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)
 	check       func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error)
-	detectIP    func(family bootstrapip.Family, getenv func(string) string) (netip.Addr, error)
+	detectIP    func(family bootstrapip.Family, getenv func(string) string) (bootstrapip.Detection, error)
 
 	// keyAlgorithm and keySize are what new certificates are made with.
 	keyAlgorithm string

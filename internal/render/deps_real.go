@@ -22,9 +22,8 @@ func realDeps() *deps {
 		check: func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error) {
 			return check.CheckNodes(nodes, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty}), nil
 		},
-		detectIP: func(family bootstrapip.Family, getenv func(string) string) (netip.Addr, error) {
-			det, err := bootstrapip.Detect(family, getenv, nil)
-			return det.Addr, err
+		detectIP: func(family bootstrapip.Family, getenv func(string) string) (bootstrapip.Detection, error) {
+			return bootstrapip.Detect(family, getenv, nil)
 		},
 	}
 	d.planCerts = func(dir string, ip netip.Addr) (*certPlan, error) {

@@ -65,8 +65,8 @@ func TestRenderBuildsOnce(t *testing.T) {
 		opts := baseOpts(t.TempDir())
 		opts.BootstrapIP = ip
 		opts.deps = countingDeps(&builds)
-		opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (netip.Addr, error) {
-			return netip.MustParseAddr(testIP), nil
+		opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
+			return bootstrapip.Detection{Addr: netip.MustParseAddr(testIP), Source: "a test's route"}, nil
 		}
 		mustRun(t, opts)
 		if builds != 1 {

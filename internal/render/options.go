@@ -77,6 +77,10 @@ type Report struct {
 	DryRun      bool
 	Disabled    bool // the overlay produces nothing (bootstrap-in-place)
 	BootstrapIP string
+	// BootstrapIPSource says where --bootstrap-ip auto found BootstrapIP
+	// ("OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP", "source address of the route
+	// to 1.1.1.1", the overlay's spec.bootstrapIP); "" when it was given.
+	BootstrapIPSource string
 	// CertsGenerated is false when the existing certificates are reused.
 	CertsGenerated bool
 	CertsReason    string

@@ -113,7 +113,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, err := buildModel(d, opts, in.flag)
+	model, source, err := buildModel(d, opts, in.flag)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -122,7 +122,7 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 		in.ip = in.flag // a target without our generator
 	}
 	if in.ip.IsValid() {
-		rep.BootstrapIP = in.ip.String()
+		rep.BootstrapIP, rep.BootstrapIPSource = in.ip.String(), source
 	}
 	objs, err := newObjects(model.Nodes)
 	if err != nil {

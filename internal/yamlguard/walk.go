@@ -105,6 +105,9 @@ func (w *walker) mapping(n *yaml.Node, depth int64) error {
 			return w.fail(LimitComplexKey, 0, fmt.Sprintf("the key at line %d is a %s; keys must be plain strings (quote it, or restructure the value)", n.Content[i].Line, kindName(k.Kind)))
 		}
 		if first, dup := seen[k.Value]; dup {
+			if len(w.path) == 0 && (k.Value == "apiVersion" || k.Value == "kind") {
+				return w.fail(LimitDuplicate, 0, JoinedDocuments(k.Value, first, n.Content[i].Line))
+			}
 			where := fmt.Sprintf("lines %d and %d", first, n.Content[i].Line)
 			if first == n.Content[i].Line {
 				where = fmt.Sprintf("both on line %d", first)
@@ -171,4 +174,11 @@ func kindName(k yaml.Kind) string {
 		return "sequence"
 	}
 	return "node"
+}
+
+// JoinedDocuments is the message for a second apiVersion or kind at the top
+// of one document: two objects joined without a '---' line, as `cat a.yaml
+// b.yaml` makes them, not a key to remove. line is the second one's line.
+func JoinedDocuments(key string, first, line int) string {
+	return fmt.Sprintf("line %d: a second %q in one YAML document (the first is at line %d): two documents joined without `---`, as `cat a.yaml b.yaml` does (fix: put '---' on its own line before the object that starts near line %d)", line, key, first, line)
 }

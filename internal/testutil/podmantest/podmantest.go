@@ -119,8 +119,9 @@ var (
 )
 
 // BundleImage builds the konnectivity-bundle image from this checkout once
-// per test process, exactly as `make image` does (deploy/image/build.sh),
-// and returns its versioned reference. It is also tagged
+// per test process with podman, as `make image` does (deploy/image/build.sh;
+// make image also checks the docker kustomize runs, which the tests replace
+// with their own), and returns its versioned reference. It is also tagged
 // localhost/konnectivity-bundle:v1alpha1, the tag base/container names.
 func BundleImage(tb testing.TB) string {
 	tb.Helper()

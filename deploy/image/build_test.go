@@ -1,0 +1,168 @@
+// Package image tests `make image` (deploy/image/build.sh --for-kustomize)
+// on each kind of host the container wiring meets: it must leave the image
+// where the docker kustomize runs finds it and prove that docker runs it, or
+// fail naming the cause and the fix.
+package image
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+)
+
+// dockerCLI is where this kind of host has a Docker CLI without a daemon.
+const dockerCLI = "/usr/local/bin/docker"
+
+// sysPath holds podman, git and the shell tools, and no docker unless
+// podman-docker is installed (then /usr/bin/docker runs podman, which the
+// cases below allow for).
+const sysPath = "/usr/bin:/bin"
+
+// makeImage runs build.sh --for-kustomize with PATH and extra environment.
+func makeImage(t *testing.T, path string, extra ...string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(filepath.Join(tooltest.RepoRoot(), "deploy", "image", "build.sh"), "--for-kustomize")
+	var env []string
+	for _, kv := range podmantest.Env(t) {
+		if !strings.HasPrefix(kv, "PATH=") && !strings.HasPrefix(kv, "DOCKER_HOST=") {
+			env = append(env, kv)
+		}
+	}
+	// A fixed VERSION keeps the binary's build cached across the cases.
+	cmd.Env = append(env, append([]string{"PATH=" + path, "VERSION=wiring-test"}, extra...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	t.Logf("make image with PATH=%s:\n%s", path, stderr.String())
+	return stderr.String(), err
+}
+
+// goDir is the directory of the go that runs this test, for build.sh.
+func goDir(t *testing.T) string {
+	t.Helper()
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skipf("skipping: needs go on PATH: %v", err)
+	}
+	return filepath.Dir(goBin)
+}
+
+// fakeDockerNoDaemon is a docker CLI whose daemon does not answer: the real
+// one on this kind of host when it is installed, else a script that answers
+// as it does.
+func fakeDockerNoDaemon(t *testing.T) (dir string, extra []string) {
+	t.Helper()
+	if _, err := os.Stat(dockerCLI); err == nil {
+		return filepath.Dir(dockerCLI), []string{"DOCKER_HOST=unix://" + filepath.Join(t.TempDir(), "nothing.sock")}
+	}
+	dir = t.TempDir()
+	script := "#!/bin/sh\ncase $1 in --version) echo 'Docker version 28.2.2';; *) echo 'Cannot connect to the Docker daemon at unix:///var/run/docker.sock. Is the docker daemon running?' >&2; exit 1;; esac\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir, nil
+}
+
+func wantAll(t *testing.T, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("make image's output lacks %q", w)
+		}
+	}
+}
+
+// TestPodmanDocker: a docker that runs podman (podman-docker) works, and
+// make image says the image was run through it as kustomize runs it.
+func TestPodmanDocker(t *testing.T) {
+	shim := podmantest.DockerShim(t)
+	out, err := makeImage(t, shim+":"+goDir(t)+":"+sysPath)
+	if err != nil {
+		t.Fatalf("make image failed with podman-docker first on PATH: %v", err)
+	}
+	wantAll(t, out, "with "+shim+"/docker (podman): checked by running it so")
+}
+
+// TestDockerWithoutDaemon is the failing case of a CI image: a Docker CLI
+// first on PATH with no daemon, podman installed. make image builds the
+// image with podman, then fails naming the docker, its error and the fixes,
+// the exact PATH one when podman's docker is further down PATH.
+func TestDockerWithoutDaemon(t *testing.T) {
+	dir, extra := fakeDockerNoDaemon(t)
+	shim := podmantest.DockerShim(t)
+	out, err := makeImage(t, dir+":"+goDir(t)+":"+shim+":"+sysPath, extra...)
+	if err == nil {
+		t.Fatal("make image succeeded with a docker that has no daemon first on PATH")
+	}
+	wantAll(t, out, "the docker kustomize runs, "+dir+"/docker (first on PATH), reaches no daemon: Cannot connect to the Docker daemon",
+		"exit status 125", "start its daemon", "PATH="+shim+":$PATH kustomize build --enable-alpha-plugins",
+		"localhost/konnectivity-bundle:v1alpha1 is built in podman's store", "--enable-alpha-plugins --enable-exec")
+}
+
+// TestNoDockerWithPodman: podman alone is not enough, kustomize runs docker.
+func TestNoDockerWithPodman(t *testing.T) {
+	if _, err := os.Stat("/usr/bin/docker"); err == nil {
+		t.Skip("skipping: /usr/bin/docker exists (podman-docker), so PATH cannot leave docker out and keep podman")
+	}
+	out, err := makeImage(t, goDir(t)+":"+sysPath)
+	if err == nil {
+		t.Fatal("make image succeeded with no docker on PATH")
+	}
+	wantAll(t, out, "there is no docker on PATH", "apt-get install podman-docker", "--enable-exec")
+}
+
+// TestNoContainerRuntime: neither docker nor podman; the message points to
+// the exec wiring, and nothing is built.
+func TestNoContainerRuntime(t *testing.T) {
+	dir := t.TempDir()
+	for _, tool := range []string{"bash", "dirname", "grep", "env", "git", "mkdir", "cp", "flock", "date", "sleep"} {
+		p, err := exec.LookPath(tool)
+		if err != nil {
+			t.Skipf("skipping: needs %s: %v", tool, err)
+		}
+		if err := os.Symlink(p, filepath.Join(dir, tool)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, err := makeImage(t, dir+":"+goDir(t))
+	if err == nil {
+		t.Fatal("make image succeeded with no container runtime")
+	}
+	wantAll(t, out, "no container runtime: neither docker nor podman", "make plugins", "kustomize build --enable-alpha-plugins --enable-exec")
+	if strings.Contains(out, "go build") {
+		t.Error("make image built the binary although nothing can hold the image")
+	}
+}
+
+// TestDockerWithDaemon: a Docker CLI whose daemon answers (here podman's
+// Docker API service) gets the image through `docker build`, and the real
+// kustomize then runs the overlay through it. make image warns about that
+// daemon's lost exit codes (README).
+func TestDockerWithDaemon(t *testing.T) {
+	if _, err := os.Stat(dockerCLI); err != nil {
+		t.Skipf("skipping: no Docker CLI at %s to give a daemon", dockerCLI)
+	}
+	kustomize := tooltest.Bin(t, "kustomize")
+	host := "DOCKER_HOST=" + podmantest.DockerHost(t)
+	path := filepath.Dir(dockerCLI) + ":" + goDir(t) + ":" + sysPath
+	out, err := makeImage(t, path, host)
+	if err != nil {
+		t.Fatalf("make image failed with a Docker daemon: %v", err)
+	}
+	wantAll(t, out, "docker build of", "with "+dockerCLI+" (podman-api): checked by running it so", "loses the exit code")
+	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4"))
+	cmd.Env = []string{"PATH=" + path, "HOME=" + t.TempDir(), host, "KONNECTIVITY_BOOTSTRAP_IP=192.0.2.10"}
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	bundle, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("kustomize build through the Docker daemon: %v\n%s", err, stderr.String())
+	}
+	wantAll(t, string(bundle), "kind: DaemonSet", "--proxy-server-host=192.0.2.10")
+}

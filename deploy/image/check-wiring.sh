@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Checks that `kustomize build --enable-alpha-plugins` can run the
+# containerized functions here (README, "Containerized KRM function"): the
+# docker kustomize runs (the first on PATH) must work, and run IMAGE with the
+# flags kustomize uses. When it cannot, it says why and what to do, and exits
+# 1. `make image` runs it after building; it can also be run alone.
+#
+# Usage: deploy/image/check-wiring.sh [IMAGE]
+#   IMAGE  the image kustomize will run (make image passes what it built);
+#          without it only the docker itself is checked
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+# shellcheck source=deploy/image/docker.sh
+source "$here/docker.sh"
+image=${1:-}
+
+say() { printf 'make image: %s\n' "$@" >&2; }
+fail() {
+  say "$@"
+  exit 1
+}
+exec_wiring="use the exec wiring, which needs no container runtime: \`make plugins\`, overlays that list base/function and base/check, and \`kustomize build --enable-alpha-plugins --enable-exec\` (README, \"Exec KRM function\"); \`konnectivity-bundle build OVERLAY\` needs neither."
+built=""
+if [[ -n $image ]]; then built=" $image is built in podman's store, where that docker will find it."; fi
+
+docker_kind
+case $DOCKER_KIND in
+  missing)
+    if command -v podman >/dev/null; then
+      fail "kustomize runs container functions with \`docker\`, and there is no docker on PATH." \
+        "fix: install a docker that runs podman (Debian: apt-get install podman-docker).$built" \
+        "or $exec_wiring"
+    fi
+    fail "no container runtime: neither docker nor podman is installed, so the container wiring (the overlays, base/container) cannot run here." \
+      "fix: $exec_wiring" \
+      "Or install podman and podman-docker (Debian), or Docker, and run make image again."
+    ;;
+  no-daemon)
+    msg=("the docker kustomize runs, $DOCKER_PATH (first on PATH), reaches no daemon: $DOCKER_ERR"
+      "kustomize build would fail with \"couldn't execute function: exit status 125\"."
+      "fix: start its daemon (or set DOCKER_HOST) and run make image again, so the image is in that daemon's store,")
+    if command -v podman >/dev/null; then
+      if later=$(podman_docker_later) && [[ -n $later ]]; then
+        msg+=("or put podman's docker, $later, first on PATH where you run kustomize: PATH=$(dirname "$later"):\$PATH kustomize build --enable-alpha-plugins ...$built")
+      else
+        msg+=("or install a docker that runs podman (Debian: apt-get install podman-docker, which adds /usr/bin/docker) and put it first on PATH where you run kustomize: PATH=/usr/bin:\$PATH kustomize build --enable-alpha-plugins ...$built")
+      fi
+    fi
+    fail "${msg[@]}" "or $exec_wiring"
+    ;;
+esac
+
+if [[ -z $image ]]; then
+  say "kustomize will run container functions with $DOCKER_PATH ($DOCKER_KIND), which works."
+  exit 0
+fi
+
+# run_as_kustomize runs the image the way kustomize v5.8.2 runs a function.
+run_as_kustomize() {
+  "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
+}
+if ! out=$(run_as_kustomize env); then
+  msg=("$DOCKER_PATH ($DOCKER_KIND) cannot run $image the way kustomize does: $(grep -v '^$' <<<"$out" | tail -n 1)")
+  if grep -qE 'rlimit|cgroups in hybrid mode|crun' <<<"$out"; then
+    msg+=("fix: podman on this host needs no default rlimits, runc and cgroupfs: export CONTAINERS_CONF=$repo/deploy/podman/containers.conf, also where you run kustomize (README, \"Image and bootkube\"),")
+  else
+    msg+=("fix: run it yourself to see why: docker run --rm --user nobody $image version,")
+  fi
+  fail "${msg[@]}" "or $exec_wiring"
+fi
+say "kustomize build --enable-alpha-plugins will run $image with $DOCKER_PATH ($DOCKER_KIND): checked by running it so."
+case $DOCKER_KIND in
+  podman-api)
+    say "warning: that docker talks to podman's Docker API service, which in podman 4.3 loses the exit code of docker run --rm (podman issue 18889): a build the check rejects would still succeed. Prefer podman-docker (README, \"Containerized KRM function\")."
+    ;;
+  podman)
+    if [[ -n ${CONTAINERS_CONF:-} ]] && ! out=$(run_as_kustomize env -u CONTAINERS_CONF); then
+      say "note: it worked with CONTAINERS_CONF=$CONTAINERS_CONF (make sets it) and fails without it ($(grep -v '^$' <<<"$out" | tail -n 1)): export CONTAINERS_CONF=$CONTAINERS_CONF where you run kustomize."
+    fi
+    ;;
+esac
