@@ -25,7 +25,7 @@ GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e node-e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
@@ -71,6 +71,13 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/scale.log \
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
+
+node-e2e: tools ## the real-node test: a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
+	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
+	tools/build.sh node
+	@mkdir -p _output
+	KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
+	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
 tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
 	tools/build.sh

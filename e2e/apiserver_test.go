@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -102,21 +103,17 @@ func (a *apiserver) waitReady(t *testing.T, name string) {
 func (a *apiserver) kubeconfig(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(a.dir, "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters:
-- name: e2e
-  cluster: {server: %q, insecure-skip-tls-verify: true}
-users:
-- name: e2e
-  user: {token: %q}
-contexts:
-- name: e2e
-  context: {cluster: e2e, user: e2e}
-current-context: e2e
-`, a.url, a.token)
-	writeFiles(t, a.dir, map[string][]byte{"kubeconfig": []byte(cfg)})
+	writeFiles(t, a.dir, map[string][]byte{"kubeconfig": []byte(kubeconfigFor(a.url, a.token))})
 	return p
+}
+
+// kubeconfigFor is a kubeconfig with the admin token for an apiserver URL.
+func kubeconfigFor(url, token string) string {
+	return strings.Join([]string{"apiVersion: v1", "kind: Config",
+		"clusters:", "- name: e2e", fmt.Sprintf("  cluster: {server: %q, insecure-skip-tls-verify: true}", url),
+		"users:", "- name: e2e", fmt.Sprintf("  user: {token: %q}", token),
+		"contexts:", "- name: e2e", "  context: {cluster: e2e, user: e2e}",
+		"current-context: e2e", ""}, "\n")
 }
 
 func rsaKeyPEM(t *testing.T) []byte {

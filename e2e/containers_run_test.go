@@ -4,9 +4,11 @@ package e2e
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -32,25 +34,36 @@ var proxyImageOnce sync.Once
 func buildProxyImage(t *testing.T) {
 	t.Helper()
 	proxyImageOnce.Do(func() {
-		ctx := t.TempDir()
-		bins := map[string]string{bundlefn.ServerCommand: tool(t, "proxy-server"), bundlefn.AgentCommand: tool(t, "proxy-agent")}
-		file := "FROM scratch\n"
-		for dst, src := range bins {
-			data, err := os.ReadFile(src)
-			if err != nil {
-				t.Fatal(err)
-			}
-			name := filepath.Base(dst)
-			if err := os.WriteFile(filepath.Join(ctx, name), data, 0o755); err != nil {
-				t.Fatal(err)
-			}
-			file += fmt.Sprintf("COPY %s %s\n", name, dst)
-		}
-		if err := os.WriteFile(filepath.Join(ctx, "Containerfile"), []byte(file), 0o644); err != nil {
+		buildScratchImage(t, proxyImage, map[string]string{
+			bundlefn.ServerCommand: tool(t, "proxy-server"),
+			bundlefn.AgentCommand:  tool(t, "proxy-agent"),
+		}, "")
+	})
+}
+
+// buildScratchImage builds tag FROM scratch with podman from static
+// binaries (image path -> host path) and an optional entrypoint line;
+// nothing is pulled.
+func buildScratchImage(t *testing.T, tag string, bins map[string]string, entrypoint string) {
+	t.Helper()
+	ctx := t.TempDir()
+	file := "FROM scratch\n"
+	for _, dst := range slices.Sorted(maps.Keys(bins)) {
+		data, err := os.ReadFile(bins[dst])
+		if err != nil {
 			t.Fatal(err)
 		}
-		podmantest.MustPodman(t, "build", "--quiet", "--pull=never", "-t", proxyImage, ctx)
-	})
+		name := filepath.Base(dst)
+		if err := os.WriteFile(filepath.Join(ctx, name), data, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		file += fmt.Sprintf("COPY %s %s\n", name, dst)
+	}
+	file += entrypoint
+	if err := os.WriteFile(filepath.Join(ctx, "Containerfile"), []byte(file), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	podmantest.MustPodman(t, "build", "--quiet", "--pull=never", "-t", tag, ctx)
 }
 
 // playStaticPod runs the static pod manifest render wrote with

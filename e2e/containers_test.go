@@ -64,7 +64,7 @@ func runContainerTunnel(t *testing.T, fam family) {
 	t.Run("allowed and denied through the containers", e.admitsThroughTunnel)
 	t.Run("containers run the rendered command lines", func(t *testing.T) { e.sameCommandLines(t, agent) })
 	t.Run("podman took the server's probe as rendered", func(t *testing.T) { e.probeAsRendered(t) })
-	t.Run("status sees the server container and its agent", func(t *testing.T) { statusUsable(t, e) })
+	t.Run("status sees the server container and its agent", func(t *testing.T) { statusUsable(t, e.tp.boot, e.root) })
 	t.Run("webhook fails when the server container stops", func(t *testing.T) {
 		podmantest.MustPodman(t, "pod", "stop", "--time", "2", e.h.b.serverPod.Name)
 		if _, err := eventually(15*time.Second, 50*time.Millisecond, func() error {
@@ -145,11 +145,11 @@ func (e *env) probeAsRendered(t *testing.T) {
 	}
 }
 
-// statusUsable runs `status --gather` against the scratch root from the
-// bootstrap namespace: usable, one agent, and the server's metrics saved.
-func statusUsable(t *testing.T, e *env) {
+// statusUsable runs `status --gather` against the rendered root from the
+// namespace the server runs in: usable, one agent, and the server's metrics saved.
+func statusUsable(t *testing.T, ns, root string) {
 	dir := filepath.Join(testDir(t), "gather")
-	out, err := exec.Command("ip", "netns", "exec", e.tp.boot, cli(t), "status", "--root", e.root, "--gather", dir).CombinedOutput()
+	out, err := exec.Command("ip", "netns", "exec", ns, cli(t), "status", "--root", root, "--gather", dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("status: %v\n%s", err, out)
 	}

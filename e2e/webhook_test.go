@@ -6,7 +6,6 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
-	"encoding/json"
 	"fmt"
 	"io"
 	"log"
@@ -16,13 +15,14 @@ import (
 	"testing"
 	"time"
 
-	admissionv1 "k8s.io/api/admission/v1"
 	admregv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/denywebhook"
 )
 
 // Names of the webhook's objects; the Service DNS name is what the apiserver
@@ -32,8 +32,8 @@ const (
 	webhookSvc     = "e2e-webhook"
 	webhookPort    = 8443
 	targetNS       = "e2e-target"
-	denyLabel      = "e2e.konnectivity.io/deny"
-	denyMessage    = "e2e webhook denies objects labelled " + denyLabel
+	denyLabel      = denywebhook.DenyLabel
+	denyMessage    = denywebhook.DenyMessage
 	webhookCfgName = "e2e-deny-labelled"
 )
 
@@ -71,28 +71,15 @@ func startWebhook(t *testing.T, ns, ip string) *webhook {
 	return w
 }
 
-// validate denies any object carrying denyLabel=true and allows the rest.
+// validate records the caller's address and answers as denywebhook does:
+// deny an object labelled denyLabel=true, allow the rest.
 func (w *webhook) validate(rw http.ResponseWriter, r *http.Request) {
 	host, _, _ := net.SplitHostPort(r.RemoteAddr)
 	w.mu.Lock()
 	w.calls++
 	w.remote[host]++
 	w.mu.Unlock()
-	var review admissionv1.AdmissionReview
-	if err := json.NewDecoder(r.Body).Decode(&review); err != nil || review.Request == nil {
-		http.Error(rw, "bad admission review", http.StatusBadRequest)
-		return
-	}
-	var obj metav1.PartialObjectMetadata
-	_ = json.Unmarshal(review.Request.Object.Raw, &obj)
-	resp := &admissionv1.AdmissionResponse{UID: review.Request.UID, Allowed: true}
-	if obj.Labels[denyLabel] == "true" {
-		resp.Allowed = false
-		resp.Result = &metav1.Status{Code: http.StatusForbidden, Message: denyMessage}
-	}
-	review.Response, review.Request = resp, nil
-	rw.Header().Set("Content-Type", "application/json")
-	_ = json.NewEncoder(rw).Encode(review)
+	denywebhook.Validate(rw, r)
 }
 
 // sources returns the source addresses the webhook saw.

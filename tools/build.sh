@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Builds the real components the e2e suite runs (kustomize, proxy-server,
-# proxy-agent, kube-apiserver, etcd) from the pinned Go modules under tools/,
+# proxy-agent, kube-apiserver, etcd; for the real-node test also kubelet,
+# kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
 # one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
-# Usage: tools/build.sh [-f] [name...]   (no name: all of them)
+# Usage: tools/build.sh [-f] [name...|node]   (no name: all but the node tools;
+#        `node`: kubelet, kube-controller-manager, kube-scheduler)
 #   -f  rebuild even when the binary is up to date
 #
 # Idempotent: a binary is rebuilt only when its module's go.mod/go.sum/sources,
@@ -21,8 +23,14 @@ declare -A spec=(
   [proxy-agent]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
   [etcd]="etcd go.etcd.io/etcd/server/v3"
+  [kubelet]="kube-apiserver k8s.io/kubernetes/cmd/kubelet"
+  [kube-controller-manager]="kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager"
+  [kube-scheduler]="kube-apiserver k8s.io/kubernetes/cmd/kube-scheduler"
 )
+# The node tools are slow to build (the kubelet alone takes about twice the
+# kube-apiserver's time) and only `make node-e2e` needs them: not in the default set.
 order=(kustomize proxy-server proxy-agent etcd kube-apiserver)
+node=(kubelet kube-controller-manager kube-scheduler)
 
 # Version stamps so `kube-apiserver --version` and `etcd --version` tell the truth.
 kas_ldflags="-X k8s.io/component-base/version.gitVersion=v1.35.4 -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=35 -X k8s.io/component-base/version.gitTreeState=clean"
@@ -31,9 +39,10 @@ force=0
 if [[ ${1:-} == -f ]]; then force=1; shift; fi
 names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then names=("${order[@]}"); fi
+if [[ ${names[*]} == node ]]; then names=("${node[@]}"); fi
 for n in "${names[@]}"; do
   if [[ -z ${spec[$n]:-} ]]; then
-    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]})" >&2
+    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]} ${node[*]}, or node)" >&2
     exit 2
   fi
 done
@@ -59,7 +68,7 @@ stamp_of() { # module-dir package ldflags -> hash of everything that decides the
 for n in "${names[@]}"; do
   read -r dir pkg <<<"${spec[$n]}"
   ldflags="-s -w"
-  if [[ $n == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
+  if [[ $dir == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
   want=$(stamp_of "$dir" "$pkg" "$ldflags")
   if [[ $force -eq 0 && -x $out/$n && -f $out/.stamps/$n && $(<"$out/.stamps/$n") == "$want" ]]; then
     echo "tools/build.sh: $n is up to date"

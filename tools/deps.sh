@@ -40,6 +40,10 @@ note_docker() {
       ;;
   esac
 }
+# The real-node test (make node-e2e): containerd with its CRI plugin, and the
+# CNI bridge plugin it wires pods with.
+command -v containerd >/dev/null || need+=(containerd)
+[[ -x /usr/lib/cni/bridge ]] || need+=(containernetworking-plugins)
 if [[ ${#need[@]} -eq 0 ]]; then
   note_docker
   exit 0

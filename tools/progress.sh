@@ -19,7 +19,7 @@ start=$(date +%s)
 last_test() {
   [[ -n ${KB_PROGRESS_LOG:-} && -f $KB_PROGRESS_LOG ]] || return 0
   local t
-  t=$(grep -E '^=== (RUN|CONT|NAME) ' "$KB_PROGRESS_LOG" 2>/dev/null | tail -n 1 | cut -d' ' -f3)
+  t=$(grep -E '^=== (RUN|CONT|NAME) ' "$KB_PROGRESS_LOG" 2>/dev/null | tail -n 1 | awk '{print $3}')
   if [[ -n $t ]]; then echo " (in $t)"; fi
 }
 

@@ -1,8 +1,9 @@
 // Package certs makes and keeps the bootstrap Konnectivity certificates: a
 // short-lived self-signed CA, the proxy-server's serving certificate for the
 // bootstrap IP and one client certificate shared by every proxy-agent. It
-// uses cfssl (initca's CA policy and signer/local) and reuses what is on
-// disk whenever it is still good, so re-running it changes nothing.
+// signs with crypto/x509 (keys and requests come from cfssl's csr package)
+// and reuses what is on disk whenever it is still good, so re-running it
+// changes nothing.
 package certs
 
 import (

@@ -96,9 +96,9 @@ func generateAll(s settings, reason string) (*Result, error) {
 	return checked(s, &Result{Generated: true, Reason: reason, Files: files})
 }
 
-// checked runs the reuse checks on freshly made files: anything cfssl did
-// differently from what was asked (an ignored profile, a wrong usage, a
-// leaf outliving its CA) fails here instead of reaching the host.
+// checked runs the reuse checks on freshly made files: a slip in the
+// signing code (a wrong usage, a leaf outliving its CA) fails here instead
+// of reaching the host.
 func checked(s settings, r *Result) (*Result, error) {
 	ca, reason := inspectCA(s, r.Files)
 	if reason == "" {

@@ -10,7 +10,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
-// TestWithRealCertificates: the certificates library's own output (cfssl)
+// TestWithRealCertificates: the certificates library's own output
 // appended to a built overlay checks clean, and its server certificate for
 // another bootstrap IP is caught; IPv4 and IPv6 alike.
 func TestWithRealCertificates(t *testing.T) {
