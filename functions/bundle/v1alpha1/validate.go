@@ -143,10 +143,41 @@ func (v *validator) server(s *ServerSpec) {
 		v.add("spec.server.agentBindAddress", "give an IP address, or leave it empty to listen on all addresses", "%q is not an IP address", s.AgentBindAddress)
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
+	v.backendDialTimeout(s.BackendDialTimeout)
+	if !slices.Contains(anp.TLSVersions, s.TLSMinVersion) {
+		v.oneOf("spec.server.tlsMinVersion", s.TLSMinVersion, anp.SecureTLSVersions...)
+	} else if !slices.Contains(anp.SecureTLSVersions, s.TLSMinVersion) {
+		v.add("spec.server.tlsMinVersion", "use VersionTLS12 or VersionTLS13", "%s allows TLS versions RFC 8996 deprecates; proxy-server warns about it and agents never need it", s.TLSMinVersion)
+	}
+	if s.XfrChannelSize < 1 || s.XfrChannelSize > MaxXfrChannelSize {
+		v.add("spec.server.xfrChannelSize", fmt.Sprintf("give 1 to %d (default %d)", MaxXfrChannelSize, DefaultXfrChannelSize),
+			"%d packets is outside 1..%d: proxy-server refuses below 1, and every agent and kube-apiserver stream buffers that many", s.XfrChannelSize, MaxXfrChannelSize)
+	}
 	for i, st := range s.ProxyStrategies {
 		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
 	}
 	v.podSettings("spec.server", s.PriorityClassName, s.Resources)
+}
+
+// backendDialTimeout must bound the wait (0 is upstream's "never") and be
+// long enough for a live agent's own verdict, yet shorter than the longest
+// webhook timeout, or it could never fire first.
+func (v *validator) backendDialTimeout(raw string) {
+	const field = "spec.server.backendDialTimeout"
+	d, err := time.ParseDuration(raw)
+	switch {
+	case err != nil:
+		v.add(field, "write a Go duration such as "+DefaultBackendDialTimeout, "%q is not a duration", raw)
+	case d <= 0:
+		v.add(field, "give a bound such as "+DefaultBackendDialTimeout,
+			"%s leaves dials unbounded: dials to a stuck agent pile up until each caller's own timeout", raw)
+	case d <= anp.AgentDialTimeout:
+		v.add(field, fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", anp.AgentDialTimeout, DefaultBackendDialTimeout),
+			"%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, anp.AgentDialTimeout)
+	case d >= anp.MaxWebhookTimeout:
+		v.add(field, fmt.Sprintf("use less than %s, e.g. %s", anp.MaxWebhookTimeout, DefaultBackendDialTimeout),
+			"%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, anp.MaxWebhookTimeout)
+	}
 }
 
 // bindFamily keeps the agent listener on the family agents dial.
