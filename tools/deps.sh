@@ -10,6 +10,7 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v envsubst >/dev/null || need+=(gettext-base)
 command -v flock >/dev/null || need+=(util-linux)
 command -v strace >/dev/null || need+=(strace)
+command -v nft >/dev/null || need+=(nftables)
 # Containers: podman runs the image, kube play and the agent (with runc; see
 # deploy/podman/containers.conf); kustomize runs container functions with the
 # first docker on PATH. podman-docker provides one that runs podman; it is

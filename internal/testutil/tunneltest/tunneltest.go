@@ -36,6 +36,7 @@ type Host struct {
 	Rendered   *renderedroot.Root
 	Server     []string // argv mapped from the static pod
 	Agent      []string // argv mapped from the DaemonSet
+	ServerEnv  []string // the static pod container's env, NAME=value
 	Socket     string   // host path of the server's socket
 	logDir     string
 	server     *Proc
@@ -97,6 +98,9 @@ func (h *Host) mapCommands(t *testing.T) {
 		rel, ok := strings.CutPrefix(p, "/etc/konnectivity/")
 		return filepath.Join(secretDir, rel), ok
 	})
+	for _, e := range b.Server.Container().Env {
+		h.ServerEnv = append(h.ServerEnv, e.Name+"="+e.Value)
+	}
 	h.Socket, _ = h.Rendered.ServerHostPath(b.Server.Flags.Value("uds-name"))
 }
 
@@ -142,7 +146,7 @@ func (h *Host) secretFiles(t *testing.T) string {
 // StartServer starts proxy-server in the bootstrap namespace and waits for its socket.
 func (h *Host) StartServer(t *testing.T) {
 	t.Helper()
-	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
+	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server, h.ServerEnv...)
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
 	health, err := h.Rendered.Bundle.Server.Port("health-port")
@@ -167,11 +171,15 @@ func (h *Host) StartServer(t *testing.T) {
 // StopServer stops the server gracefully (it removes its socket).
 func (h *Host) StopServer() { h.server.Stop() }
 
-// StartAgent starts proxy-agent in the node namespace.
-func (h *Host) StartAgent(t *testing.T) {
+// StartAgent starts proxy-agent in the node namespace. Extra flags go
+// after the rendered ones, so they win (pflag keeps a flag's last value).
+func (h *Host) StartAgent(t *testing.T, extra ...string) {
 	t.Helper()
-	h.agent = start(t, h.Node, "proxy-agent", h.logDir, h.Agent)
+	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
 }
+
+// ServerLog is the file the server's output goes to.
+func (h *Host) ServerLog() string { return filepath.Join(h.logDir, "proxy-server.log") }
 
 // DialBoot dials from inside the bootstrap namespace, where the server's
 // health and admin ports are.
