@@ -30,26 +30,31 @@ func TestCommandsReadFlagsAlike(t *testing.T) {
 		name   string
 		append []string
 		health int      // the port proxy-server listens on with these args
-		diff   []string // diff's changes to the server pod, `op path`
+		diff   []string // diff's changes to the server pod, `op path`, {n+1} and {n+2} being the indexes of the second and third appended entries
 	}{
 		{"value as the next entry", []string{"--health-port", "2042"}, 2042,
-			[]string{"change " + args + "[--health-port]", "add " + args + "[15]"}},
+			[]string{"change " + args + "[--health-port]", "add " + args + "[{n+1}]"}},
 		{"given twice, the last wins", []string{"--health-port=2042", "--health-port=2043"}, 2043,
 			[]string{"change " + args + "[--health-port]", "add " + args + "[--health-port#2]"}},
 		// -v takes the next entry as its value even though it starts with
 		// '-', so --health-port is not given and the default applies.
 		{"a '-'-leading value", []string{"-v", "--health-port=2042"}, 8092,
-			[]string{"remove " + args + "[--health-port]", "add " + args + "[-v]", "add " + args + "[15]"}},
+			[]string{"remove " + args + "[--health-port]", "add " + args + "[-v]", "add " + args + "[{n+1}]"}},
 		{"shorthand with its value attached", []string{"-v4", "--health-port=2042"}, 2042,
 			[]string{"change " + args + "[--health-port]", "add " + args + "[-v4]"}},
 		{"nothing after -- is a flag", []string{"--health-port=2042", "--", "--health-port=2043"}, 2042,
-			[]string{"change " + args + "[--health-port]", "add " + args + "[15]", "add " + args + "[16]"}},
+			[]string{"change " + args + "[--health-port]", "add " + args + "[{n+1}]", "add " + args + "[{n+2}]"}},
 	}
 	base := renderRoot(t)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			root := renderRoot(t)
-			editServerArgs(t, root, tc.append)
+			first := editServerArgs(t, root, tc.append)
+			at := strings.NewReplacer("{n+1}", strconv.Itoa(first+1), "{n+2}", strconv.Itoa(first+2))
+			var wantDiff []string
+			for _, d := range tc.diff {
+				wantDiff = append(wantDiff, at.Replace(d))
+			}
 			if got := portsHealthPort(t, root); got != tc.health {
 				t.Errorf("ports: server health port %d, want %d", got, tc.health)
 			}
@@ -61,8 +66,8 @@ func TestCommandsReadFlagsAlike(t *testing.T) {
 			if want := fmt.Sprintf("http://127.0.0.1:%d/healthz", tc.health); !strings.Contains(stdout, want) {
 				t.Errorf("status: does not probe %s:\n%s", want, stdout)
 			}
-			if got := serverPodDiff(t, base, root); !slices.Equal(got, tc.diff) {
-				t.Errorf("diff: server pod changes\n got %q\nwant %q", got, tc.diff)
+			if got := serverPodDiff(t, base, root); !slices.Equal(got, wantDiff) {
+				t.Errorf("diff: server pod changes\n got %q\nwant %q", got, wantDiff)
 			}
 		})
 	}
@@ -77,34 +82,42 @@ func renderRoot(t *testing.T) string {
 	return root
 }
 
-var (
-	healthPortLine  = regexp.MustCompile(`(?m)^\s*- --health-port=2041\n`)
-	serverCountLine = regexp.MustCompile(`(?m)^(\s*)- --server-count=1\n`)
-)
+// argLine is one item of the server's args as render writes them.
+var argLine = regexp.MustCompile(`^(\s*)- (.*)$`)
 
 // editServerArgs drops --health-port=2041 from the written server pod and
-// appends extra after its last flag, as a hand edit would.
-func editServerArgs(t *testing.T, root string, extra []string) {
+// appends extra after its last argument, as a hand edit would. It returns
+// the index extra starts at in the args.
+func editServerArgs(t *testing.T, root string, extra []string) int {
 	t.Helper()
 	pod := filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")
 	data, err := os.ReadFile(pod)
 	if err != nil {
 		t.Fatal(err)
 	}
-	m := serverCountLine.FindSubmatchIndex(data)
-	if m == nil || !healthPortLine.Match(data) {
-		t.Fatalf("%s lacks --server-count=1 or --health-port=2041 lines:\n%s", pod, data)
+	lines := strings.Split(string(data), "\n")
+	start := slices.IndexFunc(lines, func(l string) bool { return strings.HasSuffix(l, "- --health-port=2041") })
+	if start < 0 {
+		t.Fatalf("%s has no --health-port=2041:\n%s", pod, data)
 	}
-	indent := string(data[m[2]:m[3]])
-	var add strings.Builder
+	indent := argLine.FindStringSubmatch(lines[start])[1]
+	first := start // args before it, counted back to the first item
+	for first > 0 && argLine.MatchString(lines[first-1]) && argLine.FindStringSubmatch(lines[first-1])[1] == indent {
+		first--
+	}
+	end := start + 1
+	for end < len(lines) && argLine.MatchString(lines[end]) && argLine.FindStringSubmatch(lines[end])[1] == indent {
+		end++
+	}
+	var add []string
 	for _, a := range extra {
-		add.WriteString(indent + "- " + strconv.Quote(a) + "\n")
+		add = append(add, indent+"- "+strconv.Quote(a))
 	}
-	edited := string(data[:m[1]]) + add.String() + string(data[m[1]:])
-	edited = healthPortLine.ReplaceAllString(edited, "")
-	if err := os.WriteFile(pod, []byte(edited), 0o644); err != nil {
+	edited := slices.Concat(lines[:start], lines[start+1:end], add, lines[end:])
+	if err := os.WriteFile(pod, []byte(strings.Join(edited, "\n")), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return end - first - 1
 }
 
 func portsHealthPort(t *testing.T, root string) int {
