@@ -168,9 +168,6 @@ func (h *Host) StartServer(t *testing.T) {
 	})
 }
 
-// StopServer stops the server gracefully (it removes its socket).
-func (h *Host) StopServer() { h.server.Stop() }
-
 // StartAgent starts proxy-agent in the node namespace. Extra flags go
 // after the rendered ones, so they win (pflag keeps a flag's last value).
 func (h *Host) StartAgent(t *testing.T, extra ...string) {
