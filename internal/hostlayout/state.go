@@ -25,8 +25,9 @@ type State struct {
 	Dirs           []string    `json:"dirs,omitempty"`
 	Namespace      string      `json:"namespace,omitempty"`
 	ClusterObjects []ObjectRef `json:"clusterObjects,omitempty"`
-	// Inputs fingerprints what produced the files (render's fast path);
-	// empty when a re-run must always build.
+	// Inputs was the fingerprint of a fast path render no longer has; it is
+	// never written, and read only so that a state written by an earlier
+	// version still decodes (unknown fields are refused).
 	Inputs string `json:"inputs,omitempty"`
 	// Owner is the id in the AnnotationOwner marker of the cluster objects.
 	Owner string `json:"owner,omitempty"`

@@ -37,7 +37,6 @@ func TestOwnerMarker(t *testing.T) {
 				t.Errorf("%s is not a cluster object but carries the owner id", rel)
 			}
 		}
-		opts.noFastPath = true
 		if rep := mustRun(t, opts); rep.Changed() {
 			t.Errorf("a re-run changed %+v", rep.Files)
 		}

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"fmt"
+	"net/netip"
 
 	"sigs.k8s.io/yaml"
 
@@ -64,14 +65,30 @@ func explicitZeros(data []byte) FieldErrors {
 	return errs
 }
 
-// Resolve decodes, defaults and validates a config.
-func Resolve(config []byte, getenv func(string) string) (*Spec, error) {
+// Inputs are the runtime values a config is resolved with.
+type Inputs struct {
+	// Getenv supplies what the config leaves unset (EnvBootstrapIP,
+	// EnvImage); nil is an empty environment.
+	Getenv func(string) string
+	// BootstrapIP, when valid, is the address the caller resolved (render,
+	// or a build's --bootstrap-ip) against the config's own
+	// spec.bootstrapIP: it is the spec's address, and the environment is
+	// not asked for one.
+	BootstrapIP netip.Addr
+}
+
+// Resolve decodes, defaults and validates a config. The spec's bootstrapIP
+// comes out in canonical form.
+func Resolve(config []byte, in Inputs) (*Spec, error) {
 	cfg, err := Decode(config)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Spec.Default(getenv)
-	if err := cfg.Spec.Validate(); err != nil {
+	cfg.Spec.Default(in.Getenv)
+	if in.BootstrapIP.IsValid() {
+		cfg.Spec.BootstrapIP = in.BootstrapIP.String()
+	}
+	if err := cfg.Spec.validate(in.BootstrapIP); err != nil {
 		return nil, err
 	}
 	return &cfg.Spec, nil

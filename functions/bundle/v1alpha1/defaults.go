@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -14,7 +15,7 @@ const (
 	DefaultNamespace        = "openshift-bootstrap-konnectivity"
 	DefaultImage            = "apiserver-network-proxy"
 	DefaultMode             = ModeHTTPConnect
-	DefaultIPFamily         = FamilyIPv4
+	DefaultIPFamily         = string(bootstrapip.IPv4)
 	DefaultAgentPort        = 8091
 	DefaultServerHealthPort = 2041
 	DefaultServerAdminPort  = 8095
@@ -70,9 +71,6 @@ const (
 const (
 	ModeHTTPConnect = anp.ModeHTTPConnect // spec.mode is proxy-server's --mode
 	ModeGRPC        = anp.ModeGRPC
-	FamilyIPv4      = "ipv4"
-	FamilyIPv6      = "ipv6"
-	FamilyDualStack = "dualstack"
 )
 
 // Default fills every unset field. getenv supplies runtime values and may be nil.

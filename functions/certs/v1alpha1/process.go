@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"errors"
 	"fmt"
+	"net/netip"
 	"os"
 	"path"
 	"time"
@@ -24,7 +25,10 @@ var specFields = map[string]string{
 // explicit so tests can fix the environment and the clock.
 type Function struct {
 	Getenv func(string) string // nil: no environment
-	Now    func() time.Time    // nil: time.Now
+	// BootstrapIP, when valid, is an in-process build's --bootstrap-ip: the
+	// address when the config sets none, ahead of the environment.
+	BootstrapIP netip.Addr
+	Now         func() time.Time // nil: time.Now
 }
 
 // Process runs the function with the real environment and clock.
@@ -52,6 +56,9 @@ func (f Function) secret(config []byte) (*kyaml.RNode, error) {
 		return nil, err
 	}
 	s := cfg.Spec
+	if s.BootstrapIP == "" && f.BootstrapIP.IsValid() {
+		s.BootstrapIP = f.BootstrapIP.String()
+	}
 	s.Default(f.Getenv)
 	opts, err := f.options(s)
 	if err != nil {
