@@ -10,6 +10,11 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v envsubst >/dev/null || need+=(gettext-base)
 command -v flock >/dev/null || need+=(util-linux)
 command -v strace >/dev/null || need+=(strace)
+# Firewall rules (internal/firewall): applied in network namespaces with nft and
+# iptables/ip6tables; firewalld's rich rules checked with firewall-offline-cmd.
+command -v nft >/dev/null || need+=(nftables)
+command -v iptables >/dev/null || need+=(iptables)
+command -v firewall-offline-cmd >/dev/null || need+=(firewalld)
 # Containers: podman runs the image, kube play and the agent (with runc; see
 # deploy/podman/containers.conf); kustomize runs container functions with the
 # first docker on PATH. podman-docker provides one that runs podman; it is

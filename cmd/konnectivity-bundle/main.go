@@ -6,7 +6,6 @@ import (
 	"os"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gctune"
 )
 
 // version is set at link time by make and deploy/image/build.sh
@@ -15,6 +14,5 @@ import (
 var version string
 
 func main() {
-	gctune.Tune()
 	os.Exit(cli.New(cli.Config{Version: version}).Main(os.Args, cli.StdIO()))
 }

@@ -68,7 +68,7 @@ func processorForCase() func() framework.ResourceListProcessor {
 				return fmt.Errorf("fixture: config.yaml must hold exactly one document, got %d", len(rl.Items))
 			}
 			rl.FunctionConfig, rl.Items = rl.Items[0], nil
-			return bundle.Processor(getenv).Process(rl)
+			return bundle.Processor(v1alpha1.Inputs{Getenv: getenv}).Process(rl)
 		})
 	}
 }
@@ -205,7 +205,7 @@ func TestErrorCasesEmitNothing(t *testing.T) {
 				t.Fatal(err)
 			}
 			rl := &framework.ResourceList{FunctionConfig: config}
-			err = bundle.Processor(caseEnv(t, ".")).Process(rl)
+			err = bundle.Processor(v1alpha1.Inputs{Getenv: caseEnv(t, ".")}).Process(rl)
 			results, ok := err.(framework.Results)
 			if !ok || len(results) == 0 {
 				t.Fatalf("want framework.Results, got %T %v", err, err)

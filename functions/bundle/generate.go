@@ -35,8 +35,10 @@ func Generate(s *v1alpha1.Spec) ([]*kyaml.RNode, error) {
 }
 
 // Processor is the KRM function: it appends the bundle to the items, which for
-// a kustomize generator hold only the (local-config) function config.
-func Processor(getenv func(string) string) framework.ResourceListProcessor {
+// a kustomize generator hold only the (local-config) function config. As an
+// exec or container function it takes the bootstrap IP from the config or
+// the environment; in-process callers hand it resolved, in in.BootstrapIP.
+func Processor(in v1alpha1.Inputs) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
 		// YAML, not JSON: a key JSON cannot hold (a mapping) then fails in
 		// Decode with its field path instead of in the encoder with none.
@@ -44,7 +46,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 		if err != nil {
 			return fmt.Errorf("reading function config: %w", err)
 		}
-		spec, err := v1alpha1.Resolve([]byte(config), getenv)
+		spec, err := v1alpha1.Resolve([]byte(config), in)
 		if err != nil {
 			return result.FromError(err)
 		}

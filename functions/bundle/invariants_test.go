@@ -58,7 +58,7 @@ func generate(t *testing.T, spec string, env map[string]string) (*bundleObjects,
 	t.Helper()
 	config := "apiVersion: " + v1alpha1.APIVersion + "\nkind: " + v1alpha1.Kind + "\nmetadata: {name: b}\nspec:\n  " +
 		strings.ReplaceAll(spec, "\n", "\n  ") + "\n"
-	s, err := v1alpha1.Resolve([]byte(config), func(k string) string { return env[k] })
+	s, err := v1alpha1.Resolve([]byte(config), v1alpha1.Inputs{Getenv: func(k string) string { return env[k] }})
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}

@@ -73,7 +73,7 @@ func bundleForCase(t *testing.T, dir string) [][]byte {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec, err := v1alpha1.Resolve(config, caseEnv(t, dir))
+	spec, err := v1alpha1.Resolve(config, v1alpha1.Inputs{Getenv: caseEnv(t, dir)})
 	if err != nil {
 		t.Fatalf("Resolve: %v", err)
 	}

@@ -43,6 +43,10 @@ func serverArgs(s *v1alpha1.Spec) []string {
 		"--keepalive-time="+s.Server.KeepaliveTime,
 		"--proxy-strategies="+joinComma(s.Server.ProxyStrategies),
 		"--server-count=1",
+		// ANP v0.36.0's protections (README.md, "The config").
+		"--backend-dial-timeout="+s.Server.BackendDialTimeout,
+		"--tls-min-version="+s.Server.TLSMinVersion,
+		fmt.Sprintf("--xfr-channel-size=%d", s.Server.XfrChannelSize),
 	)
 }
 
@@ -68,6 +72,7 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 				Image:          s.Image,
 				Command:        []string{ServerCommand},
 				Args:           serverArgs(s),
+				Env:            serverEnv,
 				Resources:      *s.Server.Resources,
 				LivenessProbe:  probe,
 				ReadinessProbe: probe,
@@ -83,6 +88,14 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 		},
 	}
 }
+
+// serverEnv makes grpc-go log, among its info lines, each agent TLS
+// handshake the server refuses (`ServerHandshake("ADDR") failed: tls: ...`):
+// at its default severity the server says nothing about them, and they
+// look from the bootstrap host exactly like a closed agent port (the server
+// resets such a connection, so not even a TIME_WAIT socket is left).
+// `konnectivity-bundle wait` reads these lines from the pod's log.
+var serverEnv = []corev1.EnvVar{{Name: "GRPC_GO_LOG_SEVERITY_LEVEL", Value: "info"}}
 
 func hostPathVolume(name, path string, kind *corev1.HostPathType) corev1.Volume {
 	return corev1.Volume{Name: name, VolumeSource: corev1.VolumeSource{

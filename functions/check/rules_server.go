@@ -19,6 +19,7 @@ func checkServerFlags(b *bundlemodel.Bundle, opts Options, r *report) {
 	checkClusterTLS(w, opts, r)
 	checkStrategies(w, r)
 	checkServerHostNetwork(w, r)
+	checkProtections(w, r)
 }
 
 func checkServerMode(w *bundlemodel.Workload, r *report) {

@@ -27,6 +27,23 @@ func PortInRange(p int64) bool { return p >= MinPort && p <= MaxPort }
 // requires of agents; a shorter one gets them disconnected.
 const MinAgentKeepalive = 30 * time.Second
 
+// AgentDialTimeout is how long proxy-agent v0.36.0 waits for its own TCP
+// dial to a target (pkg/agent/client.go dialTimeout, not a flag) before it
+// answers the server's DIAL_REQ with the error.
+const AgentDialTimeout = 5 * time.Second
+
+// MaxWebhookTimeout is the longest timeoutSeconds the kube-apiserver allows
+// a webhook (admissionregistration validation): a server dial timeout above
+// it never fires before every caller has given up.
+const MaxWebhookTimeout = 30 * time.Second
+
+// TLS versions for --tls-min-version. Below TLS 1.2 proxy-server warns
+// (RFC 8996 deprecates TLS 1.0 and 1.1); an empty value means TLS 1.2.
+var (
+	TLSVersions       = []string{"VersionTLS10", "VersionTLS11", "VersionTLS12", "VersionTLS13"}
+	SecureTLSVersions = []string{"VersionTLS12", "VersionTLS13"}
+)
+
 // ProxyStrategies are the values of --proxy-strategies (case matters).
 var ProxyStrategies = []string{"default", "destHost", "defaultRoute"}
 

@@ -72,7 +72,7 @@ var Server = newBinary("proxy-server", map[string]Flag{
 	"authentication-audience":   {Kind: KindString},
 	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
 	"cipher-suites":             {Kind: KindString, Repeatable: true},
-	"tls-min-version":           {Kind: KindString, Allowed: []string{"", "VersionTLS10", "VersionTLS11", "VersionTLS12", "VersionTLS13"}},
+	"tls-min-version":           {Kind: KindString, Allowed: append([]string{""}, TLSVersions...)},
 	"xfr-channel-size":          {Kind: KindInt, Default: "10"},
 	"enable-lease-controller":   {Kind: KindBool, Default: "false"},
 	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s"},

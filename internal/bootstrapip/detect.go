@@ -44,13 +44,12 @@ type Detection struct {
 	Source string
 }
 
-// Detect returns the bootstrap IP of family fam (default IPv4): the
-// override variable when set, else the route source towards the probe
-// address. getenv and route may be nil for the real environment and kernel.
+// Detect returns the bootstrap IP of family fam's primary family (IPv4
+// unless fam is IPv6): the override variable when set, else the route
+// source towards the probe address. getenv and route may be nil for no
+// environment and the real kernel.
 func Detect(fam Family, getenv func(string) string, route RouteSource) (Detection, error) {
-	if fam == "" {
-		fam = IPv4
-	}
+	fam = fam.Primary()
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}
@@ -72,7 +71,7 @@ func Detect(fam Family, getenv func(string) string, route RouteSource) (Detectio
 	if err != nil {
 		return Detection{}, fmt.Errorf("detect %s bootstrap IP: %w (set %s to override)", fam, err, EnvOverride)
 	}
-	if _, err := Validate(addr.String(), fam); err != nil {
+	if err := Check(addr, fam); err != nil {
 		return Detection{}, fmt.Errorf("detect %s bootstrap IP: route source %w (set %s to override)", fam, err, EnvOverride)
 	}
 	return Detection{Addr: addr, Source: "source address of the route to " + target}, nil

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -58,7 +59,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
-		unlock, err := lockRootDir(*lockRoot, lockTimeout)
+		h, unlock, err := lockRootDir(*lockRoot, lockTimeout)
 		if err != nil {
 			var locked *hostfs.LockedError
 			if errors.As(err, &locked) {
@@ -67,10 +68,18 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 			return err
 		}
 		defer unlock()
-		if err := confineCertsDir(*lockRoot, opts.Dir); err != nil {
+		rel, err := confineCertsDir(h.Dir(), opts.Dir)
+		if err != nil {
 			return err
 		}
-		return runCerts(io, opts)
+		recovered, err := hosttxn.Recover(h)
+		if err != nil {
+			return err
+		}
+		if recovered != "" {
+			fmt.Fprintf(io.Stderr, "recovered: %s\n", recovered)
+		}
+		return runCerts(io, h, rel, opts)
 	}
 }
 
@@ -90,22 +99,22 @@ func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
 // certsExitLocked: another run held the root's lock past --lock-timeout.
 const certsExitLocked = 3
 
-// lockRootDir takes the root's lock and returns its release.
-func lockRootDir(root string, timeout time.Duration) (func(), error) {
+// lockRootDir opens the root and takes its lock; unlock releases both.
+func lockRootDir(root string, timeout time.Duration) (*hostfs.Root, func(), error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
-		return nil, Usagef("--root: %v", err)
+		return nil, nil, Usagef("--root: %v", err)
 	}
 	h, err := hostfs.Open(abs)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	lock, err := h.Lock(timeout)
 	if err != nil {
 		h.Close()
-		return nil, err
+		return nil, nil, err
 	}
-	return func() { lock.Unlock(); h.Close() }, nil
+	return h, func() { lock.Unlock(); h.Close() }, nil
 }
 
 // certsFlagError names the flag behind an invalid option.
@@ -125,31 +134,37 @@ func certsFlagError(err error) error {
 
 // confineCertsDir requires --dir beneath --root and refuses a directory
 // that is, or is reached through, a symbolic link: as root on a host that
-// is not ours, certs writes keys only where the path says.
-func confineCertsDir(root, dir string) error {
+// is not ours, certs writes keys only where the path says. It returns --dir
+// relative to the root.
+func confineCertsDir(root, dir string) (string, error) {
 	absRoot, err1 := filepath.Abs(root)
 	absDir, err2 := filepath.Abs(dir)
 	if err := errors.Join(err1, err2); err != nil {
-		return Usagef("--root/--dir: %v", err)
+		return "", Usagef("--root/--dir: %v", err)
 	}
 	rel, err := filepath.Rel(absRoot, absDir)
 	if err != nil || !filepath.IsLocal(rel) {
-		return Usagef("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", absDir, absRoot)
+		return "", Usagef("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", absDir, absRoot)
 	}
 	if err := render.ConfineCertDir(absRoot, filepath.ToSlash(rel)); err != nil {
-		return fmt.Errorf("--dir: %w", err)
+		return "", fmt.Errorf("--dir: %w", err)
 	}
-	return nil
+	return filepath.ToSlash(rel), nil
 }
 
-func runCerts(io IO, opts certs.Options) error {
+// runCerts plans the set and writes what changed as one host transaction
+// (writeCertSet), then makes the directory a safe place as certs.Write does.
+func runCerts(io IO, h *hostfs.Root, rel string, opts certs.Options) error {
 	r, err := certs.Plan(opts)
 	if err != nil {
 		return err
 	}
-	written, err := certs.Write(opts.Dir, r)
+	written, err := writeCertSet(h, rel, r.Files)
 	if err != nil {
-		return err
+		return fmt.Errorf("write the certificates: %w", err)
+	}
+	if err := certs.SecureDir(h.Abs(rel)); err != nil {
+		return fmt.Errorf("the certificates are written, but %w", err)
 	}
 	if len(written) == 0 {
 		fmt.Fprintf(io.Stdout, "reused %s: %s\n", opts.Dir, r.Reason)

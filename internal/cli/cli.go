@@ -105,6 +105,7 @@ func New(cfg Config) *CLI {
 		newStatusCommand(),
 		newTeardownCommand(),
 		newVersionCommand(cfg.Version),
+		newWaitCommand(),
 	)
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
@@ -24,6 +25,16 @@ one it builds the default overlay (` + kustbuild.DefaultOverlay + `).
 Only the agent tunnel crosses the network: TCP agent-port from every cluster
 node to the bootstrap host, during the bootstrap phase only.
 
+With --output FORMAT it writes that tunnel as firewall rules instead: nftables
+(an own table that accepts the nodes and drops everyone else on the agent
+port; with --nft-chain, rules added to a default-drop host's chain),
+iptables (iptables and ip6tables), firewalld (runtime and permanent
+rich rules), and for clouds aws, aws-cloudformation, aws-terraform,
+gcp, azure and openstack. The source is the node network: --from
+CIDR, repeated for each subnet or family; --from-anywhere allows every
+address and must be asked for. --revoke writes the form that removes
+exactly those rules. See docs/firewall.md.
+
 Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
 
 func newPortsCommand() *Command {
@@ -39,15 +50,21 @@ func newPortsCommand() *Command {
 func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts kustbuild.Options
 	var output string
+	var rf ruleFlags
 	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "bootstrap IP when building (default $KONNECTIVITY_BOOTSTRAP_IP)")
 	fs.StringVar(&opts.Image, "image", "", "image when building (default $KONNECTIVITY_IMAGE)")
-	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	fs.StringVarP(&output, "output", "o", "text", "output format: "+outputFormats())
+	rf.register(fs)
 	return func(io IO, args []string) error {
 		if len(args) > 1 {
 			return Usagef("ports takes at most one FILE, DIR, OVERLAY or ROOT, got %d", len(args))
 		}
-		if output != "text" && output != "json" {
-			return Usagef("--output: unknown format %q; use text or json", output)
+		if output != "text" && output != "json" && !firewall.IsFormat(output) {
+			return Usagef("--output: unknown format %q; use one of %s", output, outputFormats())
+		}
+		ruleOpts, err := rf.options(output)
+		if err != nil {
+			return err
 		}
 		target := kustbuild.DefaultOverlay
 		if len(args) == 1 {
@@ -62,10 +79,13 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", label, err)
 		}
-		if output == "json" {
+		switch output {
+		case "json":
 			return netreq.WriteJSON(io.Stdout, rep)
+		case "text":
+			return netreq.WriteText(io.Stdout, rep)
 		}
-		return netreq.WriteText(io.Stdout, rep)
+		return writeRules(io, output, rep, ruleOpts)
 	}
 }
 

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -69,5 +70,54 @@ func TestPortsCommandJSON(t *testing.T) {
 	}
 	if !rep.Enabled || len(rep.Requirements) == 0 || rep.Requirements[0].Port != 9091 || rep.Requirements[0].Scope != "network" {
 		t.Fatalf("report %+v, want the agent tunnel on 9091 first", rep)
+	}
+}
+
+// TestPortsRules: the rule formats read the same bundle as the report, so a
+// patched agent port or bind address is what the rules open; bad input is a
+// usage error or a read error naming the flag or object and the fix.
+func TestPortsRules(t *testing.T) {
+	upi := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")
+	raw, err := os.ReadFile(golden("ipv4"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bound := strings.Replace(string(raw), "    - --agent-port=8091\n", "    - --agent-port=8091\n    - --agent-bind-address=192.0.2.10\n", 1)
+	for _, tc := range []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout []string
+		stderr string
+	}{
+		{"patched port from an overlay", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", upi}, 0, []string{"ip saddr { 192.0.2.0/24 } tcp dport 9091 accept", "tcp dport 9091 drop"}, ""},
+		{"bind address flows through", bound, []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "-"}, 0, []string{"-I INPUT 1 -p tcp --dport 8091 -d 192.0.2.10/32 -j KONNECTIVITY-BOOTSTRAP"}, ""},
+		{"revoke", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--revoke", golden("ipv4")}, 0, []string{"delete table inet konnectivity_bootstrap"}, ""},
+		{"anywhere, explicitly", "", []string{"ports", "-o", "firewalld", "--from-anywhere", golden("ipv4")}, 0, []string{`rule family="ipv4" port port="8091" protocol="tcp" accept`}, ""},
+		{"from is not a CIDR", "", []string{"ports", "-o", "nftables", "--from", "10.0.0.5", golden("ipv4")}, 2, nil, `--from "10.0.0.5" is not a CIDR: give the node network as ADDRESS/BITS`},
+		{"no from", "", []string{"ports", "-o", "aws", golden("ipv4")}, 1, nil, "--from is required"},
+		{"family the bundle does not use", "", []string{"ports", "-o", "nftables", "--from", "fd00::/64", golden("ipv4")}, 1, nil, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only"},
+		{"bundle without a server", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", golden("sno")}, 1, nil, "the bundle has no proxy-server static pod, so there is no agent port to open"},
+		{"rule flags with text", "", []string{"ports", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "apply to the rule formats only"},
+		{"nft-chain with iptables", "", []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "--nft-chain", "inet filter input", golden("ipv4")}, 2, nil, "--nft-chain applies to --output nftables only"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
+			}
+			for _, s := range tc.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
+			}
+			if code != 0 && stdout != "" {
+				t.Errorf("a refused call wrote rules:\n%s", stdout)
+			}
+		})
 	}
 }

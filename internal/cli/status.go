@@ -11,7 +11,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
@@ -129,8 +128,8 @@ func writeAtomic(dir, name string, data []byte) error {
 }
 
 // recoverInterrupted finishes or undoes a render an interrupted run left
-// under root, so status reports a host render can explain. Without a
-// journal it changes nothing and takes no lock.
+// under root, and the scratch files a killed run left, so status reports a
+// host render can explain. With neither it changes nothing and takes no lock.
 func recoverInterrupted(root string) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
@@ -141,7 +140,7 @@ func recoverInterrupted(root string) (string, error) {
 		return "", nil
 	}
 	defer h.Close()
-	if ok, _ := h.Exists(hostlayout.JournalPath); !ok {
+	if !hosttxn.Pending(h) {
 		return "", nil
 	}
 	lock, err := h.Lock(hostfs.DefaultLockTimeout)

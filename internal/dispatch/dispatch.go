@@ -21,8 +21,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
-// Factory makes a kind's processor; getenv supplies runtime values.
-type Factory func(getenv func(string) string) framework.ResourceListProcessor
+// Factory makes a kind's processor from the runtime values: the environment
+// and, in-process, the resolved bootstrap IP.
+type Factory func(in bundle.Inputs) framework.ResourceListProcessor
 
 // Role says how kustomize uses a kind, which decides the legacy plugin output.
 type Role int
@@ -51,10 +52,12 @@ func Register(f Function) { functions[f.Kind] = f }
 
 func init() {
 	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundlefn.Processor})
-	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(getenv func(string) string) framework.ResourceListProcessor {
-		return certs.Function{Getenv: getenv}
+	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
+		return certs.Function{Getenv: in.Getenv, BootstrapIP: in.BootstrapIP}
 	}})
-	Register(Function{Kind: check.Kind, Role: Validator, Factory: check.Processor})
+	Register(Function{Kind: check.Kind, Role: Validator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
+		return check.Processor(in.Getenv)
+	}})
 }
 
 // Lookup returns the function for a kind.
@@ -85,7 +88,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 			return fmt.Errorf("functionConfig is %s %s; this function serves apiVersion %s kinds %s",
 				apiVersion, kind, bundle.APIVersion, strings.Join(Kinds(), ", "))
 		}
-		return f.Factory(getenv).Process(rl)
+		return f.Factory(bundle.Inputs{Getenv: getenv}).Process(rl)
 	})
 }
 

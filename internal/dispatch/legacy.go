@@ -9,6 +9,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
@@ -39,7 +40,7 @@ func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func
 		return fmt.Errorf("parsing resources from stdin: %w", err)
 	}
 	before := len(rl.Items)
-	if err := result.Collect(rl, f.Factory(getenv).Process(rl)); err != nil {
+	if err := result.Collect(rl, f.Factory(bundle.Inputs{Getenv: getenv}).Process(rl)); err != nil {
 		return err
 	}
 	if f.Role == Validator {

@@ -88,6 +88,13 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 	return res, nil
 }
 
+// CheckTarget says what is wrong with a TARGET, or nil: what Probe refuses
+// before it dials.
+func CheckTarget(s string) error {
+	_, err := parseTarget(s)
+	return err
+}
+
 // target is a parsed TARGET.
 type target struct {
 	scheme, host, addr, path string

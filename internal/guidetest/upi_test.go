@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -46,6 +47,7 @@ func TestUPIGuideRuns(t *testing.T) {
 		}
 	}
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
+	applyGuideRules(t, sb.tmp)
 }
 
 // kustomizeDir is the directory of the built kustomize, "" when it is not
@@ -178,41 +180,34 @@ func lastLines(s string, n int) string {
 	return strings.Join(lines, "\n")
 }
 
-// TestUPIGuideFirewallSection: every platform has an example in its own
-// syntax that opens the agent port and one that removes it again.
+// TestUPIGuideFirewallSection: step 6 writes every rule format, and its
+// revoke form, with ports --output in sh blocks (which TestUPIGuideRuns
+// runs), for the guide's port and node network; no rule is typed by hand.
 func TestUPIGuideFirewallSection(t *testing.T) {
-	blocks := Blocks(readGuide(t, "upi.md"))
-	bySection := map[string][]Block{}
-	for _, b := range blocks {
-		bySection[b.Section] = append(bySection[b.Section], b)
-	}
-	for _, p := range []struct{ section, open, remove string }{
-		{"AWS", "aws ec2 authorize-security-group-ingress", "aws ec2 revoke-security-group-ingress"},
-		{"Azure", "az network nsg rule create", "az network nsg rule delete"},
-		{"GCP", "gcloud compute firewall-rules create", "gcloud compute firewall-rules delete"},
-		{"OpenStack", "openstack security group rule create", "openstack security group rule delete"},
-		{"IBM Cloud (VPC)", "ibmcloud is security-group-rule-add", "ibmcloud is security-group-rule-delete"},
-		{"PowerVS", "ibmcloud is network-acl-rule-add", "ibmcloud is network-acl-rule-delete"},
-		{"vSphere", "-X PATCH", "-X DELETE"},
-		{"Nutanix", "inbound_allow_list", "after bootstrap: remove this entry"},
-		{"Bare metal", "firewall-cmd --add-rich-rule", "firewall-cmd --remove-rich-rule"},
-	} {
-		bs := bySection[p.section]
-		if len(bs) == 0 {
-			t.Errorf("firewall section %q has no example", p.section)
+	var run, shown strings.Builder
+	for _, b := range Blocks(readGuide(t, "upi.md")) {
+		if b.Section != "6. Open the firewall (bootstrap phase only)" {
 			continue
 		}
-		var all strings.Builder
-		for _, b := range bs {
-			if b.Lang == "sh" {
-				t.Errorf("%s example at line %d is marked sh: platform examples need an account and must not be run", p.section, b.Line)
-			}
-			all.WriteString(b.Body)
+		if b.Lang == "sh" {
+			run.WriteString(b.Body)
+		} else {
+			shown.WriteString(b.Body)
 		}
-		for _, want := range []string{p.open, p.remove, "9443"} {
-			if !strings.Contains(all.String(), want) {
-				t.Errorf("%s example lacks %q", p.section, want)
-			}
+	}
+	for _, format := range firewall.Formats() {
+		if !strings.Contains(run.String(), " "+format) {
+			t.Errorf("step 6 does not generate --output %s in an sh block", format)
+		}
+	}
+	for _, want := range []string{"--from 10.0.0.0/24", "--revoke", "--nft-chain"} {
+		if !strings.Contains(run.String(), want) {
+			t.Errorf("step 6's sh blocks lack %q", want)
+		}
+	}
+	for _, handWritten := range []string{"aws ec2 ", "az network", "gcloud ", "openstack security", "firewall-cmd ", "nft add rule", "iptables -I", "iptables -A"} {
+		if strings.Contains(run.String()+shown.String(), handWritten) {
+			t.Errorf("step 6 types a rule by hand (%q): generate it with ports --output", handWritten)
 		}
 	}
 }

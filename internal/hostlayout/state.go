@@ -25,8 +25,9 @@ type State struct {
 	Dirs           []string    `json:"dirs,omitempty"`
 	Namespace      string      `json:"namespace,omitempty"`
 	ClusterObjects []ObjectRef `json:"clusterObjects,omitempty"`
-	// Inputs fingerprints what produced the files (render's fast path);
-	// empty when a re-run must always build.
+	// Inputs was the fingerprint of a fast path render no longer has; it is
+	// never written, and read only so that a state written by an earlier
+	// version still decodes (unknown fields are refused).
 	Inputs string `json:"inputs,omitempty"`
 	// Owner is the id in the AnnotationOwner marker of the cluster objects.
 	Owner string `json:"owner,omitempty"`
@@ -83,16 +84,6 @@ func ReadState(h *hostfs.Root) (*State, error) {
 		return nil, fmt.Errorf("state file %s: %w; render and teardown act only on paths the bundle can place (fix: restore the file render wrote, or remove the bundle's files by hand and delete it)", p, err)
 	}
 	return &s, nil
-}
-
-// ReadStateAt is ReadState for a caller without an open root.
-func ReadStateAt(root string) (*State, error) {
-	h, err := hostfs.Open(root)
-	if err != nil {
-		return nil, err
-	}
-	defer h.Close()
-	return ReadState(h)
 }
 
 // File returns the record for a root-relative path.

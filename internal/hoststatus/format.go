@@ -10,8 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// jsonCheck is one check as `status --output json` writes it.
-type jsonCheck struct {
+// CheckJSON is one check as `status --output json` writes it.
+type CheckJSON struct {
 	Name     string `json:"name"`
 	Severity string `json:"severity"`
 	Detail   string `json:"detail"`
@@ -20,14 +20,19 @@ type jsonCheck struct {
 
 // WriteJSON writes the report as indented JSON, each check flat.
 func WriteJSON(w io.Writer, r *Report) error {
-	var checks []jsonCheck
-	for _, c := range r.Checks {
-		checks = append(checks, jsonCheck{Name: result.Rule(c), Severity: label(c.Severity), Detail: c.Message, Hint: result.Fix(c)})
-	}
 	return jsonout.Write(w, struct {
 		*Report
-		Checks []jsonCheck `json:"checks"`
-	}{r, checks})
+		Checks []CheckJSON `json:"checks"`
+	}{r, ChecksJSON(r)})
+}
+
+// ChecksJSON is every check of the report, flat, as WriteJSON writes them.
+func ChecksJSON(r *Report) []CheckJSON {
+	var checks []CheckJSON
+	for _, c := range r.Checks {
+		checks = append(checks, CheckJSON{Name: result.Rule(c), Severity: label(c.Severity), Detail: c.Message, Hint: result.Fix(c)})
+	}
+	return checks
 }
 
 // WriteText writes one line per check, a hint under each problem, and the

@@ -41,6 +41,9 @@ type Report struct {
 	Checks framework.Results `json:"-"`
 	// Metrics is the server's /metrics as read, for `status --gather`.
 	Metrics string `json:"-"`
+	// Rendered is the root as read, nil when it could not be; the gate
+	// reads the agent port's rule from it.
+	Rendered *renderedroot.Root `json:"-"`
 }
 
 // DialFunc opens a connection (tests dial into a network namespace).
@@ -81,6 +84,7 @@ func Run(ctx context.Context, opts Options) *Report {
 			"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"))
 		return rep.finish()
 	}
+	rep.Rendered = root
 	if root.Bundle.Server == nil {
 		detail, hint := "no proxy-server static pod among the rendered files", "the overlay deploys no tunnel (bootstrap-in-place) or render was given the wrong overlay"
 		if len(root.Missing) > 0 {

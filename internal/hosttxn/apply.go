@@ -1,7 +1,8 @@
 // Package hosttxn changes a set of files under a host root all or nothing,
 // through a journal the next run reads to finish or undo a transaction a
-// crash interrupted. render writes through it; teardown and status recover
-// with it and remove the state through it (docs/render.md).
+// crash interrupted. render and certs write through it; teardown and
+// status recover with it, and teardown removes the state through it
+// (docs/render.md).
 package hosttxn
 
 import (
@@ -33,6 +34,11 @@ type Change struct {
 	Mode      fs.FileMode
 	Action    Action
 	Old       string // SHA256 of the file on disk; "" when absent
+	// Aside moves the old file away before any new file is put in place,
+	// so no instant shows it beside a new one it does not match (a server
+	// certificate beside the old key). A mode-only change keeps its bytes
+	// and is not moved.
+	Aside bool
 }
 
 // SHA256 is the hex sha256 of b, as the journal and the state file record it.
@@ -71,6 +77,11 @@ func Apply(h *hostfs.Root, command, what string, changes []Change, dirs []string
 	t := &txn{h: h, command: command, what: what}
 	j, contents := planJournal(command, changes, dirs)
 	if err := writeJournal(t.h, j); err != nil {
+		if exists(t.h, hostlayout.JournalPath) {
+			// It got into place (only its flush failed): undo it like
+			// any other step, so "unchanged" is verified, not assumed.
+			return t.abort(j, err)
+		}
 		if serr := scrub(t.h); serr != nil {
 			return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", err, t.h.Abs(hostlayout.StateDir), serr)
 		}
@@ -121,11 +132,18 @@ func planJournal(command string, changes []Change, dirs []string) (*journal, map
 		podBackup = hostfs.BackupName(pod.Rel)
 		j.Ops = append(j.Ops, journalOp{Kind: opPark, Path: pod.Rel, Placement: pod.Placement, Backup: podBackup, Old: pod.Old})
 	}
+	aside := map[string]bool{}
+	for _, c := range changes {
+		if c.Aside && c.Action == Update && c.Old != SHA256(c.Data) {
+			aside[c.Rel] = true
+			j.Ops = append(j.Ops, journalOp{Kind: opAside, Path: c.Rel, Placement: c.Placement, Backup: hostfs.BackupName(c.Rel), Old: c.Old})
+		}
+	}
 	add := func(c *Change, parked bool) {
 		switch c.Action {
 		case Create, Update:
 			op := journalOp{Kind: opWrite, Path: c.Rel, Placement: c.Placement, Temp: hostfs.TempName(c.Rel), New: SHA256(c.Data), Old: c.Old}
-			if c.Old != "" && !parked {
+			if c.Old != "" && !parked && !aside[c.Rel] {
 				op.Backup = hostfs.BackupName(c.Rel)
 			}
 			contents[op.Temp] = newFile{data: c.Data, mode: c.Mode}

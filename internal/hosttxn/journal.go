@@ -19,6 +19,7 @@ const (
 	opRemove = "remove" // remove Path (keeping it as Backup)
 	opPark   = "park"   // move the static pod manifest to Backup
 	opUnpark = "unpark" // move it back from Backup unchanged
+	opAside  = "aside"  // move Path to Backup before any write (Change.Aside)
 )
 
 // journal lists every planned operation with its scratch names, so the next
@@ -173,7 +174,7 @@ func (j *journal) validate() error {
 				return fmt.Errorf("%s %q: scratch name %q is not beside it", op.Kind, op.Path, s)
 			}
 		}
-		if op.Kind != opWrite && op.Kind != opRemove && op.Kind != opPark && op.Kind != opUnpark {
+		if op.Kind != opWrite && op.Kind != opRemove && op.Kind != opPark && op.Kind != opUnpark && op.Kind != opAside {
 			return fmt.Errorf("unknown operation %q", op.Kind)
 		}
 	}

@@ -33,6 +33,8 @@ func rollForward(h *hostfs.Root, j *journal) error {
 			err = h.Rename(op.Temp, op.Path)
 		case op.Kind == opRemove && exists(h, op.Path):
 			err = h.Remove(op.Path)
+		case op.Kind == opAside && fileSHA(h, op.Path) == op.Old:
+			err = h.Remove(op.Path) // still the old file: the write comes later
 		case op.Kind == opPark && pending && exists(h, op.Path) && !exists(h, op.Backup):
 			err = h.Rename(op.Path, op.Backup) // keep it away while files change
 		case op.Kind == opUnpark && !exists(h, op.Path) && exists(h, op.Backup):
@@ -131,38 +133,62 @@ func Recover(h *hostfs.Root) (string, error) {
 }
 
 // scrub removes what a run killed before its journal existed can leave:
-// a hidden staged state directory, or a temporary journal.
+// a hidden staged state directory, a temporary journal or state file.
 func scrub(h *hostfs.Root) error {
+	left, err := leftovers(h)
+	if err != nil {
+		return err
+	}
+	for _, rel := range left {
+		if err := h.RemoveAll(rel); err != nil {
+			return fmt.Errorf("remove %s: %w", h.Abs(rel), err)
+		}
+	}
+	return nil
+}
+
+// leftovers lists the scratch names scrub removes.
+func leftovers(h *hostfs.Root) ([]string, error) {
+	var out []string
 	parts := strings.Split(hostlayout.StateDir, "/")
 	for i := range parts {
-		parent := "."
-		if i > 0 {
-			parent = strings.Join(parts[:i], "/")
+		parent := strings.Join(parts[:i], "/")
+		if i == 0 {
+			parent = "."
 		}
 		names, err := h.ReadDirNames(parent)
 		if err != nil {
-			return fmt.Errorf("inspect %s: %w", h.Abs(parent), err)
+			return nil, fmt.Errorf("inspect %s: %w", h.Abs(parent), err)
 		}
 		for _, n := range names {
 			if strings.HasPrefix(n, "."+parts[i]+hostlayout.StagedMark) {
-				if err := h.RemoveAll(path.Join(parent, n)); err != nil {
-					return fmt.Errorf("remove %s: %w", h.Abs(path.Join(parent, n)), err)
-				}
+				out = append(out, path.Join(parent, n))
 			}
 		}
 	}
 	names, err := h.ReadDirNames(hostlayout.StateDir)
 	if err != nil {
-		return fmt.Errorf("inspect %s: %w", h.Abs(hostlayout.StateDir), err)
+		return nil, fmt.Errorf("inspect %s: %w", h.Abs(hostlayout.StateDir), err)
 	}
 	for _, n := range names {
-		if strings.HasPrefix(n, "."+path.Base(hostlayout.JournalPath)+".kb-tmp-") {
-			if err := h.Remove(path.Join(hostlayout.StateDir, n)); err != nil {
-				return err
-			}
+		// A temporary journal, or a state file a killed teardown was
+		// writing: never renamed into place, so nothing refers to it.
+		if strings.HasPrefix(n, "."+path.Base(hostlayout.JournalPath)+".kb-tmp-") ||
+			strings.HasPrefix(n, "."+path.Base(hostlayout.StatePath)+".kb-tmp-") {
+			out = append(out, path.Join(hostlayout.StateDir, n))
 		}
 	}
-	return nil
+	return out, nil
+}
+
+// Pending reports whether Recover has anything to do under h: a journal,
+// or scratch names a killed run left. Readers take the lock only then.
+func Pending(h *hostfs.Root) bool {
+	if exists(h, hostlayout.JournalPath) {
+		return true
+	}
+	left, err := leftovers(h)
+	return err != nil || len(left) > 0
 }
 
 func exists(h *hostfs.Root, rel string) bool {

@@ -12,12 +12,7 @@ import (
 // transaction created it: renamed to a hidden name first, so a crash leaves
 // a name the next run removes rather than an unrecorded directory.
 func dropJournal(h *hostfs.Root, created []string) error {
-	top := ""
-	for _, d := range created {
-		if inStateChain(d) && (top == "" || len(d) < len(top)) {
-			top = d
-		}
-	}
+	top := createdChain(created)
 	if top == "" {
 		if err := ignoreNotExist(h.Remove(hostlayout.JournalPath)); err != nil {
 			return fmt.Errorf("remove the journal: %w", err)
@@ -73,12 +68,7 @@ func ownsOnly(h *hostfs.Root, dir string) bool {
 // window that could leave an unrecorded directory. It returns what it
 // removed, as absolute paths (directories end in "/").
 func RemoveState(h *hostfs.Root, dirs []string) ([]string, error) {
-	top := ""
-	for _, d := range dirs {
-		if inStateChain(d) && (top == "" || len(d) < len(top)) {
-			top = d
-		}
-	}
+	top := createdChain(dirs)
 	removed := []string{h.Abs(hostlayout.StatePath)}
 	if top == "" || !ownsOnly(h, top) {
 		err := ignoreNotExist(h.Remove(hostlayout.StatePath))
@@ -96,4 +86,16 @@ func RemoveState(h *hostfs.Root, dirs []string) ([]string, error) {
 			return removed, nil
 		}
 	}
+}
+
+// createdChain is the shallowest directory of the state directory's chain
+// that dirs (created by a transaction or recorded by render) list, or "".
+func createdChain(dirs []string) string {
+	top := ""
+	for _, d := range dirs {
+		if inStateChain(d) && (top == "" || len(d) < len(top)) {
+			top = d
+		}
+	}
+	return top
 }

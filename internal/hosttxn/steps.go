@@ -88,7 +88,7 @@ func (t *txn) do(op journalOp) error {
 		if err := h.Rename(op.Temp, op.Path); err != nil {
 			return fmt.Errorf("put %s in place: %w", h.Abs(op.Path), err)
 		}
-	case opRemove:
+	case opRemove, opAside:
 		if err := h.Link(op.Path, op.Backup); err != nil {
 			return fmt.Errorf("keep a backup of %s: %w", h.Abs(op.Path), err)
 		}
@@ -144,10 +144,23 @@ func finish(h *hostfs.Root, j *journal) error {
 	if err := errors.Join(errs...); err != nil {
 		return errors.Join(syncErr, fmt.Errorf("remove backups: %w", err))
 	}
-	if err := h.Remove(hostlayout.JournalPath); err != nil {
-		return errors.Join(syncErr, fmt.Errorf("remove the journal: %w", err))
+	if err := removeJournal(h, j); err != nil {
+		return errors.Join(syncErr, err)
 	}
 	// Not flushed: a journal that reappears after a power loss finds every
 	// file in place and is only rolled forward (removed) again.
 	return syncErr
+}
+
+// removeJournal removes the journal after a completed transaction, and the
+// state directory chain with it when this transaction created that chain
+// and left no state file there (certs writes no state).
+func removeJournal(h *hostfs.Root, j *journal) error {
+	if !exists(h, hostlayout.StatePath) && createdChain(j.Dirs) != "" {
+		return dropJournal(h, j.Dirs)
+	}
+	if err := h.Remove(hostlayout.JournalPath); err != nil {
+		return fmt.Errorf("remove the journal: %w", err)
+	}
+	return nil
 }

@@ -5,7 +5,7 @@ import (
 	"net/netip"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // BootstrapIPConflictError is a --bootstrap-ip that disagrees with the
@@ -19,43 +19,38 @@ func (e *BootstrapIPConflictError) Error() string {
 		e.Flag, e.Spec)
 }
 
-// ResolveBootstrapIP is the one rule for a bootstrap IP given both as a flag
-// (--bootstrap-ip) and in an overlay's config (spec.bootstrapIP): when both
-// are set they must name the same address, else the error names both
-// (neither silently wins); when only one is set it is used; when neither
-// is, the result is "" and the caller decides whether that is an error.
-func ResolveBootstrapIP(flagValue, specValue string) (string, error) {
+// SettleBootstrapIP is the one rule for the address a KonnectivityBundle
+// config generates with, given --bootstrap-ip (flag, parsed by
+// bootstrapip.Validate; the zero Addr when not given) and the config's spec
+// (defaulted except for bootstrapIP, which is the config's own or ""). When
+// both name an address they must be the same one (neither silently wins);
+// either alone is used. The zero Addr leaves the address to the environment,
+// or an unusable spec.bootstrapIP to the generator, which names what is wrong
+// with it; the generator also checks the address against spec.ipFamily.
+func SettleBootstrapIP(flag netip.Addr, spec bundle.Spec) (netip.Addr, error) {
+	if spec.BootstrapIP == "" {
+		return flag, nil
+	}
+	own, err := bootstrapip.Validate(spec.BootstrapIP, "")
 	switch {
-	case flagValue == "":
-		return specValue, nil
-	case specValue == "" || sameAddress(flagValue, specValue):
-		return flagValue, nil
+	case !flag.IsValid() && err != nil:
+		return netip.Addr{}, nil
+	case !flag.IsValid():
+		return own, nil
+	case err != nil || own != flag.Unmap():
+		return netip.Addr{}, &BootstrapIPConflictError{Flag: flag.String(), Spec: spec.BootstrapIP}
 	}
-	return "", &BootstrapIPConflictError{Flag: flagValue, Spec: specValue}
+	return own, nil
 }
 
-// sameAddress compares parsed addresses (2001:DB8::10 is 2001:db8::10), and
-// the text when either does not parse (the generator reports that).
-func sameAddress(a, b string) bool {
-	x, err1 := netip.ParseAddr(a)
-	y, err2 := netip.ParseAddr(b)
-	if err1 != nil || err2 != nil {
-		return a == b
+// flagIP parses --bootstrap-ip for a build: the one parse of the flag.
+func flagIP(raw string) (netip.Addr, error) {
+	if raw == "" {
+		return netip.Addr{}, nil
 	}
-	return x.Unmap() == y.Unmap()
-}
-
-// checkBootstrapIP applies ResolveBootstrapIP to a KonnectivityBundle
-// generator config before it runs (build and diff; render settles the
-// address through Options.BootstrapIPFor instead).
-func checkBootstrapIP(c *yaml.RNode, flagValue string) error {
-	if flagValue == "" || c.GetKind() != bundle.Kind {
-		return nil
+	ip, err := bootstrapip.Validate(raw, "")
+	if err != nil {
+		return netip.Addr{}, fmt.Errorf("--bootstrap-ip: %w", err)
 	}
-	n, err := c.Pipe(yaml.Lookup("spec", "bootstrapIP"))
-	if err != nil || n == nil {
-		return err
-	}
-	_, err = ResolveBootstrapIP(flagValue, yaml.GetValue(n))
-	return err
+	return ip, nil
 }

@@ -3,32 +3,44 @@ package kustbuild
 import (
 	"strings"
 	"testing"
+
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 )
 
-func TestResolveBootstrapIP(t *testing.T) {
+func TestSettleBootstrapIP(t *testing.T) {
 	cases := []struct {
-		flag, spec, want string
-		err              []string // substrings of the error; nil = no error
+		flag, spec, family, want string
+		err                      []string // substrings of the error; nil = no error
 	}{
 		{flag: "", spec: "", want: ""},
 		{flag: "192.0.2.20", spec: "", want: "192.0.2.20"},
 		{flag: "", spec: "192.0.2.10", want: "192.0.2.10"},
 		{flag: "192.0.2.10", spec: "192.0.2.10", want: "192.0.2.10"},
-		{flag: "2001:DB8::10", spec: "2001:db8:0::10", want: "2001:DB8::10"},
+		{flag: "2001:DB8::10", spec: "2001:db8:0::10", family: "ipv6", want: "2001:db8::10"},
 		{flag: "192.0.2.20", spec: "192.0.2.10", err: []string{"--bootstrap-ip 192.0.2.20", "spec.bootstrapIP 192.0.2.10", "fix:"}},
-		{flag: "not-an-ip", spec: "192.0.2.10", err: []string{"not-an-ip", "192.0.2.10"}},
+		{flag: "not-an-ip", spec: "192.0.2.10", err: []string{"--bootstrap-ip", "not-an-ip", "is not an IP address"}},
+		{flag: "", spec: "not-an-ip", want: ""}, // left to the generator, which names spec.bootstrapIP
+		{flag: "192.0.2.10", spec: "not-an-ip", err: []string{"--bootstrap-ip 192.0.2.10", "spec.bootstrapIP not-an-ip"}},
 	}
 	for _, tc := range cases {
-		got, err := ResolveBootstrapIP(tc.flag, tc.spec)
+		spec := bundle.Spec{BootstrapIP: tc.spec, IPFamily: tc.family}
+		got, err := flagIP(tc.flag)
+		if err == nil {
+			got, err = SettleBootstrapIP(got, spec)
+		}
+		gotText := ""
+		if got.IsValid() {
+			gotText = got.String()
+		}
 		switch {
-		case tc.err == nil && (err != nil || got != tc.want):
-			t.Errorf("ResolveBootstrapIP(%q, %q) = %q, %v; want %q", tc.flag, tc.spec, got, err, tc.want)
+		case tc.err == nil && (err != nil || gotText != tc.want):
+			t.Errorf("settle(%q, %q) = %q, %v; want %q", tc.flag, tc.spec, gotText, err, tc.want)
 		case tc.err != nil && err == nil:
-			t.Errorf("ResolveBootstrapIP(%q, %q) = %q; want an error", tc.flag, tc.spec, got)
+			t.Errorf("settle(%q, %q) = %q; want an error", tc.flag, tc.spec, gotText)
 		case tc.err != nil:
 			for _, s := range tc.err {
 				if !strings.Contains(err.Error(), s) {
-					t.Errorf("ResolveBootstrapIP(%q, %q) error %q lacks %q", tc.flag, tc.spec, err, s)
+					t.Errorf("settle(%q, %q) error %q lacks %q", tc.flag, tc.spec, err, s)
 				}
 			}
 		}

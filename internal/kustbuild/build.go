@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,16 +27,21 @@ const DefaultOverlay = "ipv4"
 
 // Options are the runtime values of a build.
 type Options struct {
-	BootstrapIP string              // KONNECTIVITY_BOOTSTRAP_IP for the generator
+	// BootstrapIP is --bootstrap-ip as given ("" = not given). It is parsed
+	// once and settled against each config's spec.bootstrapIP
+	// (SettleBootstrapIP); the generator gets the address as a value, not
+	// through KONNECTIVITY_BOOTSTRAP_IP.
+	BootstrapIP string
 	Image       string              // KONNECTIVITY_IMAGE for the generator
 	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
 	// BootstrapIPFor, when set, decides the bootstrap IP once the build
 	// reaches a KonnectivityBundle config: it gets that config's spec after
 	// every overlay patch, defaulted except for bootstrapIP (which is the
 	// overlay's own value or ""), and returns the address to generate with
-	// ("" leaves it to the environment). It replaces BootstrapIP, so a caller
-	// learns the overlay's ipFamily and bootstrapIP from the build itself.
-	BootstrapIPFor func(spec bundle.Spec) (string, error)
+	// (the zero Addr leaves it to the environment). It replaces BootstrapIP
+	// for that config, so a caller learns the overlay's ipFamily and
+	// bootstrapIP from the build itself.
+	BootstrapIPFor func(spec bundle.Spec) (netip.Addr, error)
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -73,9 +79,12 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // run is one kustomize run with our functions in-process and the wired
 // checks applied to its result.
 func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
+	ip, err := flagIP(opts.BootstrapIP)
+	if err != nil {
+		return nil, nil, err
+	}
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.bootstrapIPFor = opts.BootstrapIPFor
-	wrapped.flagIP = opts.BootstrapIP
+	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, ip
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
@@ -108,10 +117,7 @@ func (o Options) env() func(string) string {
 		base = os.Getenv
 	}
 	return func(key string) string {
-		switch {
-		case key == "KONNECTIVITY_BOOTSTRAP_IP" && o.BootstrapIP != "":
-			return o.BootstrapIP
-		case key == "KONNECTIVITY_IMAGE" && o.Image != "":
+		if key == bundle.EnvImage && o.Image != "" {
 			return o.Image
 		}
 		return base(key)

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -30,7 +31,7 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv func(string) string
-	flagIP string // --bootstrap-ip, checked against each config's spec.bootstrapIP
+	flagIP netip.Addr // --bootstrap-ip, settled against each config's spec.bootstrapIP
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path
@@ -39,8 +40,9 @@ type fnFS struct {
 	err       error             // first function error; kustomize would bury it
 	immutable bool              // the embedded tree: nested builds can be cached
 
-	bootstrapIPFor func(bundle.Spec) (string, error) // Options.BootstrapIPFor
-	spec           *bundle.Spec                      // the first KonnectivityBundle spec generated
+	bootstrapIPFor func(bundle.Spec) (netip.Addr, error) // Options.BootstrapIPFor
+	spec           *bundle.Spec                          // the first KonnectivityBundle spec generated
+	ip             netip.Addr                            // the address settled for spec, if any
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {

@@ -3,6 +3,7 @@ package kustbuild
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
@@ -26,19 +27,16 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
-		if err := checkBootstrapIP(c, f.flagIP); err != nil {
-			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
-		}
-		getenv, err := f.envFor(c)
+		in, err := f.inputsFor(c)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
 		}
 		input := c.Copy()
 		if err := input.PipeE(yaml.SetAnnotation(localConfig, "true")); err != nil {
 			return nil, err
 		}
 		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
-		if err := result.Collect(rl, fn.Factory(getenv).Process(rl)); err != nil {
+		if err := result.Collect(rl, fn.Factory(in).Process(rl)); err != nil {
 			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
 		}
 		for _, item := range rl.Items {
@@ -61,7 +59,7 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 	for _, c := range configs {
 		fn, _ := dispatch.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
-		if err := result.Collect(rl, fn.Factory(f.getenv).Process(rl)); err != nil {
+		if err := result.Collect(rl, fn.Factory(bundle.Inputs{Getenv: f.getenv}).Process(rl)); err != nil {
 			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
 		}
 	}
@@ -90,43 +88,51 @@ func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e
 // Unwrap exposes the function's error.
 func (e *ConfigError) Unwrap() error { return e.Err }
 
-// envFor is the environment config c generates with. For a KonnectivityBundle
-// config it asks bootstrapIPFor for the address, from the config itself, and
-// records the spec the generator then sees. A config that does not decode
-// is left to the generator, which names the field at fault.
-func (f *fnFS) envFor(c *yaml.RNode) (func(string) string, error) {
-	if c.GetKind() != bundle.Kind || (f.bootstrapIPFor == nil && f.spec != nil) {
-		return f.getenv, nil
+// inputsFor is what config c generates with: the environment and the
+// bootstrap IP. A KonnectivityBundle config's address is settled here, once,
+// from the config itself (Options.BootstrapIPFor, else SettleBootstrapIP with
+// --bootstrap-ip), and the spec the generator then sees is recorded. Other
+// kinds take --bootstrap-ip as it is. A config that does not decode is left
+// to the generator, which names the field at fault.
+func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
+	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.flagIP}
+	if c.GetKind() != bundle.Kind {
+		return in, nil
 	}
 	spec, err := decodeSpec(c)
 	if err != nil {
-		return f.getenv, nil
+		return in, nil
 	}
-	getenv := f.getenv
-	if f.bootstrapIPFor != nil {
-		own := *spec
-		own.Default(func(k string) string {
-			if k == bundle.EnvBootstrapIP {
-				return ""
-			}
-			return f.getenv(k)
-		})
-		ip, err := f.bootstrapIPFor(own)
-		if err != nil {
-			return nil, err
+	own := *spec
+	own.Default(func(k string) string {
+		if k == bundle.EnvBootstrapIP {
+			return ""
 		}
-		getenv = func(k string) string {
-			if k == bundle.EnvBootstrapIP && ip != "" {
-				return ip
-			}
-			return f.getenv(k)
-		}
+		return f.getenv(k)
+	})
+	if in.BootstrapIP, err = f.settle(own); err != nil {
+		return in, err
 	}
-	spec.Default(getenv)
+	spec.Default(f.getenv)
+	if in.BootstrapIP.IsValid() {
+		spec.BootstrapIP = in.BootstrapIP.String()
+	}
 	f.mu.Lock()
 	if f.spec == nil {
-		f.spec = spec
+		f.spec, f.ip = spec, in.BootstrapIP
 	}
 	f.mu.Unlock()
-	return getenv, nil
+	return in, nil
+}
+
+// settle decides a KonnectivityBundle config's address; a disabled bundle
+// generates nothing, so needs none.
+func (f *fnFS) settle(own bundle.Spec) (netip.Addr, error) {
+	if f.bootstrapIPFor != nil {
+		return f.bootstrapIPFor(own)
+	}
+	if !*own.Enabled {
+		return netip.Addr{}, nil
+	}
+	return SettleBootstrapIP(f.flagIP, own)
 }

@@ -3,6 +3,7 @@ package kustbuild
 import (
 	"bytes"
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -58,9 +59,13 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 		t.Run(tc.overlay+"/"+tc.flag, func(t *testing.T) {
 			var seen bundle.Spec
 			calls := 0
-			opts := Options{Getenv: noEnv, Image: goldenImage, BootstrapIPFor: func(s bundle.Spec) (string, error) {
+			opts := Options{Getenv: noEnv, Image: goldenImage, BootstrapIPFor: func(s bundle.Spec) (netip.Addr, error) {
 				seen, calls = s, calls+1
-				return ResolveBootstrapIP(tc.flag, s.BootstrapIP)
+				flag, err := flagIP(tc.flag)
+				if err != nil {
+					return flag, err
+				}
+				return SettleBootstrapIP(flag, s)
 			}}
 			m, err := BuildModel(tc.overlay, opts)
 			var conflict *BootstrapIPConflictError
@@ -76,7 +81,7 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 			if calls != 1 || seen.IPFamily != tc.wantFamily || seen.BootstrapIP != tc.wantSpecIP {
 				t.Errorf("hook called %d times with family %q bootstrapIP %q", calls, seen.IPFamily, seen.BootstrapIP)
 			}
-			if m.Spec.BootstrapIP != tc.wantIP {
+			if m.Spec.BootstrapIP != tc.wantIP || m.BootstrapIP.String() != tc.wantIP {
 				t.Errorf("generated for %s, want %s", m.Spec.BootstrapIP, tc.wantIP)
 			}
 		})

@@ -111,3 +111,30 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	}
 	assertSameHost(t, before, snapshot(t, root))
 }
+
+// TestJournalFlushFailureIsUndone fails the flush of the state directory
+// right after the journal is renamed into place (issue 19 point 3): the
+// error may say the host is unchanged only because the journal is gone.
+func TestJournalFlushFailureIsUndone(t *testing.T) {
+	root := t.TempDir()
+	mustRun(t, baseOpts(root))
+	opts := baseOpts(root)
+	opts.BootstrapIP = "192.0.2.99"
+	before := snapshot(t, root)
+	failed := false
+	fault := func(op hostfs.Op, rel string) error {
+		if op == hostfs.OpSync && rel == hostlayout.StateDir && !failed {
+			failed = true
+			return errInjected
+		}
+		return nil
+	}
+	_, err := runWith(context.Background(), opts, fault)
+	if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), "host is unchanged") {
+		t.Fatalf("want the injected failure and the host unchanged, got %v", err)
+	}
+	if m, _ := filepath.Glob(filepath.Join(root, hostlayout.JournalPath)); len(m) != 0 {
+		t.Fatalf("the error says unchanged, but the journal %s is still there", m[0])
+	}
+	assertSameHost(t, before, snapshot(t, root))
+}

@@ -2,10 +2,12 @@ package render
 
 import (
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // TestBootstrapIPFlagAndOverlay: --bootstrap-ip and an overlay's
-// spec.bootstrapIP follow kustbuild.ResolveBootstrapIP (upi pins 192.0.2.10).
+// spec.bootstrapIP follow kustbuild.SettleBootstrapIP (upi pins 192.0.2.10).
 func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 	cases := []struct {
 		name, overlay, flag string
@@ -27,9 +29,9 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 				opts.Image = testImage
 			}
 			opts.deps = realDeps()
-			opts.deps.detectIP = func(string, func(string) string) (string, string, error) {
+			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
 				t.Error("auto detected although the overlay names its address")
-				return "", "", nil
+				return bootstrapip.Detection{}, nil
 			}
 			if tc.want == "" {
 				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)

@@ -1,6 +1,9 @@
 package render
 
 import (
+	"net/netip"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -11,11 +14,10 @@ import (
 // to inject failures; production uses realDeps.
 type deps struct {
 	build       func(target string, opts kustbuild.Options) (*kustbuild.Model, error)
-	planCerts   func(dir, bootstrapIP string) (*certPlan, error)
+	planCerts   func(dir string, bootstrapIP netip.Addr) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)
 	check       func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error)
-	// detectIP returns the address and where it came from (bootstrapip.Detection).
-	detectIP func(family string, getenv func(string) string) (addr, source string, err error)
+	detectIP    func(family bootstrapip.Family, getenv func(string) string) (bootstrapip.Detection, error)
 
 	// keyAlgorithm and keySize are what new certificates are made with.
 	keyAlgorithm string

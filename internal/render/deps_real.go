@@ -1,6 +1,8 @@
 package render
 
 import (
+	"net/netip"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
@@ -20,16 +22,13 @@ func realDeps() *deps {
 		check: func(nodes []*yaml.RNode, certFiles map[string][]byte, allowEmpty bool) (framework.Results, error) {
 			return check.CheckNodes(nodes, check.Options{CertFiles: certFiles, AllowEmpty: allowEmpty}), nil
 		},
-		detectIP: func(family string, getenv func(string) string) (string, string, error) {
-			det, err := bootstrapip.Detect(bootstrapip.Family(family), getenv, nil)
-			if err != nil {
-				return "", "", err
-			}
-			return det.Addr.String(), det.Source, nil
+		detectIP: func(family bootstrapip.Family, getenv func(string) string) (bootstrapip.Detection, error) {
+			return bootstrapip.Detect(family, getenv, nil)
 		},
 	}
-	d.planCerts = func(dir, ip string) (*certPlan, error) {
-		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip, KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
+	d.planCerts = func(dir string, ip netip.Addr) (*certPlan, error) {
+		// The certificate library takes the address as text, its public API.
+		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip.String(), KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
 		if err != nil {
 			return nil, err
 		}

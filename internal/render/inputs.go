@@ -16,12 +16,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// IP families as the generator's spec.ipFamily names them.
-const (
-	familyIPv4 = "ipv4"
-	familyIPv6 = "ipv6"
-)
-
 // checkRoot requires an existing, writable directory. A dry run only needs
 // to read it.
 func checkRoot(root string, dryRun bool) (string, error) {
@@ -88,28 +82,27 @@ func checkKey(opts Options) error {
 	return err
 }
 
-// checkIP rejects addresses cluster nodes cannot dial (the rules of
-// internal/bootstrapip) and, when the overlay's family is known (family is
-// not ""), addresses of the other family; field names where raw came from.
-func checkIP(field, raw, family string) (netip.Addr, error) {
+// parseFlagIP is the one parse of --bootstrap-ip: the zero Addr for auto or
+// none (the build settles those), else the address, valid for any family;
+// the overlay's family is checked when the build reaches its config.
+func parseFlagIP(raw string) (netip.Addr, error) {
+	if raw == "" || raw == AutoIP {
+		return netip.Addr{}, nil
+	}
 	ip, err := bootstrapip.Validate(raw, "")
 	if err != nil {
-		return ip, inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", err)
-	}
-	if got := familyOf(ip); family != "" && got != family {
-		return ip, inputErrorf(field, fmt.Sprintf("give an %s address, or use an overlay for %s", familyName(family), familyName(got)),
-			"%s is an %s address but the overlay's ipFamily needs %s", raw, familyName(got), familyName(family))
+		return ip, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
 	}
 	return ip, nil
 }
 
-func familyOf(ip netip.Addr) string { return string(bootstrapip.FamilyOf(ip)) }
-
-func familyName(f string) string {
-	if f == familyIPv6 {
-		return "IPv6"
+// ipInputError words bootstrapip's verdict on the address from field.
+func ipInputError(field string, bad *bootstrapip.Error) *InputError {
+	if bad.Problem == bootstrapip.WrongFamily {
+		return inputErrorf(field, fmt.Sprintf("give an %s address, or use an overlay for %s", bad.Want.Name(), bad.Got.Name()),
+			"%s is an %s address but the overlay's ipFamily needs %s", bad.Input, bad.Got.Name(), bad.Want.Name())
 	}
-	return "IPv4"
+	return inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", bad)
 }
 
 // checkPinned refuses a bundle whose containers still name the generator's

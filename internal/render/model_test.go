@@ -2,9 +2,12 @@ package render
 
 import (
 	"bytes"
+	"net/netip"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -43,6 +46,17 @@ func TestSecretFileSameAsFromText(t *testing.T) {
 	}
 }
 
+// countingDeps counts builds.
+func countingDeps(builds *int) *deps {
+	d := realDeps()
+	build := d.build
+	d.build = func(target string, opts kustbuild.Options) (*kustbuild.Model, error) {
+		*builds++
+		return build(target, opts)
+	}
+	return d
+}
+
 // TestRenderBuildsOnce: one render is one kustomize run, whatever the IP
 // source (the IP family used to cost a second build).
 func TestRenderBuildsOnce(t *testing.T) {
@@ -51,7 +65,9 @@ func TestRenderBuildsOnce(t *testing.T) {
 		opts := baseOpts(t.TempDir())
 		opts.BootstrapIP = ip
 		opts.deps = countingDeps(&builds)
-		opts.deps.detectIP = func(string, func(string) string) (string, string, error) { return testIP, "a test's route", nil }
+		opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
+			return bootstrapip.Detection{Addr: netip.MustParseAddr(testIP), Source: "a test's route"}, nil
+		}
 		mustRun(t, opts)
 		if builds != 1 {
 			t.Errorf("--bootstrap-ip %s: %d builds, want 1", ip, builds)

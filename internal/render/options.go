@@ -42,8 +42,6 @@ type Options struct {
 
 	// deps replaces the collaborators in tests; nil uses the real ones.
 	deps *deps
-	// noFastPath makes tests take the full path on an unchanged re-run.
-	noFastPath bool
 	// ownerID replaces the random owner id of a root's first render (tests
 	// with golden files).
 	ownerID string

@@ -1,7 +1,6 @@
 package render
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -110,27 +109,15 @@ func planRemovals(h *hostfs.Root, prev *hostlayout.State, wanted map[string]bool
 }
 
 // compareDisk decides create, update or unchanged and hashes what is there.
-// Same bytes with other permissions is an update: a private key must not
-// stay world-readable.
 func compareDisk(h *hostfs.Root, w desiredFile) (Action, string, error) {
-	fi, err := h.Lstat(w.rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ActionCreate, "", nil
-	}
-	if err != nil {
-		return "", "", inspectError(h, w.rel, err)
-	}
-	if fi.IsDir() {
+	action, old, err := hosttxn.Compare(h, w.rel, w.data, w.mode)
+	switch {
+	case errors.Is(err, hosttxn.ErrIsDir):
 		return "", "", inputErrorf("destination "+h.Abs(w.rel), "remove the directory", "is a directory, render needs to write a file there")
-	}
-	got, err := h.ReadFile(w.rel)
-	if err != nil {
+	case err != nil:
 		return "", "", inspectError(h, w.rel, err)
 	}
-	if fi.Mode().Perm() == w.mode && bytes.Equal(got, w.data) {
-		return ActionUnchanged, hosttxn.SHA256(got), nil
-	}
-	return ActionUpdate, hosttxn.SHA256(got), nil
+	return action, old, nil
 }
 
 // inspectError makes a symlink or special file in the way bad input (exit 3).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"net/netip"
 	"path/filepath"
 	"strings"
 
@@ -36,7 +37,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 		return nil, err
 	}
 	defer h.Close()
-	rep := &Report{Root: in.root, DryRun: opts.DryRun, BootstrapIP: in.ip}
+	rep := &Report{Root: in.root, DryRun: opts.DryRun}
 	lock := h.Lock
 	if opts.DryRun {
 		lock = h.LockShared
@@ -55,11 +56,6 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	}
 	if in.prev, err = previousState(h); err != nil {
 		return nil, err
-	}
-	if !opts.noFastPath {
-		if done := fastPath(d, h, in.ip, in.fingerprint, in.prev, rep); done != nil {
-			return done, nil
-		}
 	}
 	changes, dirs, err := planAll(ctx, d, opts, in, rep)
 	if err != nil {
@@ -85,16 +81,17 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 
 // hostInputs are the validated inputs and the previous state.
 type hostInputs struct {
-	root, ip    string
-	force       bool
-	prev        *hostlayout.State
-	fingerprint string
-	opts        Options
+	root  string
+	flag  netip.Addr // --bootstrap-ip when it gives an address
+	ip    netip.Addr // the bootstrap IP, once the build settled it
+	force bool
+	prev  *hostlayout.State
+	opts  Options
 }
 
-// resolveInputs validates the flags. The bootstrap IP is known here only
-// when the flag gives an address; auto and an overlay's own spec.bootstrapIP
-// are settled by the build. The state is read under the lock (runWith).
+// resolveInputs validates the flags. --bootstrap-ip is parsed here, once;
+// the build settles it against the overlay (auto, the overlay's own
+// spec.bootstrapIP and ipFamily). The state is read under the lock (runWith).
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	root, err := checkRoot(opts.Root, opts.DryRun)
 	if err != nil {
@@ -106,38 +103,27 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err := checkKey(opts); err != nil {
 		return hostInputs{}, err
 	}
-	ip, err := explicitIP(opts)
+	flag, err := parseFlagIP(opts.BootstrapIP)
 	if err != nil {
 		return hostInputs{}, err
 	}
-	in := hostInputs{root: root, ip: ip, force: opts.Force, opts: opts}
-	if ip != "" { // the fast path needs every input before the build
-		in.fingerprint = fingerprint(opts.Overlay, ip, opts.Image)
-	}
-	return in, nil
-}
-
-// explicitIP is --bootstrap-ip when it gives an address, else "".
-func explicitIP(opts Options) (string, error) {
-	if opts.BootstrapIP == "" || opts.BootstrapIP == AutoIP {
-		return "", nil
-	}
-	ip, err := checkIP("--bootstrap-ip", opts.BootstrapIP, "")
-	if err != nil {
-		return "", err
-	}
-	return ip.String(), nil
+	return hostInputs{root: root, flag: flag, force: opts.Force, opts: opts}, nil
 }
 
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, settled, err := buildModel(d, opts)
+	model, source, err := buildModel(d, opts, in.flag)
 	if err != nil {
 		return nil, nil, err
 	}
-	ip := settled.addr
-	in.ip, rep.BootstrapIP, rep.BootstrapIPSource = ip, ip, settled.source
+	in.ip = model.BootstrapIP
+	if !in.ip.IsValid() {
+		in.ip = in.flag // a target without our generator
+	}
+	if in.ip.IsValid() {
+		rep.BootstrapIP, rep.BootstrapIPSource = in.ip.String(), source
+	}
 	objs, err := newObjects(model.Nodes)
 	if err != nil {
 		return nil, nil, err
@@ -168,7 +154,7 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 // model and compares every resulting file with the disk.
 func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSpec, error) {
 	root, ip := in.root, in.ip
-	if ip == "" {
+	if !ip.IsValid() {
 		return nil, nil, inputSentencef("--bootstrap-ip", "pass the bootstrap node's IP",
 			"was not given, and the overlay has no KonnectivityBundle config that could give it")
 	}
@@ -212,7 +198,7 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	if err != nil {
 		return nil, nil, err
 	}
-	return withState(root, changes, in.prev, b.objects, strings.TrimPrefix(certDir, "/"), in.fingerprint)
+	return withState(root, changes, in.prev, b.objects, strings.TrimPrefix(certDir, "/"))
 }
 
 // withAgentSecret adds the Secret built from the planned certificates,

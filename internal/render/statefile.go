@@ -12,7 +12,7 @@ import (
 // withState adds the state file to the plan and returns the directories to
 // create. The state lists the directories too, so its own directory must be
 // known before its bytes are.
-func withState(root string, changes []change, prev *hostlayout.State, objs []object, certDir, inputs string) ([]change, []dirSpec, error) {
+func withState(root string, changes []change, prev *hostlayout.State, objs []object, certDir string) ([]change, []dirSpec, error) {
 	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, nil, err
@@ -30,7 +30,6 @@ func withState(root string, changes []change, prev *hostlayout.State, objs []obj
 		return nil, nil, err
 	}
 	st := newState(h, changes, prev, dirs, objs)
-	st.Inputs = inputs
 	data, err := st.Encode()
 	if err != nil {
 		return nil, nil, err

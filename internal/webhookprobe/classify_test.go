@@ -21,8 +21,8 @@ func TestClassify(t *testing.T) {
 		{egressprobe.Result{Error: "dial unix /x.socket: connect: no such file or directory"}, Failed},
 	}
 	for _, tc := range cases {
-		if got := classify(&tc.res); got != tc.want {
-			t.Errorf("classify(%q %q) = %q, want %q", tc.res.Error, tc.res.ProxyBody, got, tc.want)
+		if got := Classify(&tc.res); got != tc.want {
+			t.Errorf("Classify(%q %q) = %q, want %q", tc.res.Error, tc.res.ProxyBody, got, tc.want)
 		}
 	}
 }

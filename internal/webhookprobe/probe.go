@@ -54,13 +54,13 @@ func Run(ctx context.Context, c dynamic.Interface, opts Options) ([]Result, erro
 			out = append(out, Result{Target: t, Outcome: Failed, Detail: err.Error()})
 			continue
 		}
-		out = append(out, Result{Target: t, Outcome: classify(res), Detail: strings.TrimSpace(res.Error + " " + res.ProxyBody)})
+		out = append(out, Result{Target: t, Outcome: Classify(res), Detail: strings.TrimSpace(res.Error + " " + res.ProxyBody)})
 	}
 	return out, nil
 }
 
-// classify reads the dial's error as the kube-apiserver would see it.
-func classify(r *egressprobe.Result) Outcome {
+// Classify reads a dial's error as the kube-apiserver would see it.
+func Classify(r *egressprobe.Result) Outcome {
 	text := r.Error + " " + r.ProxyBody
 	switch {
 	case r.OK:

@@ -2,6 +2,7 @@ package v1alpha1
 
 import (
 	"fmt"
+	"net/netip"
 
 	"sigs.k8s.io/yaml"
 
@@ -20,49 +21,74 @@ func Decode(data []byte) (*KonnectivityBundle, error) {
 	if err := krmconfig.Decode(data, APIVersion, Kind, &cfg); err != nil {
 		return nil, err
 	}
-	if errs := explicitZeroPorts(data); len(errs) > 0 {
+	if errs := explicitZeros(data); len(errs) > 0 {
 		return nil, errs
 	}
 	return &cfg, nil
 }
 
-// portFields are the port fields under spec.server and spec.agent.
-var portFields = map[string][]string{
-	"server": {"agentPort", "healthPort", "adminPort"},
-	"agent":  {"healthPort", "adminPort"},
+// zeroRefused are the integer fields under spec.server and spec.agent where
+// a written 0 is refused, with what 0 would mean and the fix.
+var zeroRefused = map[string][]zeroField{
+	"server": {portZero("agentPort"), portZero("healthPort"), portZero("adminPort"),
+		{"xfrChannelSize", "a channel of 0 packets is refused by proxy-server (channel size 0 must be greater than 0)",
+			"omit the field for the default, or give at least 1"}},
+	"agent": {portZero("healthPort"), portZero("adminPort")},
 }
 
-// explicitZeroPorts refuses a port written as 0. Decoded, 0 is the zero
+type zeroField struct{ name, message, fix string }
+
+func portZero(name string) zeroField {
+	return zeroField{name, "port 0 is not a port; 0 does not mean the default here",
+		"omit the field for the default, or pick a port between 1024 and 49151"}
+}
+
+// explicitZeros refuses such a field written as 0. Decoded, 0 is the zero
 // value that means "use the default", so `agentPort: 0` would silently
 // become 8091; only the raw tree can tell it from an absent field.
-func explicitZeroPorts(data []byte) FieldErrors {
+func explicitZeros(data []byte) FieldErrors {
 	var tree struct {
 		Spec map[string]any `json:"spec"`
 	}
 	if yaml.Unmarshal(data, &tree) != nil {
-		return nil // krmconfig.Decode accepted it; a shape this misses has no ports
+		return nil // krmconfig.Decode accepted it; a shape this misses has no such field
 	}
 	var errs FieldErrors
 	for _, part := range []string{"server", "agent"} {
 		fields, _ := tree.Spec[part].(map[string]any)
-		for _, f := range portFields[part] {
-			if v, ok := fields[f]; ok && fmt.Sprint(v) == "0" {
-				errs = append(errs, FieldError{Field: "spec." + part + "." + f, Message: "port 0 is not a port; 0 does not mean the default here",
-					Fix: "omit the field for the default, or pick a port between 1024 and 49151"})
+		for _, f := range zeroRefused[part] {
+			if v, ok := fields[f.name]; ok && fmt.Sprint(v) == "0" {
+				errs = append(errs, FieldError{Field: "spec." + part + "." + f.name, Message: f.message, Fix: f.fix})
 			}
 		}
 	}
 	return errs
 }
 
-// Resolve decodes, defaults and validates a config.
-func Resolve(config []byte, getenv func(string) string) (*Spec, error) {
+// Inputs are the runtime values a config is resolved with.
+type Inputs struct {
+	// Getenv supplies what the config leaves unset (EnvBootstrapIP,
+	// EnvImage); nil is an empty environment.
+	Getenv func(string) string
+	// BootstrapIP, when valid, is the address the caller resolved (render,
+	// or a build's --bootstrap-ip) against the config's own
+	// spec.bootstrapIP: it is the spec's address, and the environment is
+	// not asked for one.
+	BootstrapIP netip.Addr
+}
+
+// Resolve decodes, defaults and validates a config. The spec's bootstrapIP
+// comes out in canonical form.
+func Resolve(config []byte, in Inputs) (*Spec, error) {
 	cfg, err := Decode(config)
 	if err != nil {
 		return nil, err
 	}
-	cfg.Spec.Default(getenv)
-	if err := cfg.Spec.Validate(); err != nil {
+	cfg.Spec.Default(in.Getenv)
+	if in.BootstrapIP.IsValid() {
+		cfg.Spec.BootstrapIP = in.BootstrapIP.String()
+	}
+	if err := cfg.Spec.validate(in.BootstrapIP); err != nil {
 		return nil, err
 	}
 	return &cfg.Spec, nil

@@ -6,6 +6,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -14,7 +15,7 @@ const (
 	DefaultNamespace        = "openshift-bootstrap-konnectivity"
 	DefaultImage            = "apiserver-network-proxy"
 	DefaultMode             = ModeHTTPConnect
-	DefaultIPFamily         = FamilyIPv4
+	DefaultIPFamily         = string(bootstrapip.IPv4)
 	DefaultAgentPort        = 8091
 	DefaultServerHealthPort = 2041
 	DefaultServerAdminPort  = 8095
@@ -32,6 +33,23 @@ const (
 	DefaultProbeInterval   = "5s"
 	DefaultSyncIntervalCap = "3s"
 	DefaultPriorityClass   = "system-node-critical"
+	// DefaultBackendDialTimeout bounds a dial an agent never answers (a
+	// frozen or partitioned agent): upstream's 0s lets such dials pile up
+	// until each caller's own timeout. 6s is one second above the agent's
+	// own dial timeout (anp.AgentDialTimeout), so a live agent always
+	// answers first with the real error (refused, unreachable), and below
+	// the kube-apiserver's default webhook timeout of 10s, so the
+	// kube-apiserver sees the tunnel's verdict (e2e TestFrozenAgent).
+	DefaultBackendDialTimeout = "6s"
+	// DefaultTLSMinVersion is what proxy-server uses when the flag is
+	// empty; rendered so the bundle states it and check can hold it.
+	DefaultTLSMinVersion = "VersionTLS12"
+	// DefaultXfrChannelSize is upstream's server default, rendered so that
+	// a change shows in diff; see the README config table for why it stays.
+	DefaultXfrChannelSize = 10
+	// MaxXfrChannelSize bounds the buffer: each agent stream and each
+	// kube-apiserver stream holds up to that many packets.
+	MaxXfrChannelSize = 1000
 
 	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
 	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
@@ -53,9 +71,6 @@ const (
 const (
 	ModeHTTPConnect = anp.ModeHTTPConnect // spec.mode is proxy-server's --mode
 	ModeGRPC        = anp.ModeGRPC
-	FamilyIPv4      = "ipv4"
-	FamilyIPv6      = "ipv6"
-	FamilyDualStack = "dualstack"
 )
 
 // Default fills every unset field. getenv supplies runtime values and may be nil.
@@ -86,6 +101,9 @@ func (s *ServerSpec) defaults() {
 	if len(s.ProxyStrategies) == 0 {
 		s.ProxyStrategies = []string{"default"}
 	}
+	setString(&s.BackendDialTimeout, DefaultBackendDialTimeout)
+	setString(&s.TLSMinVersion, DefaultTLSMinVersion)
+	setPort(&s.XfrChannelSize, DefaultXfrChannelSize)
 	if s.Resources == nil {
 		// Measured (e2e TestScale): about 30 MiB with no agent plus about
 		// 110 KiB per connected agent, 57 MiB at the peak of 200 agents

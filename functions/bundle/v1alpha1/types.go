@@ -60,7 +60,15 @@ type ServerSpec struct {
 	// KeepaliveTime is the server's --keepalive-time towards agents.
 	KeepaliveTime string `json:"keepaliveTime,omitempty"`
 	// ProxyStrategies are passed as --proxy-strategies, in order.
-	ProxyStrategies   []string                     `json:"proxyStrategies,omitempty"`
+	ProxyStrategies []string `json:"proxyStrategies,omitempty"`
+	// BackendDialTimeout is --backend-dial-timeout: how long the server
+	// waits for an agent to answer a dial before failing it (upstream's 0
+	// waits for ever).
+	BackendDialTimeout string `json:"backendDialTimeout,omitempty"`
+	// TLSMinVersion is --tls-min-version of the agent listener.
+	TLSMinVersion string `json:"tlsMinVersion,omitempty"`
+	// XfrChannelSize is --xfr-channel-size: packets buffered per stream.
+	XfrChannelSize    int32                        `json:"xfrChannelSize,omitempty"`
 	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
 	PriorityClassName string                       `json:"priorityClassName,omitempty"`
 }

@@ -18,26 +18,34 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-type validator struct{ errs FieldErrors }
+type validator struct {
+	errs FieldErrors
+	ip   netip.Addr // the bootstrap IP, once valid
+}
 
 func (v *validator) add(field, fix, format string, args ...any) {
 	v.errs = append(v.errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
 }
 
-// Validate checks a defaulted spec and returns FieldErrors, or nil.
-func (s *Spec) Validate() error {
+// validate checks a defaulted spec and returns FieldErrors, or nil. ip is
+// the bootstrap IP when the caller resolved it (it is then not parsed
+// again), else the zero Addr. A valid bootstrapIP is left in canonical form.
+func (s *Spec) validate(ip netip.Addr) error {
 	v := &validator{}
 	if !*s.Enabled {
 		return nil // nothing is produced, so nothing else matters
 	}
-	v.oneOf("spec.ipFamily", s.IPFamily, FamilyIPv4, FamilyIPv6, FamilyDualStack)
-	v.bootstrapIP(s.IPFamily, s.BootstrapIP)
+	v.oneOf("spec.ipFamily", s.IPFamily, string(bootstrapip.IPv4), string(bootstrapip.IPv6), string(bootstrapip.DualStack))
+	v.bootstrapIP(s.IPFamily, s.BootstrapIP, ip)
+	if v.ip.IsValid() {
+		s.BootstrapIP = v.ip.String()
+	}
 	v.image(s.Image)
 	v.namespace(s.Namespace)
 	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
 	v.server(&s.Server)
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
-	v.bindAddress(s.IPFamily, s.BootstrapIP, s.Server.AgentBindAddress)
+	v.bindAddress(s.IPFamily, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
 	v.strategies(s)
 	v.paths(&s.Paths)
@@ -56,22 +64,33 @@ func (v *validator) oneOf(field, got string, allowed ...string) {
 	v.add(field, "use one of: "+strings.Join(allowed, ", "), "unknown value %q", got)
 }
 
-func (v *validator) bootstrapIP(family, raw string) {
+// bootstrapIP applies bootstrapip.Validate (or, to an address the caller
+// resolved, its Check) and words its verdict for spec.bootstrapIP.
+func (v *validator) bootstrapIP(family, raw string, resolved netip.Addr) {
 	const field = "spec.bootstrapIP"
 	if raw == "" {
 		v.add(field, "set spec.bootstrapIP, the environment variable "+EnvBootstrapIP+", or --bootstrap-ip", "the bootstrap node's IP is required: agents dial it and the server certificate names it")
 		return
 	}
-	ip := net.ParseIP(raw)
-	switch {
-	case ip == nil:
+	ip, err := resolved, error(nil)
+	if ip.IsValid() {
+		err = bootstrapip.Check(ip, bootstrapip.Family(family))
+	} else {
+		ip, err = bootstrapip.Validate(raw, bootstrapip.Family(family))
+	}
+	bad := bootstrapip.AsError(err)
+	if bad == nil {
+		v.ip = ip
+		return
+	}
+	switch bad.Problem {
+	case bootstrapip.Unreachable:
+		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes: it is %s", raw, bad.Kind)
+	case bootstrapip.WrongFamily:
+		v.add(field, fmt.Sprintf("use an %s address, or set spec.ipFamily: %s", bad.Want.Name(), bad.Got),
+			"%s is not an %s address but spec.ipFamily is %s", raw, bad.Want.Name(), bad.Want)
+	default:
 		v.add(field, "give a plain IPv4 or IPv6 address, without port or prefix length", "%q is not an IP address", raw)
-	case bootstrapip.Unusable(unmapped(ip)) != "":
-		v.add(field, "use the bootstrap node's routable address (konnectivity-bundle detect-ip prints it)", "%s is not reachable from cluster nodes: it is %s", raw, bootstrapip.Unusable(unmapped(ip)))
-	case family == FamilyIPv4 && ip.To4() == nil:
-		v.add(field, "use an IPv4 address, or set spec.ipFamily: ipv6", "%s is not an IPv4 address but spec.ipFamily is ipv4", raw)
-	case family == FamilyIPv6 && ip.To4() != nil:
-		v.add(field, "use an IPv6 address, or set spec.ipFamily: ipv4", "%s is not an IPv6 address but spec.ipFamily is ipv6", raw)
 	}
 }
 
@@ -124,10 +143,41 @@ func (v *validator) server(s *ServerSpec) {
 		v.add("spec.server.agentBindAddress", "give an IP address, or leave it empty to listen on all addresses", "%q is not an IP address", s.AgentBindAddress)
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
+	v.backendDialTimeout(s.BackendDialTimeout)
+	if !slices.Contains(anp.TLSVersions, s.TLSMinVersion) {
+		v.oneOf("spec.server.tlsMinVersion", s.TLSMinVersion, anp.SecureTLSVersions...)
+	} else if !slices.Contains(anp.SecureTLSVersions, s.TLSMinVersion) {
+		v.add("spec.server.tlsMinVersion", "use VersionTLS12 or VersionTLS13", "%s allows TLS versions RFC 8996 deprecates; proxy-server warns about it and agents never need it", s.TLSMinVersion)
+	}
+	if s.XfrChannelSize < 1 || s.XfrChannelSize > MaxXfrChannelSize {
+		v.add("spec.server.xfrChannelSize", fmt.Sprintf("give 1 to %d (default %d)", MaxXfrChannelSize, DefaultXfrChannelSize),
+			"%d packets is outside 1..%d: proxy-server refuses below 1, and every agent and kube-apiserver stream buffers that many", s.XfrChannelSize, MaxXfrChannelSize)
+	}
 	for i, st := range s.ProxyStrategies {
 		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
 	}
 	v.podSettings("spec.server", s.PriorityClassName, s.Resources)
+}
+
+// backendDialTimeout must bound the wait (0 is upstream's "never") and be
+// long enough for a live agent's own verdict, yet shorter than the longest
+// webhook timeout, or it could never fire first.
+func (v *validator) backendDialTimeout(raw string) {
+	const field = "spec.server.backendDialTimeout"
+	d, err := time.ParseDuration(raw)
+	switch {
+	case err != nil:
+		v.add(field, "write a Go duration such as "+DefaultBackendDialTimeout, "%q is not a duration", raw)
+	case d <= 0:
+		v.add(field, "give a bound such as "+DefaultBackendDialTimeout,
+			"%s leaves dials unbounded: dials to a stuck agent pile up until each caller's own timeout", raw)
+	case d <= anp.AgentDialTimeout:
+		v.add(field, fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", anp.AgentDialTimeout, DefaultBackendDialTimeout),
+			"%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, anp.AgentDialTimeout)
+	case d >= anp.MaxWebhookTimeout:
+		v.add(field, fmt.Sprintf("use less than %s, e.g. %s", anp.MaxWebhookTimeout, DefaultBackendDialTimeout),
+			"%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, anp.MaxWebhookTimeout)
+	}
 }
 
 // bindFamily keeps the agent listener on the family agents dial.
@@ -136,7 +186,7 @@ func (v *validator) bindFamily(family, bind string) {
 	if ip == nil || ip.IsUnspecified() {
 		return
 	}
-	if (family == FamilyIPv4 && ip.To4() == nil) || (family == FamilyIPv6 && ip.To4() != nil) {
+	if wrongFamily(family, ip) {
 		v.add("spec.server.agentBindAddress", "bind to an address of spec.ipFamily, or leave it empty", "%s is not of spec.ipFamily %s: agents could not reach the server", bind, family)
 	}
 }
@@ -260,8 +310,14 @@ func (v *validator) socketLength(p *PathsSpec) {
 	}
 }
 
-// unmapped converts a parsed IP (16 bytes even for IPv4) for bootstrapip.
-func unmapped(ip net.IP) netip.Addr {
-	addr, _ := netip.AddrFromSlice(ip)
-	return addr.Unmap()
+// wrongFamily says whether ip is of the other family than a cluster of
+// family (spec.ipFamily) listens on; dual-stack takes either.
+func wrongFamily(family string, ip net.IP) bool {
+	switch bootstrapip.Family(family) {
+	case bootstrapip.IPv4:
+		return ip.To4() == nil
+	case bootstrapip.IPv6:
+		return ip.To4() != nil
+	}
+	return false
 }

@@ -52,14 +52,15 @@ func (v *validator) namespace(ns string) {
 
 // bindAddress keeps the agent listener where agents dial: check's
 // agent-bind-address rule refuses any other address, so the generator does too.
-func (v *validator) bindAddress(family, bootstrapIP, bind string) {
-	ip, host := net.ParseIP(bind), net.ParseIP(bootstrapIP)
-	if ip == nil || host == nil || ip.IsUnspecified() || ip.Equal(host) {
+func (v *validator) bindAddress(family, bind string) {
+	ip := net.ParseIP(bind)
+	if ip == nil || !v.ip.IsValid() || ip.IsUnspecified() || ip.Equal(net.IP(v.ip.AsSlice())) {
 		return
 	}
-	if (family == FamilyIPv4 && ip.To4() == nil) || (family == FamilyIPv6 && ip.To4() != nil) {
+	if wrongFamily(family, ip) {
 		return // bindFamily reported it
 	}
+	bootstrapIP := v.ip.String()
 	v.add("spec.server.agentBindAddress", fmt.Sprintf("set it to spec.bootstrapIP (%s), or leave it empty to listen on all addresses", bootstrapIP),
 		"agents dial spec.bootstrapIP %s but the server would accept them only on %s", bootstrapIP, bind)
 }

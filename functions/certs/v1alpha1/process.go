@@ -3,7 +3,7 @@ package v1alpha1
 import (
 	"errors"
 	"fmt"
-	"os"
+	"net/netip"
 	"path"
 	"time"
 
@@ -24,12 +24,10 @@ var specFields = map[string]string{
 // explicit so tests can fix the environment and the clock.
 type Function struct {
 	Getenv func(string) string // nil: no environment
-	Now    func() time.Time    // nil: time.Now
-}
-
-// Process runs the function with the real environment and clock.
-func Process(rl *framework.ResourceList) error {
-	return Function{Getenv: os.Getenv}.Process(rl)
+	// BootstrapIP, when valid, is an in-process build's --bootstrap-ip: the
+	// address when the config sets none, ahead of the environment.
+	BootstrapIP netip.Addr
+	Now         func() time.Time // nil: time.Now
 }
 
 // Process appends the agent Secret to rl.Items.
@@ -52,6 +50,9 @@ func (f Function) secret(config []byte) (*kyaml.RNode, error) {
 		return nil, err
 	}
 	s := cfg.Spec
+	if s.BootstrapIP == "" && f.BootstrapIP.IsValid() {
+		s.BootstrapIP = f.BootstrapIP.String()
+	}
 	s.Default(f.Getenv)
 	opts, err := f.options(s)
 	if err != nil {

@@ -118,3 +118,23 @@ func In(ns string, fn func() error) error {
 	}()
 	return <-errc
 }
+
+// DropTCP makes the namespace drop every incoming TCP packet to port with
+// nftables, as a cloud firewall without the rule does: the peer's SYN gets
+// no answer at all, not a refusal. It skips without nft (apt-get install
+// nftables), or fails under KB_REQUIRE_TOOLS=1.
+func DropTCP(t testing.TB, ns string, port int) {
+	t.Helper()
+	if _, err := exec.LookPath("nft"); err != nil {
+		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
+			t.Fatal("needs nft (apt-get install nftables)")
+		}
+		t.Skip("skipping: needs nft (apt-get install nftables)")
+	}
+	rules := fmt.Sprintf("table inet kbtest {\n chain input {\n  type filter hook input priority 0; policy accept;\n  tcp dport %d drop\n }\n}\n", port)
+	cmd := exec.Command("ip", "netns", "exec", ns, "nft", "-f", "-")
+	cmd.Stdin = strings.NewReader(rules)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nft in %s: %v\n%s", ns, err, out)
+	}
+}

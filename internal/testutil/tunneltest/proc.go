@@ -18,9 +18,10 @@ type Proc struct {
 	done          chan struct{}
 }
 
-// start runs argv in ns, logging to logDir/name.log; the test's end stops
-// it and, if the test failed, shows the log's tail.
-func start(t *testing.T, ns, name, logDir string, argv []string) *Proc {
+// start runs argv in ns with env added to the test's, logging to
+// logDir/name.log; the test's end stops it and, if the test failed, shows
+// the log's tail.
+func start(t *testing.T, ns, name, logDir string, argv []string, env ...string) *Proc {
 	t.Helper()
 	p := &Proc{name: name, logPath: filepath.Join(logDir, name+".log"), done: make(chan struct{})}
 	f, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
@@ -30,6 +31,7 @@ func start(t *testing.T, ns, name, logDir string, argv []string) *Proc {
 	full := append([]string{"ip", "netns", "exec", ns}, argv...)
 	fmt.Fprintf(f, "=== %s\n", strings.Join(full, " "))
 	p.cmd = exec.Command(full[0], full[1:]...)
+	p.cmd.Env = append(os.Environ(), env...)
 	p.cmd.Stdout, p.cmd.Stderr = f, f
 	p.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := p.cmd.Start(); err != nil {
@@ -45,6 +47,9 @@ func start(t *testing.T, ns, name, logDir string, argv []string) *Proc {
 	})
 	return p
 }
+
+// Signal sends sig to the process (SIGSTOP freezes it, SIGCONT thaws it).
+func (p *Proc) Signal(sig syscall.Signal) error { return syscall.Kill(p.cmd.Process.Pid, sig) }
 
 // Running reports whether the process has not exited.
 func (p *Proc) Running() bool {

@@ -26,41 +26,82 @@ const (
 	BootIP   = "192.0.2.10"   // the bootstrap host, what agents dial
 	NodeIP   = "192.0.2.11"   // the cluster node running the agent
 	TargetIP = "198.51.100.2" // a "pod" address, on the node only
-	image    = "registry.test.invalid/apiserver-network-proxy:test"
+	// OutsiderIP is outside the node network (192.0.2.0/24), linked to the
+	// bootstrap host as 203.0.113.1 (see Options.Outsider).
+	OutsiderIP = "203.0.113.2"
+	// The same roles in IPv6 (Options.IPv6): node network 2001:db8::/64.
+	BootIP6     = "2001:db8::10"
+	NodeIP6     = "2001:db8::11"
+	TargetIP6   = "2001:db8:ff::2"
+	OutsiderIP6 = "2001:db8:1::2"
+	image       = "registry.test.invalid/apiserver-network-proxy:test"
 )
 
 // Host is one rendered bootstrap host and one node.
 type Host struct {
 	Root       string
 	Boot, Node string // network namespace names
+	Outsider   string // a third namespace, outside the node network ("" unless Options.Outsider)
+	Addr       Addrs  // the addresses of this host's family
 	Rendered   *renderedroot.Root
 	Server     []string // argv mapped from the static pod
 	Agent      []string // argv mapped from the DaemonSet
+	ServerEnv  []string // the static pod container's env, NAME=value
 	Socket     string   // host path of the server's socket
 	logDir     string
 	server     *Proc
 	agent      *Proc
 }
 
+// Addrs are the addresses of one family: the bootstrap host (what agents
+// dial), the node, the "pod" target on the node, the outsider, and the
+// node network as a CIDR.
+type Addrs struct {
+	Boot, Node, Target, Outsider, NodeNet string
+	bits                                  int
+	outsiderBoot                          string // the bootstrap end of the outsider link
+}
+
+var (
+	ipv4Addrs = Addrs{BootIP, NodeIP, TargetIP, OutsiderIP, "192.0.2.0/24", 24, "203.0.113.1"}
+	ipv6Addrs = Addrs{BootIP6, NodeIP6, TargetIP6, OutsiderIP6, "2001:db8::/64", 64, "2001:db8:1::1"}
+)
+
+// Options configure NewWith.
+type Options struct {
+	Overlay  string
+	IPv6     bool // render with BootIP6 and address the links in IPv6
+	Outsider bool // add a namespace linked to the bootstrap one from outside the node network
+}
+
 // New renders overlay under a fresh root and creates the namespaces. It
 // skips (or fails when KB_REQUIRE_TOOLS=1) without root or the real binaries.
 func New(t *testing.T, overlay string) *Host {
 	t.Helper()
+	return NewWith(t, Options{Overlay: overlay})
+}
+
+// NewWith is New with a family and an optional outsider.
+func NewWith(t *testing.T, o Options) *Host {
+	t.Helper()
 	requireNetns(t)
-	h := &Host{logDir: t.TempDir()}
+	h := &Host{logDir: t.TempDir(), Addr: ipv4Addrs}
+	if o.IPv6 {
+		h.Addr = ipv6Addrs
+	}
 	var err error
 	if h.Root, err = os.MkdirTemp("/tmp", "kbs"); err != nil { // short: socket paths are limited to 108 bytes
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(h.Root) })
-	if _, err := render.Run(context.Background(), render.Options{Overlay: overlay, Root: h.Root, BootstrapIP: BootIP, Image: image}); err != nil {
-		t.Fatalf("render %s: %v", overlay, err)
+	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: h.Addr.Boot, Image: image}); err != nil {
+		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
 		t.Fatal(err)
 	}
 	h.mapCommands(t)
-	h.namespaces(t)
+	h.namespaces(t, o.Outsider)
 	return h
 }
 
@@ -97,6 +138,9 @@ func (h *Host) mapCommands(t *testing.T) {
 		rel, ok := strings.CutPrefix(p, "/etc/konnectivity/")
 		return filepath.Join(secretDir, rel), ok
 	})
+	for _, e := range b.Server.Container().Env {
+		h.ServerEnv = append(h.ServerEnv, e.Name+"="+e.Value)
+	}
 	h.Socket, _ = h.Rendered.ServerHostPath(b.Server.Flags.Value("uds-name"))
 }
 
@@ -139,10 +183,11 @@ func (h *Host) secretFiles(t *testing.T) string {
 	return dir
 }
 
-// StartServer starts proxy-server in the bootstrap namespace and waits for its socket.
-func (h *Host) StartServer(t *testing.T) {
+// StartServer starts proxy-server in the bootstrap namespace and waits for
+// its socket. Extra flags go after the rendered ones, so they win.
+func (h *Host) StartServer(t *testing.T, extra ...string) {
 	t.Helper()
-	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server)
+	h.server = start(t, h.Boot, "proxy-server", h.logDir, append(append([]string{}, h.Server...), extra...), h.ServerEnv...)
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
 	health, err := h.Rendered.Bundle.Server.Port("health-port")
@@ -164,14 +209,19 @@ func (h *Host) StartServer(t *testing.T) {
 	})
 }
 
-// StopServer stops the server gracefully (it removes its socket).
-func (h *Host) StopServer() { h.server.Stop() }
-
-// StartAgent starts proxy-agent in the node namespace.
-func (h *Host) StartAgent(t *testing.T) {
+// StartAgent starts proxy-agent in the node namespace. Extra flags go
+// after the rendered ones, so they win (pflag keeps a flag's last value).
+func (h *Host) StartAgent(t *testing.T, extra ...string) *Proc {
 	t.Helper()
-	h.agent = start(t, h.Node, "proxy-agent", h.logDir, h.Agent)
+	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
+	return h.agent
 }
+
+// StopAgent stops the agent StartAgent started, so a test can start another.
+func (h *Host) StopAgent() { h.agent.Stop() }
+
+// ServerLog is the file the server's output goes to.
+func (h *Host) ServerLog() string { return filepath.Join(h.logDir, "proxy-server.log") }
 
 // DialBoot dials from inside the bootstrap namespace, where the server's
 // health and admin ports are.
@@ -185,12 +235,17 @@ func (h *Host) DialBoot(ctx context.Context, network, addr string) (net.Conn, er
 	return c, err
 }
 
-// ListenNode opens a TCP listener on TargetIP:port in the node namespace.
+// ListenNode opens a TCP listener on the target address:port in the node namespace.
 func (h *Host) ListenNode(port int) (net.Listener, error) {
+	return Listen(h.Node, net.JoinHostPort(h.Addr.Target, fmt.Sprint(port)))
+}
+
+// Listen opens a TCP listener on addr inside namespace ns.
+func Listen(ns, addr string) (net.Listener, error) {
 	var l net.Listener
-	err := InNetns(h.Node, func() error {
+	err := InNetns(ns, func() error {
 		var err error
-		l, err = net.Listen("tcp", net.JoinHostPort(TargetIP, fmt.Sprint(port)))
+		l, err = net.Listen("tcp", addr)
 		return err
 	})
 	return l, err

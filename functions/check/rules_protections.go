@@ -1,0 +1,47 @@
+package check
+
+import (
+	"slices"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+)
+
+// checkProtections holds the server to the protections ANP v0.36.0 added
+// after production incidents (functions/check/README.md): a bounded backend
+// dial timeout, no TLS below 1.2 on the agent listener, and a transfer
+// channel the binary accepts.
+func checkProtections(w *bundlemodel.Workload, r *report) {
+	f, ref, args := w.Flags, w.Object.Ref(), w.Field+".args"
+	if d, ok := f.Duration("backend-dial-timeout"); ok {
+		switch {
+		case d < 0:
+			r.errorf("backend-dial-timeout-unbounded", ref, f.FieldOr("backend-dial-timeout", args),
+				"set --backend-dial-timeout=6s",
+				"--backend-dial-timeout=%s is negative (proxy-server: backend-dial-timeout must be >= 0)", d)
+		case d == 0:
+			r.warnf("backend-dial-timeout-unbounded", ref, f.FieldOr("backend-dial-timeout", args),
+				"set --backend-dial-timeout=6s: above the agent's own 5s dial timeout, below the kube-apiserver's 10s default webhook timeout",
+				"--backend-dial-timeout is 0 (unbounded): dials to a stuck agent pile up until each webhook call's own timeout")
+		case d >= anp.MaxWebhookTimeout:
+			r.warnf("backend-dial-timeout-unbounded", ref, f.FieldOr("backend-dial-timeout", args),
+				"set --backend-dial-timeout=6s",
+				"--backend-dial-timeout=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", d, anp.MaxWebhookTimeout)
+		}
+	}
+	switch v := f.ValueOr("tls-min-version"); {
+	case !anp.Server.Flags["tls-min-version"].Allows(v):
+		r.errorf("flag-value-invalid", ref, f.FieldOr("tls-min-version", args),
+			"set --tls-min-version=VersionTLS12 or VersionTLS13",
+			"--tls-min-version=%q is not a TLS version proxy-server knows; it refuses to start", v)
+	case v != "" && !slices.Contains(anp.SecureTLSVersions, v):
+		r.warnf("tls-min-version-insecure", ref, f.FieldOr("tls-min-version", args),
+			"set --tls-min-version=VersionTLS12 (or VersionTLS13); agents never need less",
+			"--tls-min-version=%s lets the agent listener speak TLS versions RFC 8996 deprecates", v)
+	}
+	if n, ok := f.Int("xfr-channel-size"); ok && n <= 0 {
+		r.errorf("xfr-channel-size-invalid", ref, f.FieldOr("xfr-channel-size", args),
+			"omit --xfr-channel-size (default 10) or give 1 or more",
+			"--xfr-channel-size=%d (proxy-server: channel size %d must be greater than 0)", n, n)
+	}
+}

@@ -1,0 +1,72 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+)
+
+// ruleFlags are ports' flags for the firewall rule formats.
+type ruleFlags struct {
+	from     []string
+	anywhere bool
+	revoke   bool
+	nftChain string
+}
+
+func (rf *ruleFlags) register(fs *pflag.FlagSet) {
+	fs.StringArrayVar(&rf.from, "from", nil, "rule formats: CIDR of the node network the agents connect from (repeat per family or subnet)")
+	fs.BoolVar(&rf.anywhere, "from-anywhere", false, "rule formats: allow the agent port from every address instead of --from")
+	fs.BoolVar(&rf.revoke, "revoke", false, "rule formats: write the form that removes the rules")
+	fs.StringVar(&rf.nftChain, "nft-chain", "", "nftables: add the rules to this existing chain (e.g. 'inet filter input', for a default-drop host) instead of an own table")
+}
+
+// options parses the flags for format; outside the rule formats they must be unset.
+func (rf *ruleFlags) options(format string) (firewall.Options, error) {
+	opts := firewall.Options{Anywhere: rf.anywhere, Revoke: rf.revoke, NftChain: rf.nftChain}
+	if !firewall.IsFormat(format) {
+		if len(rf.from) > 0 || rf.anywhere || rf.revoke || rf.nftChain != "" {
+			return opts, Usagef("--from, --from-anywhere, --revoke and --nft-chain apply to the rule formats only (--output %s)", strings.Join(firewall.Formats(), "|"))
+		}
+		return opts, nil
+	}
+	if rf.nftChain != "" && format != "nftables" {
+		return opts, Usagef("--nft-chain applies to --output nftables only, not %s", format)
+	}
+	for _, s := range rf.from {
+		p, err := firewall.ParseFrom(s)
+		if err != nil {
+			return opts, &UsageError{Msg: err.Error()}
+		}
+		opts.From = append(opts.From, p)
+	}
+	return opts, nil
+}
+
+// writeRules writes the bundle's agent tunnel, as the report read it, as
+// firewall rules.
+func writeRules(io IO, format string, rep *netreq.Report, opts firewall.Options) error {
+	t := rep.Tunnel
+	if t == nil {
+		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
+	}
+	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
+	if req.Dial == "" {
+		req.Dial = anp.Agent.Default("proxy-server-host")
+	}
+	plan, err := firewall.NewPlan(req, opts)
+	if err != nil {
+		return fmt.Errorf("%s: %w", rep.Bundle, err)
+	}
+	return firewall.Write(io.Stdout, format, plan)
+}
+
+// outputFormats is the --output help list.
+func outputFormats() string {
+	return "text, json, " + strings.Join(firewall.Formats(), ", ")
+}

@@ -1,0 +1,105 @@
+package cli
+
+import (
+	"context"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
+)
+
+const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
+kube-apiserver's webhook calls, then exits 0: the server is healthy, at least
+--min-agents agents are connected, and a test dial through the socket
+succeeds: each --target, and with --kubeconfig every Service-backed
+admission webhook and APIService that probe --webhooks knows (none
+registered: the server and agents alone decide).
+
+Each poll is a status run and a probe of each target, so wait gives the
+same verdicts as status and probe. While it waits it prints on stderr what
+it is waiting for and for how long, when that changes and every 5s. On
+--timeout it exits 1 with one verdict naming the cause and the fix:
+server-not-running (socket missing, /healthz failing), no-agent-connected
+(with the agent port's rule from ports), agents-dropped (agents connected
+and left, or the server's log shows it refusing their TLS handshake: a
+certificate or CA mismatch), too-few-agents, cannot-route (no proxy strategy serves the
+agents), target-unreachable (refused, timeout, no endpoint), and the
+rendered root's own problems (not-rendered, egress-mismatch, certificates).
+
+The server's log is read for refused handshakes from --server-log, else
+from the kubelet's log of the static pod under --root
+(var/log/pods/kube-system_konnectivity-server*/konnectivity-server/*.log);
+the rendered pod makes grpc-go log them (GRPC_GO_LOG_SEVERITY_LEVEL=info).
+
+Exit status: 0 ready; 1 not ready when --timeout passed; 2 usage error.`
+
+func newWaitCommand() *Command {
+	return &Command{
+		Name:  "wait",
+		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
+		Long:  waitLong,
+		Setup: setupWait,
+	}
+}
+
+func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
+	var opts gate.Options
+	var output, kubeconfig string
+	fs.StringVar(&opts.Status.Root, "root", "/", "host root render wrote under")
+	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
+	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
+	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
+	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: also dial every Service-backed webhook and APIService")
+	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --kubeconfig)")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
+	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
+	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	return func(io IO, args []string) error {
+		if err := checkWaitArgs(args, output, opts); err != nil {
+			return err
+		}
+		if kubeconfig != "" {
+			c, err := webhookprobe.Client(kubeconfig)
+			if err != nil {
+				return Usagef("%v", err)
+			}
+			opts.Cluster = c
+		}
+		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
+		v := gate.Wait(context.Background(), opts)
+		write := gate.WriteText
+		if output == "json" {
+			write = gate.WriteJSON
+		}
+		if err := write(io.Stdout, v); err != nil {
+			return err
+		}
+		if !v.Ready {
+			return &ExitError{Code: 1}
+		}
+		return nil
+	}
+}
+
+func checkWaitArgs(args []string, output string, opts gate.Options) error {
+	switch {
+	case len(args) > 0:
+		return Usagef("wait takes no arguments, got %q; a target goes in --target", args)
+	case output != "text" && output != "json":
+		return Usagef("--output: unknown format %q; use text or json", output)
+	case opts.MinAgents < 1:
+		return Usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
+	case opts.Timeout <= 0:
+		return Usagef("--timeout: %s; give a positive duration such as 10m", opts.Timeout)
+	}
+	for _, t := range opts.Targets {
+		if err := egressprobe.CheckTarget(t); err != nil {
+			return Usagef("--target: %v", err)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,159 @@
+// Package firewall turns the agent tunnel's network requirement (one TCP
+// port on the bootstrap host, reached from the nodes) into firewall rules
+// for a host (nftables, iptables, firewalld) or a cloud (security groups and
+// firewall rules), each with a form that removes exactly what it added.
+package firewall
+
+import (
+	"fmt"
+	"net/netip"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+)
+
+// Requirement is the agent tunnel as the bundle deploys it (see
+// netreq.Tunnel, which it is made from).
+type Requirement struct {
+	Port     int        // the server's --agent-port
+	Dial     string     // the agents' --proxy-server-host: an IP or a DNS name
+	Bind     netip.Addr // the server's --agent-bind-address; invalid when it listens on every address
+	Families []Family   // the families agents can reach the server over
+	Source   string     // the objects and flags the values come from, for the output's header
+}
+
+// Family is an IP family.
+type Family = bootstrapip.Family
+
+// The two families, in output order.
+const (
+	IPv4 = bootstrapip.IPv4
+	IPv6 = bootstrapip.IPv6
+)
+
+func familyOf(a netip.Addr) Family { return bootstrapip.FamilyOf(a) }
+
+// Guarded are the families whose agent port a restricting rule must close
+// to everyone else: the server listens on both unless bound to one address.
+func (r Requirement) Guarded() []Family {
+	if r.Bind.IsValid() && !r.Bind.IsUnspecified() {
+		return []Family{familyOf(r.Bind)}
+	}
+	return []Family{IPv4, IPv6}
+}
+
+// Options choose who may connect and which form is written.
+type Options struct {
+	From     []netip.Prefix // the node network, one prefix or more per family
+	Anywhere bool           // allow every address (asked for explicitly)
+	Revoke   bool           // write the form that removes the rules
+	NftChain string         // nftables: add to this existing chain ("inet filter input") instead of an own table
+}
+
+// Plan is a validated requirement and the sources allowed, per family.
+type Plan struct {
+	Req      Requirement
+	Sources  map[Family][]netip.Prefix
+	Anywhere bool
+	Revoke   bool
+	NftChain []string // family, table, chain; nil for the own table
+}
+
+// NewPlan checks opts against the requirement. Errors name the flag and the fix.
+func NewPlan(req Requirement, opts Options) (*Plan, error) {
+	if req.Port < 1 || req.Port > 65535 {
+		return nil, fmt.Errorf("agent port %d is not a TCP port (%s)", req.Port, req.Source)
+	}
+	p := &Plan{Req: req, Sources: map[Family][]netip.Prefix{}, Anywhere: opts.Anywhere, Revoke: opts.Revoke}
+	if err := p.sources(opts); err != nil {
+		return nil, err
+	}
+	if opts.NftChain != "" {
+		f := strings.Fields(opts.NftChain)
+		if len(f) != 3 {
+			return nil, fmt.Errorf("--nft-chain %q: give FAMILY TABLE CHAIN of an existing base chain, e.g. --nft-chain 'inet filter input'", opts.NftChain)
+		}
+		if fam := f[0]; (fam == "ip" && len(p.Sources[IPv6]) > 0) || (fam == "ip6" && len(p.Sources[IPv4]) > 0) || (fam != "ip" && fam != "ip6" && fam != "inet") {
+			return nil, fmt.Errorf("--nft-chain %q: the chain's family must be inet (or ip/ip6 matching every --from), got %q", opts.NftChain, fam)
+		}
+		p.NftChain = f
+	}
+	return p, nil
+}
+
+func (p *Plan) sources(opts Options) error {
+	used := p.Req.Families
+	switch {
+	case len(used) == 0:
+		return fmt.Errorf("the requirement names no address family (%s)", p.Req.Source)
+	case opts.Anywhere && len(opts.From) > 0:
+		return fmt.Errorf("--from and --from-anywhere exclude each other: give the node network with --from, or --from-anywhere alone")
+	case opts.Anywhere:
+		for _, f := range used {
+			p.Sources[f] = []netip.Prefix{anyPrefix(f)}
+		}
+		return nil
+	case len(opts.From) == 0:
+		return fmt.Errorf("--from is required: give the node network the agents connect from (e.g. --from 10.0.0.0/24, once per family on dual-stack), or --from-anywhere to allow every address")
+	}
+	for _, pfx := range opts.From {
+		f := familyOf(pfx.Addr())
+		if !hasFamily(used, f) {
+			return fmt.Errorf("--from %s is %s, but agents reach the server over %s only (they dial %s: %s); give a %s CIDR of the node network, or render the bundle with a bootstrap IP of that family", pfx, f, used[0], p.Req.Dial, p.Req.Source, used[0])
+		}
+		p.Sources[f] = append(p.Sources[f], pfx)
+	}
+	return nil
+}
+
+func anyPrefix(f Family) netip.Prefix {
+	if f == IPv4 {
+		return netip.MustParsePrefix("0.0.0.0/0")
+	}
+	return netip.MustParsePrefix("::/0")
+}
+
+func hasFamily(fs []Family, f Family) bool {
+	for _, x := range fs {
+		if x == f {
+			return true
+		}
+	}
+	return false
+}
+
+// Families are the families with allowed sources, in output order.
+func (p *Plan) Families() []Family {
+	var out []Family
+	for _, f := range []Family{IPv4, IPv6} {
+		if len(p.Sources[f]) > 0 {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// BindIn is the bind address when it is of family f and not the
+// unspecified address, else invalid.
+func (p *Plan) BindIn(f Family) netip.Addr {
+	b := p.Req.Bind
+	if b.IsValid() && !b.IsUnspecified() && familyOf(b) == f {
+		return b
+	}
+	return netip.Addr{}
+}
+
+// ParseFrom parses one --from value: a CIDR with no host bits set.
+func ParseFrom(s string) (netip.Prefix, error) {
+	p, err := netip.ParsePrefix(s)
+	if err != nil {
+		return netip.Prefix{}, fmt.Errorf("--from %q is not a CIDR: give the node network as ADDRESS/BITS, e.g. --from 10.0.0.0/24 or --from fd00:10::/64", s)
+	}
+	if p.Addr().Is4In6() {
+		return netip.Prefix{}, fmt.Errorf("--from %s is an IPv4-mapped IPv6 CIDR: give the IPv4 network instead", s)
+	}
+	if m := p.Masked(); m != p {
+		return netip.Prefix{}, fmt.Errorf("--from %s has host bits set: give the network, --from %s", s, m)
+	}
+	return p, nil
+}

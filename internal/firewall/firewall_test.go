@@ -1,0 +1,157 @@
+package firewall_test
+
+import (
+	"bytes"
+	"flag"
+	"net/netip"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
+)
+
+var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
+
+const source = "v1 Pod kube-system/konnectivity-server --agent-port; apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent --proxy-server-host"
+
+// planCase is a requirement and options whose every format is golden.
+type planCase struct {
+	name string
+	req  firewall.Requirement
+	opts firewall.Options
+}
+
+var (
+	v4   = []firewall.Family{firewall.IPv4}
+	v6   = []firewall.Family{firewall.IPv6}
+	both = []firewall.Family{firewall.IPv4, firewall.IPv6}
+)
+
+var planCases = []planCase{
+	{"ipv4-two-subnets", firewall.Requirement{Port: 9443, Dial: "10.0.0.5", Families: v4, Source: source},
+		firewall.Options{From: prefixes("10.0.0.0/24", "10.0.1.0/24")}},
+	{"ipv6-bound", firewall.Requirement{Port: 8091, Dial: "fd00:10::5", Bind: netip.MustParseAddr("fd00:10::5"), Families: v6, Source: source},
+		firewall.Options{From: prefixes("fd00:10::/64")}},
+	{"dualstack-name", firewall.Requirement{Port: 8091, Dial: "bootstrap.cluster.example", Families: both, Source: source},
+		firewall.Options{From: prefixes("10.0.0.0/24", "fd00:10::/64")}},
+	{"ipv4-anywhere", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source},
+		firewall.Options{Anywhere: true}},
+}
+
+func prefixes(ss ...string) []netip.Prefix {
+	var out []netip.Prefix
+	for _, s := range ss {
+		out = append(out, netip.MustParsePrefix(s))
+	}
+	return out
+}
+
+// TestFormatsGolden: every format of every case, apply then revoke form,
+// against a reviewed file; the nftables chain form too.
+func TestFormatsGolden(t *testing.T) {
+	for _, pc := range planCases {
+		for _, format := range firewall.Formats() {
+			t.Run(pc.name+"/"+format, func(t *testing.T) {
+				goldenfile.Assert(t, filepath.Join("testdata", "golden", pc.name, format), bothForms(t, format, pc.req, pc.opts), *update)
+			})
+		}
+	}
+	chain := planCases[2]
+	chain.opts.NftChain = "inet filter input"
+	goldenfile.Assert(t, filepath.Join("testdata", "golden", chain.name, "nftables-chain"), bothForms(t, "nftables", chain.req, chain.opts), *update)
+}
+
+// bothForms is the apply form, a separator line, and the revoke form.
+func bothForms(t *testing.T, format string, req firewall.Requirement, opts firewall.Options) []byte {
+	t.Helper()
+	var out bytes.Buffer
+	for _, revoke := range []bool{false, true} {
+		if revoke {
+			out.WriteString("\n######## --revoke ########\n\n")
+		}
+		opts.Revoke = revoke
+		out.Write(render(t, format, req, opts))
+	}
+	return out.Bytes()
+}
+
+func render(t *testing.T, format string, req firewall.Requirement, opts firewall.Options) []byte {
+	t.Helper()
+	p, err := firewall.NewPlan(req, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := firewall.Write(&b, format, p); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestPlanErrors: every refusal names the flag or object and the fix.
+func TestPlanErrors(t *testing.T) {
+	ipv4 := firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source}
+	for _, tc := range []struct {
+		name string
+		req  firewall.Requirement
+		opts firewall.Options
+		want string
+	}{
+		{"no source", ipv4, firewall.Options{}, "--from is required: give the node network"},
+		{"both sources", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), Anywhere: true}, "--from and --from-anywhere exclude each other"},
+		{"family the bundle does not use", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only (they dial 10.0.0.5"},
+		{"no family", firewall.Requirement{Port: 8091, Dial: "10.0.0.5"}, firewall.Options{Anywhere: true}, "names no address family"},
+		{"bad chain", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
+		{"chain of the wrong family", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},
+		{"no port", firewall.Requirement{Dial: "10.0.0.5", Families: v4}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := firewall.NewPlan(tc.req, tc.opts)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("error %v, want %q", err, tc.want)
+			}
+		})
+	}
+}
+
+func TestParseFrom(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"10.0.0.0/24", ""},
+		{"fd00:10::/64", ""},
+		{"10.0.0.5", `--from "10.0.0.5" is not a CIDR: give the node network as ADDRESS/BITS`},
+		{"10.0.0.0/33", "is not a CIDR"},
+		{"nodes", "is not a CIDR"},
+		{"10.0.0.5/24", "--from 10.0.0.5/24 has host bits set: give the network, --from 10.0.0.0/24"},
+		{"::ffff:10.0.0.0/120", "IPv4-mapped"},
+	} {
+		_, err := firewall.ParseFrom(tc.in)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("ParseFrom(%q) = %v, want %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+// ports runs `konnectivity-bundle ports ARGS` in-process and returns its
+// output; a non-zero exit fails the test.
+func ports(t *testing.T, args ...string) string {
+	t.Helper()
+	code, out, errb := runPorts(args...)
+	if code != 0 {
+		t.Fatalf("ports %v: exit %d: %s", args, code, errb)
+	}
+	return out
+}
+
+func runPorts(args ...string) (int, string, string) {
+	var out, errb bytes.Buffer
+	io := cli.IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+	code := cli.New(cli.Config{}).Main(append([]string{cli.ProgramName, "ports"}, args...), io)
+	return code, out.String(), errb.String()
+}
+
+func diff(t *testing.T, want, got string) string {
+	return goldenfile.Diff(t, []byte(want), []byte(got))
+}

@@ -1,0 +1,40 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+)
+
+// WriteProgress writes one "waiting" line.
+func WriteProgress(w io.Writer, p Progress) {
+	fmt.Fprintf(w, "waiting %s for %s: %s\n", p.Elapsed.Round(100*time.Millisecond), p.Waiting, p.Detail)
+}
+
+// WriteText writes the verdict: one line when ready; otherwise the cause,
+// its detail and its fix.
+func WriteText(w io.Writer, v *Verdict) error {
+	waited := v.Waited.Round(10 * time.Millisecond)
+	if v.Ready {
+		_, err := fmt.Fprintf(w, "ready after %s: server healthy, %d agent(s) connected (at least %d), %d test dial(s) through the socket succeeded\n",
+			waited, v.Agents, v.MinAgents, len(v.Targets))
+		return err
+	}
+	_, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, v.Detail, v.Fix)
+	return err
+}
+
+// WriteJSON writes the verdict with the last status run's checks.
+func WriteJSON(w io.Writer, v *Verdict) error {
+	out := struct {
+		*Verdict
+		Checks []hoststatus.CheckJSON `json:"checks,omitempty"`
+	}{Verdict: v}
+	if v.Status != nil {
+		out.Checks = hoststatus.ChecksJSON(v.Status)
+	}
+	return jsonout.Write(w, out)
+}

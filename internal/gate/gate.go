@@ -1,0 +1,127 @@
+// Package gate waits, on the bootstrap host, until the Konnectivity tunnel
+// can carry the kube-apiserver's webhook calls: the server is healthy,
+// enough agents are connected, and a test dial through the socket succeeds.
+// Every poll is one `status` run (internal/hoststatus) and one `probe` of
+// each target (internal/egressprobe, internal/webhookprobe), so the gate
+// and status give the same verdicts from the same code; on a timeout the
+// gate names the one cause that is still in the way and its fix.
+package gate
+
+import (
+	"context"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"k8s.io/client-go/dynamic"
+)
+
+// Options say what to wait for and how long.
+type Options struct {
+	// Status is how each poll runs `status`: root, health host, dialer.
+	Status hoststatus.Options
+	// MinAgents is how many agents must be connected; 0 means 1.
+	MinAgents int
+	// Targets are host:port or URLs dialed through the socket (--target).
+	Targets []string
+	// Cluster, when set, lists the Service-backed webhooks and APIServices
+	// to dial, as `probe --webhooks` does.
+	Cluster         dynamic.Interface
+	EndpointRouting bool
+	// Timeout is the whole wait; Interval the pause between polls.
+	Timeout, Interval time.Duration
+	// DialTimeout bounds each test dial; 0 = 5s.
+	DialTimeout time.Duration
+	// ServerLog is the server's log, read for refused agent handshakes
+	// while no agent is connected; "" = the kubelet's log under the root.
+	ServerLog string
+	// Progress, when set, is told what the gate is waiting for.
+	Progress func(Progress)
+	Now      func() time.Time
+}
+
+// Progress is one line of "still waiting".
+type Progress struct {
+	Waiting string        `json:"waiting"` // what for
+	Detail  string        `json:"detail"`
+	Elapsed time.Duration `json:"elapsed"`
+}
+
+func (o *Options) defaults() {
+	if o.MinAgents <= 0 {
+		o.MinAgents = 1
+	}
+	if o.Interval <= 0 {
+		o.Interval = 200 * time.Millisecond
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = 5 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Status.Timeout == 0 {
+		o.Status.Timeout = 2 * time.Second
+	}
+}
+
+// Wait polls until the tunnel is ready or opts.Timeout passes, and returns
+// the last verdict (Ready or the cause in the way). It fails only when ctx
+// ends before the first poll.
+func Wait(ctx context.Context, opts Options) *Verdict {
+	opts.defaults()
+	start := opts.Now()
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
+	w := &waiter{opts: opts, start: start}
+	var v *Verdict
+	for {
+		v = w.poll(ctx)
+		v.Waited = opts.Now().Sub(start)
+		if v.Ready {
+			return v
+		}
+		w.report(v)
+		select {
+		case <-ctx.Done():
+			return v
+		case <-time.After(opts.Interval):
+		}
+	}
+}
+
+// waiter is one wait's memory across polls.
+type waiter struct {
+	opts      Options
+	start     time.Time
+	maxAgents int   // the most agents seen connected at once
+	last      Cause // the last progress line's cause, to print changes
+	lastAt    time.Time
+}
+
+// poll runs status, then the targets when the tunnel itself is up.
+func (w *waiter) poll(ctx context.Context) *Verdict {
+	rep := hoststatus.Run(ctx, w.opts.Status)
+	w.maxAgents = max(w.maxAgents, rep.Agents)
+	v := fromStatus(rep, w.opts.MinAgents, w.maxAgents)
+	if v.Cause == NoAgentConnected || v.Cause == AgentsDropped {
+		w.refusedHandshakes(v)
+	}
+	if v.Cause != "" {
+		return v
+	}
+	w.dialTargets(ctx, v)
+	return v
+}
+
+// report calls Progress when the cause changes, and every 5s otherwise.
+func (w *waiter) report(v *Verdict) {
+	if w.opts.Progress == nil {
+		return
+	}
+	now := w.opts.Now()
+	if v.Cause == w.last && now.Sub(w.lastAt) < 5*time.Second {
+		return
+	}
+	w.last, w.lastAt = v.Cause, now
+	w.opts.Progress(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)})
+}
