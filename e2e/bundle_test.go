@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -31,7 +33,7 @@ type renderedBundle struct {
 // loadBundle reads the files the state file lists by their placement.
 func loadBundle(t *testing.T, root string) *renderedBundle {
 	t.Helper()
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatalf("render left no valid state file: %v", err)
 	}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
@@ -37,7 +38,7 @@ func nodeImages(t *testing.T) []string {
 	buildScratchImage(t, webhookImage, map[string]string{"/denywebhookd": webhookBin}, `ENTRYPOINT ["/denywebhookd"]`+"\n")
 	var archives []string
 	for _, ref := range []string{proxyImage, pauseImage, webhookImage} {
-		out := filepath.Join(dir, filepath.Base(ref)+".tar")
+		out := filepath.Join(dir, strings.ReplaceAll(filepath.Base(ref), ":", "_")+".tar") // podman refuses a ":" in the name
 		podmantest.MustPodman(t, "save", "--quiet", "--format", "docker-archive", "-o", out, ref)
 		archives = append(archives, out)
 	}

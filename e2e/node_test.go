@@ -48,7 +48,7 @@ func TestRealNode(t *testing.T) {
 		tool(t, name)
 	}
 	images := nodeImages(t)
-	for _, fam := range []family{ipv4} {
+	for _, fam := range []family{ipv4, ipv6} {
 		t.Run(fam.name, func(t *testing.T) { runRealNode(t, fam, images) })
 	}
 }

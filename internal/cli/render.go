@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
@@ -75,7 +77,7 @@ func newRenderCommand() *Command {
 func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts render.Options
 	var quiet bool
-	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name (ipv4, ipv6, dualstack, sno, upi) or kustomization directory; default ipv4")
+	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name ("+strings.Join(kustbuild.Overlays(), ", ")+") or kustomization directory; default "+kustbuild.DefaultOverlay)
 	fs.StringVar(&opts.Root, "root", "", "host root directory to write under (/ on the bootstrap node)")
 	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto; optional when the overlay sets spec.bootstrapIP")
 	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference; omit it when the overlay pins the image (images: or spec.image), which it would replace")

@@ -86,16 +86,6 @@ func ReadState(h *hostfs.Root) (*State, error) {
 	return &s, nil
 }
 
-// ReadStateAt is ReadState for a caller without an open root.
-func ReadStateAt(root string) (*State, error) {
-	h, err := hostfs.Open(root)
-	if err != nil {
-		return nil, err
-	}
-	defer h.Close()
-	return ReadState(h)
-}
-
 // File returns the record for a root-relative path.
 func (s *State) File(rel string) (StateFile, bool) {
 	for _, f := range s.Files {

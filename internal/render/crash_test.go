@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
@@ -275,7 +277,7 @@ func assertTornDown(t *testing.T, root, when string) {
 	if !exists(filepath.Join(root, hostlayout.StatePath)) {
 		return // the kill came before anything was recorded: nothing may be left
 	}
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}

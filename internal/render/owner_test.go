@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -18,7 +20,7 @@ func TestOwnerMarker(t *testing.T) {
 		opts := baseOpts(root)
 		opts.ownerID = "" // the real, random id
 		mustRun(t, opts)
-		st, err := hostlayout.ReadStateAt(root)
+		st, err := statetest.Read(root)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -40,7 +42,7 @@ func TestOwnerMarker(t *testing.T) {
 		if rep := mustRun(t, opts); rep.Changed() {
 			t.Errorf("a re-run changed %+v", rep.Files)
 		}
-		if again, _ := hostlayout.ReadStateAt(root); again.Owner != st.Owner {
+		if again, _ := statetest.Read(root); again.Owner != st.Owner {
 			t.Errorf("owner changed from %s to %s", st.Owner, again.Owner)
 		}
 	}

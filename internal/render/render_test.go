@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/yaml"
 
@@ -213,7 +215,7 @@ func TestDryRunTouchesNothing(t *testing.T) {
 func TestStateFileRecordsWhatRenderWrote(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
@@ -15,7 +17,7 @@ import (
 
 func stateOwner(t *testing.T, root string) string {
 	t.Helper()
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestTeardownDeletesOnlyItsOwnObjects(t *testing.T) {
 			if tc.wantWhy != "" && !strings.Contains(strings.Join(rep.Warnings, "\n"), tc.wantWhy) {
 				t.Errorf("warnings %q do not say %q", rep.Warnings, tc.wantWhy)
 			}
-			if st, _ := hostlayout.ReadStateAt(root); st != nil && len(st.ClusterObjects) != 0 {
+			if st, _ := statetest.Read(root); st != nil && len(st.ClusterObjects) != 0 {
 				t.Errorf("refused objects stay recorded: %+v", st.ClusterObjects)
 			}
 		})
@@ -104,7 +106,7 @@ func keep(s string) string { return s }
 // (none) or a tampered state would have it.
 func setStateOwner(t *testing.T, root, owner string) {
 	t.Helper()
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}

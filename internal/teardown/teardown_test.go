@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -159,7 +161,7 @@ func TestTeardownWithoutKubeconfigKeepsClusterObjectsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -283,7 +285,7 @@ func TestTeardownUnreachableAPIServerIsAWarning(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(root, staticPod)); !os.IsNotExist(err) {
 		t.Errorf("files must be removed even when the API server is down: %v", err)
 	}
-	st, err := hostlayout.ReadStateAt(root)
+	st, err := statetest.Read(root)
 	if err != nil || len(st.ClusterObjects) != 3 {
 		t.Errorf("cluster objects must stay recorded: %+v, %v", st, err)
 	}

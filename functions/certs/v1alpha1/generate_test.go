@@ -26,7 +26,7 @@ spec: {generate: true, certDir: "` + dir + `"}
 `)
 	run := func() []byte {
 		rl := &framework.ResourceList{FunctionConfig: config}
-		if err := Process(rl); err != nil {
+		if err := (Function{Getenv: os.Getenv}).Process(rl); err != nil {
 			t.Fatal(err)
 		}
 		if len(rl.Items) != 1 {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"os"
 	"path"
 	"time"
 
@@ -29,11 +28,6 @@ type Function struct {
 	// address when the config sets none, ahead of the environment.
 	BootstrapIP netip.Addr
 	Now         func() time.Time // nil: time.Now
-}
-
-// Process runs the function with the real environment and clock.
-func Process(rl *framework.ResourceList) error {
-	return Function{Getenv: os.Getenv}.Process(rl)
 }
 
 // Process appends the agent Secret to rl.Items.

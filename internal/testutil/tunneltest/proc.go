@@ -48,6 +48,9 @@ func start(t *testing.T, ns, name, logDir string, argv []string, env ...string) 
 	return p
 }
 
+// Signal sends sig to the process (SIGSTOP freezes it, SIGCONT thaws it).
+func (p *Proc) Signal(sig syscall.Signal) error { return syscall.Kill(p.cmd.Process.Pid, sig) }
+
 // Running reports whether the process has not exited.
 func (p *Proc) Running() bool {
 	select {

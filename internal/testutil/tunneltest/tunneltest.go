@@ -183,10 +183,11 @@ func (h *Host) secretFiles(t *testing.T) string {
 	return dir
 }
 
-// StartServer starts proxy-server in the bootstrap namespace and waits for its socket.
-func (h *Host) StartServer(t *testing.T) {
+// StartServer starts proxy-server in the bootstrap namespace and waits for
+// its socket. Extra flags go after the rendered ones, so they win.
+func (h *Host) StartServer(t *testing.T, extra ...string) {
 	t.Helper()
-	h.server = start(t, h.Boot, "proxy-server", h.logDir, h.Server, h.ServerEnv...)
+	h.server = start(t, h.Boot, "proxy-server", h.logDir, append(append([]string{}, h.Server...), extra...), h.ServerEnv...)
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
 	health, err := h.Rendered.Bundle.Server.Port("health-port")
@@ -208,14 +209,12 @@ func (h *Host) StartServer(t *testing.T) {
 	})
 }
 
-// StopServer stops the server gracefully (it removes its socket).
-func (h *Host) StopServer() { h.server.Stop() }
-
 // StartAgent starts proxy-agent in the node namespace. Extra flags go
 // after the rendered ones, so they win (pflag keeps a flag's last value).
-func (h *Host) StartAgent(t *testing.T, extra ...string) {
+func (h *Host) StartAgent(t *testing.T, extra ...string) *Proc {
 	t.Helper()
 	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
+	return h.agent
 }
 
 // StopAgent stops the agent StartAgent started, so a test can start another.

@@ -1,0 +1,18 @@
+// Package statetest reads a root's state file for tests the way render,
+// teardown and status do: through hostfs.Open and hostlayout.ReadState.
+package statetest
+
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
+
+// Read opens root and reads its state (nil when there is none).
+func Read(root string) (*hostlayout.State, error) {
+	h, err := hostfs.Open(root)
+	if err != nil {
+		return nil, err
+	}
+	defer h.Close()
+	return hostlayout.ReadState(h)
+}
