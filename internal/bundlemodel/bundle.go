@@ -13,7 +13,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
@@ -98,7 +97,7 @@ func (b *Bundle) findNamespace() {
 			}
 		}
 	}
-	for _, want := range []string{b.agentNamespace(), bundlev1.DefaultNamespace} {
+	for _, want := range []string{b.agentNamespace(), hostlayout.AgentNamespace} {
 		for _, o := range all {
 			if want != "" && o.Name == want {
 				b.Namespace = o

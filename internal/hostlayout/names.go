@@ -7,6 +7,8 @@ const (
 	ServerPodName      = "konnectivity-server"
 	ServerPodNamespace = "kube-system"
 	AgentName          = "konnectivity-agent"
+	// AgentNamespace is the agents' namespace unless the config names another.
+	AgentNamespace = "openshift-bootstrap-konnectivity"
 	// AgentSecretName is the Secret the agent DaemonSet mounts; the
 	// certificate function and render make it, the generator only names it.
 	AgentSecretName    = "konnectivity-agent-certs"

@@ -12,7 +12,7 @@ import (
 
 // Defaults that match the OpenShift installer (README.md, "The config").
 const (
-	DefaultNamespace        = "openshift-bootstrap-konnectivity"
+	DefaultNamespace        = hostlayout.AgentNamespace
 	DefaultImage            = "apiserver-network-proxy"
 	DefaultMode             = ModeHTTPConnect
 	DefaultIPFamily         = string(bootstrapip.IPv4)
