@@ -40,12 +40,13 @@ image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tag
 # running, and how long it took (tools/progress.sh), so its log has stage times.
 PROGRESS    := tools/progress.sh
 
-test: ## everything CI runs: deps, tools, verify (lint and golden files), unit tests with real tools required, then e2e (root)
+test: ## everything CI runs: deps, tools, verify (lint and golden files), unit tests with real tools required, e2e, then the real-node test (root)
 	@$(PROGRESS) "make test: deps" $(MAKE) --no-print-directory deps
 	@$(PROGRESS) "make test: tools" $(MAKE) --no-print-directory tools
 	@$(PROGRESS) "make test: verify" $(MAKE) --no-print-directory verify
 	@KB_REQUIRE_TOOLS=1 $(PROGRESS) "make test: unit tests" $(GO) test -timeout 30m ./...
 	@$(PROGRESS) "make test: e2e" $(MAKE) --no-print-directory e2e
+	@$(PROGRESS) "make test: node-e2e" $(MAKE) --no-print-directory node-e2e
 
 unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
 	$(GO) test ./...
