@@ -203,20 +203,7 @@ func startWebhook(t *testing.T, h *tunneltest.Host) {
 // must leave as it was.
 func startOther(t *testing.T, h *tunneltest.Host) {
 	t.Helper()
-	l, err := tunneltest.Listen(h.Boot, net.JoinHostPort(h.Addr.Boot, "9999"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	tunneltest.ServeAccepts(t, h.Boot, net.JoinHostPort(h.Addr.Boot, "9999"))
 }
 
 // webhookThroughTunnel calls the webhook through the server's socket, as

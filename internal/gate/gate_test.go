@@ -52,21 +52,9 @@ func options(h *tunneltest.Host, timeout time.Duration, p *progressLog) gate.Opt
 // through the tunnel, and accepts whatever comes.
 func target(t *testing.T, h *tunneltest.Host) string {
 	t.Helper()
-	l, err := h.ListenNode(9443)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
-	return net.JoinHostPort(tunneltest.TargetIP, "9443")
+	addr := net.JoinHostPort(h.Addr.Target, "9443")
+	tunneltest.ServeAccepts(t, h.Node, addr)
+	return addr
 }
 
 // TestWaitAgainstRealServerAndAgents runs the gate against the real

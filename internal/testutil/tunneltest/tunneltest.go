@@ -251,6 +251,27 @@ func Listen(ns, addr string) (net.Listener, error) {
 	return l, err
 }
 
+// ServeAccepts listens on addr inside namespace ns and accepts and closes
+// every connection until the test ends: a port that is open and nothing more,
+// for tests that only ask whether a connection gets through.
+func ServeAccepts(t *testing.T, ns, addr string) {
+	t.Helper()
+	l, err := Listen(ns, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+}
+
 func waitFor(t *testing.T, timeout time.Duration, f func() error) {
 	t.Helper()
 	if err := Eventually(timeout, f); err != nil {
