@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // fipsChildEnv makes the test binary act as the subprocess of TestFIPS140:
@@ -58,7 +60,7 @@ func copyCertDir(from, to string) error {
 	if err := os.Mkdir(to, DirMode); err != nil {
 		return err
 	}
-	for _, name := range FileNames {
+	for _, name := range hostlayout.CertFileNames {
 		b, err := os.ReadFile(filepath.Join(from, name))
 		if err != nil {
 			return err

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -62,7 +63,7 @@ func opensslVerify(t *testing.T, ca, cert string, now time.Time, extra ...string
 func mtimes(t *testing.T, dir string) map[string]time.Time {
 	t.Helper()
 	out := map[string]time.Time{}
-	for _, n := range FileNames {
+	for _, n := range hostlayout.CertFileNames {
 		fi, err := os.Stat(filepath.Join(dir, n))
 		if err != nil {
 			t.Fatal(err)
@@ -77,7 +78,7 @@ func mtimes(t *testing.T, dir string) map[string]time.Time {
 func ageFiles(t *testing.T, dir string) {
 	t.Helper()
 	old := time.Now().Add(-time.Hour)
-	for _, n := range FileNames {
+	for _, n := range hostlayout.CertFileNames {
 		if err := os.Chtimes(filepath.Join(dir, n), old, old); err != nil {
 			t.Fatal(err)
 		}

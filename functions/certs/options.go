@@ -12,20 +12,18 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // File names inside the certificate directory.
 const (
-	CACert     = "ca.crt"
-	CAKey      = "ca.key"
-	ServerCert = "server.crt"
-	ServerKey  = "server.key"
-	AgentCert  = "agent.crt"
-	AgentKey   = "agent.key"
+	CACert     = hostlayout.CACertFile
+	CAKey      = hostlayout.CAKeyFile
+	ServerCert = hostlayout.ServerCertFile
+	ServerKey  = hostlayout.ServerKeyFile
+	AgentCert  = hostlayout.AgentCertFile
+	AgentKey   = hostlayout.AgentKeyFile
 )
-
-// FileNames lists the six files in the order they are reported.
-var FileNames = []string{CACert, CAKey, ServerCert, ServerKey, AgentCert, AgentKey}
 
 // Certificate shape as the installer makes them (functions/certs/README.md).
 const (

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 func TestInvalidOptions(t *testing.T) {
@@ -87,8 +89,8 @@ func TestModes(t *testing.T) {
 			t.Errorf("%s rewritten on reuse", n)
 		}
 	}
-	if entries, _ := os.ReadDir(opts.Dir); len(entries) != len(FileNames) {
-		t.Errorf("directory holds %d entries, want exactly the %d files (no temporaries)", len(entries), len(FileNames))
+	if entries, _ := os.ReadDir(opts.Dir); len(entries) != len(hostlayout.CertFileNames) {
+		t.Errorf("directory holds %d entries, want exactly the %d files (no temporaries)", len(entries), len(hostlayout.CertFileNames))
 	}
 }
 
@@ -98,7 +100,7 @@ func checkModes(t *testing.T, dir string) {
 	if err != nil || fi.Mode().Perm() != DirMode {
 		t.Errorf("%s: mode %v (%v), want %v", dir, fi.Mode().Perm(), err, DirMode)
 	}
-	for _, n := range FileNames {
+	for _, n := range hostlayout.CertFileNames {
 		fi, err := os.Stat(filepath.Join(dir, n))
 		want := CertMode
 		if strings.HasSuffix(n, ".key") {
@@ -117,7 +119,7 @@ func TestPlanWritesNothing(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !r.Generated || len(r.Files) != len(FileNames) {
+	if !r.Generated || len(r.Files) != len(hostlayout.CertFileNames) {
 		t.Fatalf("Plan on an empty directory: Generated=%v files=%d", r.Generated, len(r.Files))
 	}
 	if _, err := os.Stat(opts.Dir); !os.IsNotExist(err) {

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // Result is what Plan decided and the files that follow from it.
@@ -132,7 +134,7 @@ func readFiles(dir string) (map[string][]byte, error) {
 	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
 		return nil, fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
 	}
-	for _, name := range FileNames {
+	for _, name := range hostlayout.CertFileNames {
 		b, err := os.ReadFile(filepath.Join(dir, name))
 		switch {
 		case err == nil:

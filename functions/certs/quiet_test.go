@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	cflog "github.com/cloudflare/cfssl/log"
 )
 
@@ -53,7 +54,7 @@ func TestReproducible(t *testing.T) {
 				return r
 			}
 			a, b, c := plan(1), plan(1), plan(2)
-			for _, n := range FileNames {
+			for _, n := range hostlayout.CertFileNames {
 				if !bytes.Equal(a.Files[n], b.Files[n]) {
 					t.Errorf("%s differs between two runs with the same seed", n)
 				}

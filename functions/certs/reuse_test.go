@@ -16,6 +16,8 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestReuse: a second run with the same inputs changes nothing on disk,
@@ -36,7 +38,7 @@ func TestReuse(t *testing.T) {
 			if want := "certificates for " + tc.ip + " in " + opts.Dir + " are valid until"; !bytes.HasPrefix([]byte(second.Reason), []byte(want)) {
 				t.Errorf("reuse reason %q, want prefix %q", second.Reason, want)
 			}
-			for _, n := range FileNames {
+			for _, n := range hostlayout.CertFileNames {
 				onDisk, err := os.ReadFile(filepath.Join(opts.Dir, n))
 				if err != nil {
 					t.Fatal(err)
@@ -83,7 +85,7 @@ func copyFile(t *testing.T, from, to string) {
 // TestRegenerate: each reason to regenerate is detected, said, and only
 // what is bad is replaced (all six files when the CA goes).
 func TestRegenerate(t *testing.T) {
-	all := FileNames
+	all := hostlayout.CertFileNames
 	server := []string{ServerCert, ServerKey}
 	agent := []string{AgentCert, AgentKey}
 	cases := []struct {
@@ -148,7 +150,7 @@ func TestRegenerate(t *testing.T) {
 			if !r.Generated || !want.MatchString(r.Reason) {
 				t.Fatalf("Generated=%v Reason=%q, want a regeneration matching %s", r.Generated, r.Reason, want)
 			}
-			for _, n := range FileNames {
+			for _, n := range hostlayout.CertFileNames {
 				same := bytes.Equal(r.Files[n], first.Files[n]) && bytes.Equal(r.Files[n], damaged[n])
 				if slices.Contains(tc.changed, n) == same {
 					t.Errorf("%s: unchanged=%v, want changed=%v", n, same, slices.Contains(tc.changed, n))

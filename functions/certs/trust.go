@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"syscall"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"golang.org/x/sys/unix"
 )
 
@@ -35,7 +36,7 @@ func TrustReason(dir string) string {
 	if perm := fi.Mode().Perm(); perm&0o077 != 0 {
 		return fmt.Sprintf("%s has mode %04o, open to group or others (want %04o)", dir, perm, DirMode)
 	}
-	for _, name := range FileNames {
+	for _, name := range hostlayout.CertFileNames {
 		if r := fileTrustReason(filepath.Join(dir, name)); r != "" {
 			return r
 		}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // nobody is a uid that is not the test's; chown to it needs root.
@@ -69,7 +71,7 @@ func TestUnsafePlaceIsNeverReused(t *testing.T) {
 			if !r.Generated || !strings.Contains(r.Reason, tc.reason) || !strings.Contains(r.Reason, "no certificate there is trusted") {
 				t.Fatalf("generated %v, reason %q; want regenerated because %q", r.Generated, r.Reason, tc.reason)
 			}
-			for _, name := range FileNames {
+			for _, name := range hostlayout.CertFileNames {
 				if bytes.Equal(r.Files[name], planted.Files[name]) {
 					t.Errorf("%s reused from an unsafe place", name)
 				}

@@ -7,6 +7,8 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // File and directory modes on disk.
@@ -43,7 +45,7 @@ func Write(dir string, r *Result) ([]string, error) {
 			os.Remove(t) // a no-op after a successful rename
 		}
 	}()
-	for _, name := range FileNames {
+	for _, name := range hostlayout.CertFileNames {
 		want, ok := r.Files[name]
 		if !ok {
 			return nil, fmt.Errorf("write certificates: result has no %s", name)

@@ -6,11 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-)
 
-// CertFileNames are the certificate directory's files (as in certs.Result.Files);
-// the checks look at certificates and at which key files exist.
-var CertFileNames = []string{"ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key"}
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // ReadCertDir reads the certificates of a certificate directory for
 // Options.CertFiles. Missing files are left out; an unreadable one is an error.
@@ -23,7 +21,7 @@ func ReadCertDir(dir string) (map[string][]byte, error) {
 		return nil, fmt.Errorf("certificate directory %s is not a directory", dir)
 	}
 	out := map[string][]byte{}
-	for _, name := range CertFileNames {
+	for _, name := range hostlayout.CertFileNames { // certificates, and which key files exist
 		data, err := os.ReadFile(filepath.Join(dir, name))
 		if errors.Is(err, fs.ErrNotExist) {
 			continue

@@ -26,8 +26,19 @@ const (
 // ClusterFileNames lists the cluster manifest file names above.
 var ClusterFileNames = []string{NamespaceFileName, DaemonSetFileName, AgentSecretFileName}
 
-// CertFileNames are the certificate directory's files (functions/certs/README.md).
-var CertFileNames = []string{"ca.crt", "ca.key", "server.crt", "server.key", "agent.crt", "agent.key"}
+// The certificate directory's files (functions/certs/README.md).
+const (
+	CACertFile     = "ca.crt"
+	CAKeyFile      = "ca.key"
+	ServerCertFile = "server.crt"
+	ServerKeyFile  = "server.key"
+	AgentCertFile  = "agent.crt"
+	AgentKeyFile   = "agent.key"
+)
+
+// CertFileNames lists the certificate directory's files in the order they
+// are reported; certs, check and render all read this one list.
+var CertFileNames = []string{CACertFile, CAKeyFile, ServerCertFile, ServerKeyFile, AgentCertFile, AgentKeyFile}
 
 // The kube-apiserver configuration files: plain config, not API objects.
 const (

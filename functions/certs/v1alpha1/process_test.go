@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 var update = flag.Bool("update", false, "rewrite expected.yaml/errors.txt and the certificate fixtures under testdata")
@@ -66,7 +67,7 @@ func secureFixtures(t *testing.T, work string) {
 		if err := os.Chmod(dir, certs.DirMode); err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range certs.FileNames {
+		for _, name := range hostlayout.CertFileNames {
 			mode := certs.CertMode
 			if strings.HasSuffix(name, ".key") {
 				mode = certs.KeyMode
