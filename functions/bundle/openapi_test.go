@@ -101,11 +101,15 @@ func agentSecret(t *testing.T, spec *v1alpha1.Spec) []byte {
 	if err != nil {
 		t.Fatalf("certs.Plan: %v", err)
 	}
-	doc, err := certs.AgentSecret(r, spec.Namespace, spec.Paths.ClusterManifest(hostlayout.AgentSecretFileName))
+	n, err := certs.AgentSecretNode(r, spec.Namespace, spec.Paths.ClusterManifest(hostlayout.AgentSecretFileName))
 	if err != nil {
-		t.Fatalf("certs.AgentSecret: %v", err)
+		t.Fatalf("certs.AgentSecretNode: %v", err)
 	}
-	j, err := yaml.YAMLToJSON(doc)
+	doc, err := n.String()
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := yaml.YAMLToJSON([]byte(doc))
 	if err != nil {
 		t.Fatalf("agent Secret is not YAML: %v", err)
 	}

@@ -14,22 +14,9 @@ import (
 // secretKeys are the Secret's data keys in the order they are written.
 var secretKeys = []string{"ca.crt", "tls.crt", "tls.key"}
 
-// AgentSecret is the Secret konnectivity-agent-certs (tls.crt, tls.key, ca.crt) as a YAML document with the
-// bundle labels and the placement/host-path annotations of docs/bundle-shape.md.
-func AgentSecret(r *Result, namespace, hostPath string) ([]byte, error) {
-	n, err := AgentSecretNode(r, namespace, hostPath)
-	if err != nil {
-		return nil, err
-	}
-	s, err := n.String()
-	if err != nil {
-		return nil, fmt.Errorf("agent Secret: %w", err)
-	}
-	return []byte(s), nil
-}
-
-// AgentSecretNode is AgentSecret as a node, for callers that hold the
-// bundle as parsed objects.
+// AgentSecretNode is the Secret konnectivity-agent-certs (tls.crt, tls.key,
+// ca.crt) as a node, with the bundle labels and the placement/host-path
+// annotations of docs/bundle-shape.md; callers hold the bundle as parsed objects.
 func AgentSecretNode(r *Result, namespace, hostPath string) (*yaml.RNode, error) {
 	if r == nil {
 		return nil, fmt.Errorf("agent Secret: no certificates (nil Result)")

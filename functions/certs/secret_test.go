@@ -15,7 +15,7 @@ import (
 func TestAgentSecret(t *testing.T) {
 	cryptotest.SetGlobalRandom(t, 7)
 	r := ensure(t, options(t, "192.0.2.10"))
-	doc, err := AgentSecret(r, "openshift-bootstrap-konnectivity", "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
+	doc, err := agentSecretYAML(r, "openshift-bootstrap-konnectivity", "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestAgentSecret(t *testing.T) {
 		t.Fatalf("%v (run go test -update to create it)", err)
 	}
 	if !bytes.Equal(doc, want) {
-		t.Errorf("AgentSecret differs from %s (go test -update refreshes it):\n%s", golden, doc)
+		t.Errorf("AgentSecretNode differs from %s (go test -update refreshes it):\n%s", golden, doc)
 	}
 	var s corev1.Secret
 	if err := yaml.UnmarshalStrict(doc, &s); err != nil {
@@ -65,14 +65,24 @@ func TestAgentSecretRejects(t *testing.T) {
 		{"unclean host path", "ns", "/a/../x.yaml", "host path"},
 	}
 	for _, tc := range cases {
-		if _, err := AgentSecret(r, tc.ns, tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := agentSecretYAML(r, tc.ns, tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: error %v, want one about %s", tc.name, err, tc.want)
 		}
 	}
-	if _, err := AgentSecret(nil, "ns", "/x.yaml"); err == nil {
+	if _, err := agentSecretYAML(nil, "ns", "/x.yaml"); err == nil {
 		t.Error("nil result: no error")
 	}
-	if _, err := AgentSecret(&Result{}, "ns", "/x.yaml"); err == nil || !strings.Contains(err.Error(), "ca.crt") {
+	if _, err := agentSecretYAML(&Result{}, "ns", "/x.yaml"); err == nil || !strings.Contains(err.Error(), "ca.crt") {
 		t.Errorf("empty result: error %v, want one naming ca.crt", err)
 	}
+}
+
+// agentSecretYAML is the Secret as the bytes render writes: the node's String.
+func agentSecretYAML(r *Result, namespace, hostPath string) ([]byte, error) {
+	n, err := AgentSecretNode(r, namespace, hostPath)
+	if err != nil {
+		return nil, err
+	}
+	s, err := n.String()
+	return []byte(s), err
 }

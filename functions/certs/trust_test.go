@@ -76,7 +76,7 @@ func TestUnsafePlaceIsNeverReused(t *testing.T) {
 					t.Errorf("%s reused from an unsafe place", name)
 				}
 			}
-			secret, err := AgentSecret(r, "ns", "/x.yaml")
+			secret, err := agentSecretYAML(r, "ns", "/x.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -24,7 +24,11 @@ func TestWithRealCertificates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := planCerts(t, tt.ip)
-			secret, err := certs.AgentSecret(res, bundlev1.DefaultNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
+			node, err := certs.AgentSecretNode(res, bundlev1.DefaultNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
+			if err != nil {
+				t.Fatal(err)
+			}
+			secret, err := node.String()
 			if err != nil {
 				t.Fatal(err)
 			}

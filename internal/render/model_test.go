@@ -23,7 +23,7 @@ func TestSecretFileSameAsFromText(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, err := certs.AgentSecret(r, ns, hostPath)
+	text, err := node.String() // the bytes the text Secret was made of
 	if err != nil {
 		t.Fatal(err)
 	}
