@@ -2,13 +2,11 @@ package v1alpha1
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -67,12 +65,4 @@ func errorText(rs framework.Results) string {
 		lines = append(lines, line+r.Message)
 	}
 	return fmt.Sprintf("%s found %d error(s):\n%s", Kind, len(lines), strings.Join(lines, "\n"))
-}
-
-// Run executes the validator on a ResourceList from in, writes the
-// ResourceList with results to out, and returns an error when a result is an
-// error, which the caller must turn into a non-zero exit.
-func Run(in io.Reader, out io.Writer) error {
-	rw := &kio.ByteReadWriter{Reader: in, Writer: out, KeepReaderAnnotations: true}
-	return framework.Execute(Processor(nil), rw)
 }

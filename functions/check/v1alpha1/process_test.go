@@ -15,19 +15,9 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// envServe makes the test binary act as the function, for kustomize to exec.
-const envServe = "KONNECTIVITY_CHECK_TEST_SERVE"
-
-func TestMain(m *testing.M) {
-	if os.Getenv(envServe) == "1" {
-		if err := Run(os.Stdin, os.Stdout); err != nil {
-			os.Stderr.WriteString(err.Error() + "\n")
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	os.Exit(m.Run())
-}
+// EnvServe makes the test binary act as the function, for kustomize to exec
+// (serve_test.go: it runs dispatch.Run, the binary's own entry point).
+const EnvServe = "KONNECTIVITY_CHECK_TEST_SERVE"
 
 func goodBundle(t *testing.T) string {
 	t.Helper()
@@ -127,18 +117,21 @@ func TestCertDirRelativeToWorkingDirectory(t *testing.T) {
 	}
 }
 
-// TestRunWritesResultsAndFails: through framework.Execute, the ResourceList
-// with its results is written and the error survives for the exit code.
+// TestRunWritesResultsAndFails: served as the binary serves it, the
+// ResourceList with its results is written and the error becomes the exit code.
 func TestRunWritesResultsAndFails(t *testing.T) {
 	bundle := strings.Replace(goodBundle(t), "--mode=http-connect", "--mode=grpc", 1)
 	in := "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nfunctionConfig:\n" + indent(configYAML) + "items:\n"
 	for _, doc := range strings.Split(bundle, "\n---\n") {
 		in += indentItem(doc)
 	}
-	var out bytes.Buffer
-	err := Run(strings.NewReader(in), &out)
-	if err == nil || !strings.Contains(err.Error(), "mode-protocol-mismatch") {
-		t.Fatalf("Run error = %v, want mode-protocol-mismatch", err)
+	var out, stderr bytes.Buffer
+	cmd := exec.Command(os.Args[0]) // this binary serving the function as kustomize runs it
+	cmd.Env = append(os.Environ(), EnvServe+"=1")
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = strings.NewReader(in), &out, &stderr
+	err := cmd.Run()
+	if err == nil || !strings.Contains(stderr.String(), "mode-protocol-mismatch") {
+		t.Fatalf("exit %v, stderr %q; want a failure naming mode-protocol-mismatch", err, stderr.String())
 	}
 	if !strings.Contains(out.String(), "results:") || !strings.Contains(out.String(), "rule: mode-protocol-mismatch") {
 		t.Errorf("output lacks the results:\n%s", out.String())
@@ -168,7 +161,7 @@ func kustomizeBuild(t *testing.T, field, edit, with string) (string, string, err
 	}
 	write(t, dir, "kustomization.yaml", kust)
 	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", "--enable-exec", dir)
-	cmd.Env = append(os.Environ(), envServe+"=1")
+	cmd.Env = append(os.Environ(), EnvServe+"=1")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err = cmd.Run()
