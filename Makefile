@@ -92,13 +92,22 @@ golden: ## rewrite testdata/golden from the current output (review the diff!)
 verify: lint ## lint, then fail with a diff when any overlay drifted from its golden file
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
 
-lint: ## gofmt, goimports, go vet and staticcheck (also with -tags e2e), and go mod tidy -diff
+# deadcode (golang.org/x/tools) from the binary's main: what it reports outside
+# the test-helper packages is production code that only tests call, or nothing.
+# With -test and the e2e tag: code that not even a test reaches.
+TEST_HELPERS := ^internal/(testutil|guidetest)/
+
+lint: ## gofmt, goimports, go vet, staticcheck and deadcode (also with -tags e2e), and go mod tidy -diff
 	@out=$$($(GOFMT) -l $(GO_FILES)); if [ -n "$$out" ]; then echo "gofmt: run gofmt -w on:" >&2; echo "$$out" >&2; exit 1; fi
 	@out=$$($(LINT) goimports -l $(GO_FILES)); if [ -n "$$out" ]; then echo "goimports: run '$(LINT) goimports -w' on:" >&2; echo "$$out" >&2; exit 1; fi
 	$(GO) vet ./...
 	$(GO) vet -tags e2e ./e2e/...
 	$(LINT) staticcheck ./...
 	$(LINT) staticcheck -tags e2e ./...
+	@all=$$($(LINT) deadcode ./...); out=$$(printf '%s\n' "$$all" | grep -vE '$(TEST_HELPERS)' | grep . || true); \
+	  if [ -n "$$out" ]; then echo "deadcode: production code that only tests call, or nothing does; remove it or use it:" >&2; echo "$$out" >&2; exit 1; fi
+	@out=$$($(LINT) deadcode -test -tags e2e ./...); \
+	  if [ -n "$$out" ]; then echo "deadcode: code that not even a test reaches; remove it:" >&2; echo "$$out" >&2; exit 1; fi
 	GOTOOLCHAIN=local $(GO) mod tidy -diff
 
 plugins: ## install the binary on PATH (exec wiring) and link it as a legacy plugin for every kind

@@ -3,6 +3,7 @@ module github.com/bootstrap-konnectivity/konnectivity-bundle/tools/lint
 go 1.26.0
 
 tool (
+	golang.org/x/tools/cmd/deadcode
 	golang.org/x/tools/cmd/goimports
 	honnef.co/go/tools/cmd/staticcheck
 )
