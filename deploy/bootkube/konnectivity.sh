@@ -54,7 +54,7 @@ bundle() {
     --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
     --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
   cat "$errf" >&2
-  # konnectivity-bundle exits 0..7; 125..127 are podman's own: no container ran.
+  # konnectivity-bundle exits 0..9; 125..127 are podman's own: no container ran.
   if ((rc >= 125)); then explain_podman "$rc" "$errf"; fi
   rm -f "$errf"
   return "$rc"
