@@ -131,8 +131,13 @@ func (t *txn) do(op journalOp) error {
 // whether the host is verifiably as it was.
 func (t *txn) abort(j *journal, cause error) error {
 	if err := rollBack(t.h, j); err != nil {
-		return fmt.Errorf("%w; undoing it also failed (the journal %s stays, the next render, teardown or status finishes the undo): %v",
-			cause, t.h.Abs(hostlayout.JournalPath), err)
+		if exists(t.h, hostlayout.JournalPath) {
+			return fmt.Errorf("%w; undoing it also failed (the journal %s stays, the next render, teardown or status finishes the undo): %v",
+				cause, t.h.Abs(hostlayout.JournalPath), err)
+		}
+		// The journal went with its state directory, which is now a
+		// hidden scratch name: the files are back, the scratch is not.
+		return fmt.Errorf("%w; undone, but cleaning up failed (the next render, teardown or status removes what is left): %v", cause, err)
 	}
 	if err := verifyUndone(t.h, j); err != nil {
 		return fmt.Errorf("%w; undone, but the host does not match what it was: %v", cause, err)
