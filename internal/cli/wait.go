@@ -23,8 +23,11 @@ registered: the server and agents alone decide).
 
 Each poll is a status run and a probe of each target, so wait gives the
 same verdicts as status and probe. While it waits it prints on stderr what
-it is waiting for and for how long, when that changes and every 5s. On
---timeout it exits 1 with one verdict naming the cause and the fix:
+it is waiting for and for how long, when that changes and every 5s. The
+poll under way when --timeout passes finishes first (at most --dial-timeout
+per test dial and the kube-apiserver's answers), so that its verdict is the
+tunnel's and not the deadline's. On --timeout it exits 1 with one verdict
+naming the cause and the fix:
 server-not-running (socket missing, /healthz failing), no-agent-connected
 (with the agent port's rule from ports), agents-dropped (agents connected
 and left, or the server's log shows it refusing their TLS handshake: a
