@@ -83,7 +83,7 @@ func ourDialer(t *testing.T, path string) (dialFunc, error) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lookupCluster(cfg)
+	return lookupCluster(cfg, plainHost)
 }
 
 // dialOutcome dials addr and, on success, checks the connection carries bytes.
