@@ -79,7 +79,11 @@ func upstreamDialer(t *testing.T, path string) (dialFunc, error) {
 }
 
 func ourDialer(t *testing.T, path string) (dialFunc, error) {
-	cfg, err := egressconfig.Read(path)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := egressconfig.Decode(data)
 	if err != nil {
 		t.Fatal(err)
 	}

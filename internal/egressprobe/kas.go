@@ -44,7 +44,10 @@ func (v *kasView) read() error {
 	if err != nil {
 		return err
 	}
-	kas := hostlayout.ReadKAS(v.h, st)
+	kas, err := hostlayout.ReadKAS(v.h, st)
+	if err != nil {
+		return err
+	}
 	if kas.EgressFile == "" {
 		return nil
 	}

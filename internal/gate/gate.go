@@ -75,7 +75,13 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 	w := &waiter{opts: opts, start: start}
 	var v *Verdict
 	for {
-		v = w.poll(ctx)
+		next := w.poll(ctx)
+		if v != nil && !next.Ready && ctx.Err() != nil {
+			// the deadline cut this poll short: the last whole one says more
+			v.Waited = opts.Now().Sub(start)
+			return v
+		}
+		v = next
 		v.Waited = opts.Now().Sub(start)
 		if v.Ready {
 			return v

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -22,13 +23,13 @@ import (
 
 // kindNames says what a path is, for errors.
 var kindNames = map[fs.FileMode]string{
-	fs.ModeSymlink:                   "a symbolic link",
-	fs.ModeNamedPipe:                 "a FIFO (named pipe)",
-	fs.ModeDevice:                    "a block device",
+	fs.ModeSymlink:                    "a symbolic link",
+	fs.ModeNamedPipe:                  "a FIFO (named pipe)",
+	fs.ModeDevice:                     "a block device",
 	fs.ModeDevice | fs.ModeCharDevice: "a character device",
-	fs.ModeSocket:                    "a socket",
-	fs.ModeDir:                       "a directory",
-	0:                                "a regular file",
+	fs.ModeSocket:                     "a socket",
+	fs.ModeDir:                        "a directory",
+	0:                                 "a regular file",
 }
 
 // KindName names a file's type: "a FIFO (named pipe)", "a symbolic link", ...
@@ -37,6 +38,12 @@ func KindName(m fs.FileMode) string {
 		return s
 	}
 	return "a special file (" + m.Type().String() + ")"
+}
+
+// IsLinkError reports whether err refuses a symbolic link on a path.
+func IsLinkError(err error) bool {
+	var ue *UnsafeError
+	return errors.As(err, &ue) && strings.Contains(ue.Problem, "symbolic link")
 }
 
 // kindError refuses a path that is not of the wanted kind.

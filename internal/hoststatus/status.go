@@ -97,7 +97,7 @@ func Run(ctx context.Context, opts Options) *Report {
 	if root.Bundle.Agent != nil {
 		rep.BootstrapIP, _ = root.Bundle.Agent.Flags.Lookup("proxy-server-host")
 	}
-	s := &session{opts: opts, root: root, rep: rep}
+	s := &session{ctx: ctx, opts: opts, root: root, rep: rep}
 	s.files()
 	s.socket()
 	s.egress()
@@ -116,6 +116,7 @@ func (r *Report) finish() *Report {
 
 // session is one status run's shared state.
 type session struct {
+	ctx  context.Context // the caller's: a wait's deadline ends every request
 	opts Options
 	root *renderedroot.Root
 	rep  *Report

@@ -160,7 +160,7 @@ func TestForceRegeneratesTruncatedCertificates(t *testing.T) {
 	if !rep.CertsGenerated {
 		t.Errorf("--force did not regenerate damaged certificates")
 	}
-	if err := checkCertFiles(filepath.Join(opts.Root, certDirRel)); err != nil {
+	if err := checkCertFiles(opts.Root, certDirRel); err != nil {
 		t.Errorf("after --force: %v", err)
 	}
 }
