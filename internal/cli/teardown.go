@@ -70,7 +70,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts teardown.Options
 	var quiet bool
 	var gather string
-	fs.StringVar(&opts.Root, "root", "", "host root directory render wrote under (/ on the bootstrap node)")
+	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
@@ -79,9 +79,6 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
-		}
-		if opts.Root == "" {
-			return Usagef("--root is required")
 		}
 		use, err := readUsage(opts, gather)
 		if err != nil {
