@@ -2,6 +2,7 @@ package certs
 
 import (
 	"crypto/x509"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -21,7 +22,7 @@ func at(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // options is a certificate directory under a fresh temp dir, made at t0.
 func options(t testing.TB, ip string) Options {
-	return Options{Dir: filepath.Join(t.TempDir(), "tls", "konnectivity"), BootstrapIP: ip, Now: at(t0)}
+	return Options{Dir: filepath.Join(t.TempDir(), "tls", "konnectivity"), BootstrapIP: netip.MustParseAddr(ip), Now: at(t0)}
 }
 
 func ensure(t testing.TB, opts Options) *Result {

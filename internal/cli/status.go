@@ -46,20 +46,17 @@ func newStatusCommand() *Command {
 
 func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
-	var output string
-	fs.StringVar(&opts.Root, "root", "/", "host root render wrote under")
+	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
-	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	outputp := outputFlag(fs, "text", "json")
 	var gather string
 	fs.StringVar(&gather, "gather", "", "also write status.json and metrics.txt into this directory (for a log bundle)")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
 		}
-		if output != "text" && output != "json" {
-			return Usagef("--output: unknown format %q; use text or json", output)
-		}
+		output := *outputp
 		if msg, err := recoverInterrupted(opts.Root); err != nil {
 			return err
 		} else if msg != "" {

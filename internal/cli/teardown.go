@@ -62,7 +62,7 @@ func newTeardownCommand() *Command {
 func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts teardown.Options
 	var quiet bool
-	fs.StringVar(&opts.Root, "root", "", "host root directory render wrote under (/ on the bootstrap node)")
+	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
@@ -70,9 +70,6 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
-		}
-		if opts.Root == "" {
-			return Usagef("--root is required")
 		}
 		rep, err := teardown.Run(context.Background(), opts)
 		if rep != nil && rep.Recovered != "" {

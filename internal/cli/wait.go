@@ -47,8 +47,8 @@ func newWaitCommand() *Command {
 
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
-	var output, kubeconfig string
-	fs.StringVar(&opts.Status.Root, "root", "/", "host root render wrote under")
+	var kubeconfig string
+	rootFlag(fs, &opts.Status.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
 	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
@@ -57,9 +57,10 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
-	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	outputp := outputFlag(fs, "text", "json")
 	return func(io IO, args []string) error {
-		if err := checkWaitArgs(args, output, opts); err != nil {
+		output := *outputp
+		if err := checkWaitArgs(args, opts); err != nil {
 			return err
 		}
 		if kubeconfig != "" {
@@ -85,12 +86,10 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	}
 }
 
-func checkWaitArgs(args []string, output string, opts gate.Options) error {
+func checkWaitArgs(args []string, opts gate.Options) error {
 	switch {
 	case len(args) > 0:
 		return Usagef("wait takes no arguments, got %q; a target goes in --target", args)
-	case output != "text" && output != "json":
-		return Usagef("--output: unknown format %q; use text or json", output)
 	case opts.MinAgents < 1:
 		return Usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
 	case opts.Timeout <= 0:

@@ -3,6 +3,7 @@ package v1alpha1
 import (
 	"bufio"
 	"io/fs"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -47,7 +48,7 @@ func writeFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		cryptotest.SetGlobalRandom(t, 1)
-		if _, err := certs.Ensure(certs.Options{Dir: dir, BootstrapIP: "192.0.2.10", Now: func() time.Time { return t0 }}); err != nil {
+		if _, err := certs.Ensure(certs.Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Now: func() time.Time { return t0 }}); err != nil {
 			t.Fatal(err)
 		}
 		if err := damage(dir); err != nil {
