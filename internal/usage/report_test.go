@@ -2,7 +2,6 @@ package usage
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"testing"
@@ -10,8 +9,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/want from the current output")
 
 // capturedTargets are the registrations of the e2e run that produced
 // testdata/*-metrics.txt (testdata/README.md).
@@ -127,6 +124,6 @@ func TestGolden(t *testing.T) {
 	if err := WriteTable(&table, rep); err != nil {
 		t.Fatal(err)
 	}
-	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.json"), js.Bytes(), *update)
-	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.txt"), table.Bytes(), *update)
+	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.json"), js.Bytes())
+	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.txt"), table.Bytes())
 }
