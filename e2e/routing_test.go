@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -46,7 +47,7 @@ func TestRoutingRulesAgreeWithBinaries(t *testing.T) {
 		{name: "defaultRoute, comma-joined", strategies: "defaultRoute", identifiers: "default-route=true,ipv4=" + target, rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 		{name: "defaultRoute, not a bool", strategies: "defaultRoute", identifiers: "default-route=maybe", rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 	}
-	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: tunneltest.BootIP, Image: testImage})
+	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(tunneltest.BootIP), Image: testImage})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

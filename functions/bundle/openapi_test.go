@@ -3,6 +3,7 @@ package bundle_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -97,7 +98,7 @@ func bundleForCase(t *testing.T, dir string) [][]byte {
 
 func agentSecret(t *testing.T, spec *v1alpha1.Spec) []byte {
 	t.Helper()
-	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: spec.BootstrapIP})
+	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: netip.MustParseAddr(spec.BootstrapIP)})
 	if err != nil {
 		t.Fatalf("certs.Plan: %v", err)
 	}

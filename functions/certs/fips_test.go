@@ -3,6 +3,7 @@ package certs
 import (
 	"crypto/fips140"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -35,7 +36,7 @@ func fipsChild() int {
 	}
 	defer os.RemoveAll(dir)
 	for _, algo := range []string{"ecdsa", "rsa"} {
-		if _, err := Ensure(Options{Dir: dir + "/" + algo, BootstrapIP: "192.0.2.10", KeyAlgorithm: algo}); err != nil {
+		if _, err := Ensure(Options{Dir: dir + "/" + algo, BootstrapIP: netip.MustParseAddr("192.0.2.10"), KeyAlgorithm: algo}); err != nil {
 			fmt.Printf("%s: %v\n", algo, err)
 			return 1
 		}
@@ -44,7 +45,7 @@ func fipsChild() int {
 			fmt.Println(err)
 			return 1
 		}
-		r, err := Plan(Options{Dir: old, BootstrapIP: "192.0.2.10", KeyAlgorithm: algo})
+		r, err := Plan(Options{Dir: old, BootstrapIP: netip.MustParseAddr("192.0.2.10"), KeyAlgorithm: algo})
 		if err != nil || r.Generated {
 			fmt.Printf("%s: previous release's certificates not reused: %v %+v\n", algo, err, r)
 			return 1

@@ -2,7 +2,7 @@ package certs
 
 import (
 	"crypto/x509"
-	"flag"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,8 +14,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
-
 // t0 is the fixed clock of most tests; certificates made at t0 are checked
 // at t0 too, so nothing depends on the wall clock.
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -24,7 +22,7 @@ func at(t time.Time) func() time.Time { return func() time.Time { return t } }
 
 // options is a certificate directory under a fresh temp dir, made at t0.
 func options(t testing.TB, ip string) Options {
-	return Options{Dir: filepath.Join(t.TempDir(), "tls", "konnectivity"), BootstrapIP: ip, Now: at(t0)}
+	return Options{Dir: filepath.Join(t.TempDir(), "tls", "konnectivity"), BootstrapIP: netip.MustParseAddr(ip), Now: at(t0)}
 }
 
 func ensure(t testing.TB, opts Options) *Result {

@@ -48,7 +48,7 @@ const (
 // Options says where the certificates live and what they must look like.
 type Options struct {
 	Dir          string           // certificate directory on disk (0700), files ca.crt ca.key server.crt server.key agent.crt agent.key
-	BootstrapIP  string           // the server certificate's IP SAN
+	BootstrapIP  netip.Addr       // the server certificate's IP SAN, parsed by the caller (bootstrapip.Validate)
 	Validity     time.Duration    // 0 = 24h
 	KeyAlgorithm string           // "" or "ecdsa" (P-256, default) | "rsa"
 	KeySize      int              // rsa: 2048 (default) | 3072 | 4096; ecdsa: 0 or 256
@@ -89,10 +89,13 @@ func (o Options) settings() (settings, error) {
 	if o.Dir == "" {
 		return settings{}, fieldErr("Dir", "empty; give the directory that holds (or will hold) %s and the other files", CACert)
 	}
-	ip, err := bootstrapip.Validate(o.BootstrapIP, "")
-	if err != nil {
+	if !o.BootstrapIP.IsValid() {
+		return settings{}, fieldErr("BootstrapIP", "not set; give the bootstrap node's IP that agents dial")
+	}
+	if err := bootstrapip.Check(o.BootstrapIP, ""); err != nil {
 		return settings{}, &FieldError{Field: "BootstrapIP", Err: err}
 	}
+	ip := o.BootstrapIP.Unmap()
 	validity := o.Validity
 	if validity == 0 {
 		validity = DefaultValidity

@@ -2,6 +2,7 @@ package certs
 
 import (
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,21 +20,21 @@ func TestInvalidOptions(t *testing.T) {
 		field string
 		msg   string
 	}{
-		{"no dir", Options{BootstrapIP: "192.0.2.1"}, "Dir", "empty"},
-		{"no IP", Options{Dir: dir}, "BootstrapIP", `"" is not an IP address`},
-		{"garbage IP", Options{Dir: dir, BootstrapIP: "192.0.2"}, "BootstrapIP", "is not an IP address"},
-		{"loopback v4", Options{Dir: dir, BootstrapIP: "127.0.0.1"}, "BootstrapIP", "loopback"},
-		{"loopback v6", Options{Dir: dir, BootstrapIP: "::1"}, "BootstrapIP", "loopback"},
-		{"unspecified", Options{Dir: dir, BootstrapIP: "0.0.0.0"}, "BootstrapIP", "unspecified"},
-		{"unspecified v6", Options{Dir: dir, BootstrapIP: "::"}, "BootstrapIP", "unspecified"},
-		{"multicast", Options{Dir: dir, BootstrapIP: "224.0.0.5"}, "BootstrapIP", "multicast"},
-		{"link-local", Options{Dir: dir, BootstrapIP: "169.254.1.1"}, "BootstrapIP", "link-local"},
-		{"link-local v6 with zone", Options{Dir: dir, BootstrapIP: "fe80::1%eth0"}, "BootstrapIP", "zone"},
-		{"unknown algorithm", Options{Dir: dir, BootstrapIP: "192.0.2.1", KeyAlgorithm: "ed25519"}, "KeyAlgorithm", "use ecdsa or rsa"},
-		{"ecdsa 384", Options{Dir: dir, BootstrapIP: "192.0.2.1", KeySize: 384}, "KeySize", "P-256 only"},
-		{"rsa 1024", Options{Dir: dir, BootstrapIP: "192.0.2.1", KeyAlgorithm: "rsa", KeySize: 1024}, "KeySize", "2048, 3072 or 4096"},
-		{"validity 1h", Options{Dir: dir, BootstrapIP: "192.0.2.1", Validity: time.Hour}, "Validity", "more than 1h0m0s"},
-		{"negative validity", Options{Dir: dir, BootstrapIP: "192.0.2.1", Validity: -time.Hour}, "Validity", "more than"},
+		{"no dir", Options{BootstrapIP: netip.MustParseAddr("192.0.2.1")}, "Dir", "empty"},
+		{"no IP", Options{Dir: dir}, "BootstrapIP", "not set"},
+		{"loopback v4", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("127.0.0.1")}, "BootstrapIP", "loopback"},
+		{"loopback v6", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("::1")}, "BootstrapIP", "loopback"},
+		{"unspecified", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("0.0.0.0")}, "BootstrapIP", "unspecified"},
+		{"unspecified v6", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("::")}, "BootstrapIP", "unspecified"},
+		{"multicast", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("224.0.0.5")}, "BootstrapIP", "multicast"},
+		{"link-local", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("169.254.1.1")}, "BootstrapIP", "link-local"},
+		{"link-local v6 with zone", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("fe80::1%eth0")}, "BootstrapIP", "zone"},
+		{"global v6 with zone", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("2001:db8::1%eth0")}, "BootstrapIP", "zone"},
+		{"unknown algorithm", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.1"), KeyAlgorithm: "ed25519"}, "KeyAlgorithm", "use ecdsa or rsa"},
+		{"ecdsa 384", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.1"), KeySize: 384}, "KeySize", "P-256 only"},
+		{"rsa 1024", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.1"), KeyAlgorithm: "rsa", KeySize: 1024}, "KeySize", "2048, 3072 or 4096"},
+		{"validity 1h", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.1"), Validity: time.Hour}, "Validity", "more than 1h0m0s"},
+		{"negative validity", Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.1"), Validity: -time.Hour}, "Validity", "more than"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,7 +57,7 @@ func TestDirIsAFile(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Ensure(Options{Dir: file, BootstrapIP: "192.0.2.1"})
+	_, err := Ensure(Options{Dir: file, BootstrapIP: netip.MustParseAddr("192.0.2.1")})
 	if err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Fatalf("Ensure into a file: %v, want a 'not a directory' error", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/pem"
 	"maps"
 	"math/big"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -94,9 +95,9 @@ func TestRegenerate(t *testing.T) {
 		reason  string // regexp; DIR stands for the directory
 		changed []string
 	}{
-		{"IP changed", func(t *testing.T, o *Options) { o.BootstrapIP = "192.0.2.11" },
+		{"IP changed", func(t *testing.T, o *Options) { o.BootstrapIP = netip.MustParseAddr("192.0.2.11") },
 			`^bootstrap IP changed from 192\.0\.2\.10 to 192\.0\.2\.11$`, server},
-		{"IP changed to IPv6", func(t *testing.T, o *Options) { o.BootstrapIP = "2001:db8::11" },
+		{"IP changed to IPv6", func(t *testing.T, o *Options) { o.BootstrapIP = netip.MustParseAddr("2001:db8::11") },
 			`^bootstrap IP changed from 192\.0\.2\.10 to 2001:db8::11$`, server},
 		{"CA expires within the hour", func(t *testing.T, o *Options) { o.Now = at(t0.Add(23*time.Hour + 1*time.Minute)) },
 			`^DIR/ca\.crt expires at 2026-01-03T03:04:05Z, in 1h0m0s or less$`, all},
@@ -135,7 +136,7 @@ func TestRegenerate(t *testing.T) {
 			forgeLeaf(t, o.Dir, AgentCert, AgentKey, t0.Add(48*time.Hour), x509.ExtKeyUsageClientAuth, "")
 		}, `^DIR/agent\.crt outlives DIR/ca\.crt$`, agent},
 		{"IP changed and agent damaged", func(t *testing.T, o *Options) {
-			o.BootstrapIP = "192.0.2.12"
+			o.BootstrapIP = netip.MustParseAddr("192.0.2.12")
 			truncate(AgentKey)(t, o)
 		}, `^bootstrap IP changed from 192\.0\.2\.10 to 192\.0\.2\.12; DIR/agent\.key is damaged or truncated`, append(slices.Clone(server), agent...)},
 	}
@@ -224,7 +225,7 @@ func forgeLeaf(t *testing.T, dir, certFn, keyFn string, notAfter time.Time, eku 
 func TestNoLeafOutlivesCA(t *testing.T) {
 	opts := options(t, "192.0.2.10")
 	first := ensure(t, opts)
-	opts.Now, opts.BootstrapIP = at(t0.Add(20*time.Hour)), "192.0.2.11"
+	opts.Now, opts.BootstrapIP = at(t0.Add(20*time.Hour)), netip.MustParseAddr("192.0.2.11")
 	r := ensure(t, opts)
 	ca, server := mustCert(t, first.Files[CACert]), mustCert(t, r.Files[ServerCert])
 	if !r.Generated || !bytes.Equal(r.Files[CACert], first.Files[CACert]) {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"testing"
@@ -59,7 +60,7 @@ func TestWithRealCertificates(t *testing.T) {
 
 func planCerts(t *testing.T, ip string) *certs.Result {
 	t.Helper()
-	res, err := certs.Plan(certs.Options{Dir: filepath.Join(t.TempDir(), "certs"), BootstrapIP: ip})
+	res, err := certs.Plan(certs.Options{Dir: filepath.Join(t.TempDir(), "certs"), BootstrapIP: netip.MustParseAddr(ip)})
 	if err != nil {
 		t.Fatalf("certs.Plan(%s): %v", ip, err)
 	}

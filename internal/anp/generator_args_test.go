@@ -3,6 +3,7 @@ package anp_test
 import (
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"strings"
 	"testing"
 
@@ -48,11 +49,11 @@ var overlayInputs = map[string]struct {
 	opts   kustbuild.Options
 	tunnel bool
 }{
-	"ipv4":      {kustbuild.Options{BootstrapIP: "192.0.2.10", Image: "example.com/anp:test"}, true},
-	"ipv6":      {kustbuild.Options{BootstrapIP: "2001:db8::10", Image: "example.com/anp:test"}, true},
-	"dualstack": {kustbuild.Options{BootstrapIP: "192.0.2.10", Image: "example.com/anp:test"}, true},
+	"ipv4":      {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, true},
+	"ipv6":      {kustbuild.Options{BootstrapIP: netip.MustParseAddr("2001:db8::10"), Image: "example.com/anp:test"}, true},
+	"dualstack": {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, true},
 	"upi":       {kustbuild.Options{}, true},
-	"sno":       {kustbuild.Options{BootstrapIP: "192.0.2.10", Image: "example.com/anp:test"}, false},
+	"sno":       {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, false},
 }
 
 // TestGeneratorArgsMatchTable builds every shipped overlay and holds the

@@ -124,6 +124,9 @@ func Check(addr netip.Addr, want Family) error {
 	if !addr.IsValid() {
 		return &Error{Input: "", Problem: NotAnIP}
 	}
+	if addr.Zone() != "" {
+		return &Error{Input: addr.String(), Problem: HasZone}
+	}
 	return check(addr.String(), addr.Unmap(), want)
 }
 

@@ -18,18 +18,8 @@ const (
 	JSON     Format = "json"
 )
 
-// Formats lists every format, for flag help and validation.
+// Formats lists every format, the first the default (diff --output).
 var Formats = []Format{Text, Markdown, JSON}
-
-// ParseFormat validates a --output value.
-func ParseFormat(s string) (Format, error) {
-	for _, f := range Formats {
-		if string(f) == s {
-			return f, nil
-		}
-	}
-	return "", fmt.Errorf("unknown output format %q; use text, markdown or json", s)
-}
 
 // Write prints r in format f; colour applies to text only.
 func Write(w io.Writer, r *Result, f Format, colour bool) error {

@@ -26,8 +26,8 @@ otherwise it names an embedded overlay: ` + strings.Join(kustbuild.Overlays(), "
 Exit status: 0 success; 1 build or config error; 2 usage error.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options
-			fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "bootstrap node IP agents dial (default $KONNECTIVITY_BOOTSTRAP_IP)")
-			fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image (default $KONNECTIVITY_IMAGE, else a placeholder for kustomize images:)")
+			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
+			imageFlag(fs, &opts.Image, "else a placeholder for kustomize images:")
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
 					return Usagef("build takes at most one OVERLAY or DIR, got %d", len(args))

@@ -40,26 +40,24 @@ another render, teardown or certs held --root past --lock-timeout.`,
 
 func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts certs.Options
-	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node IP agents dial (required; the server certificate's only SAN)")
+	bootstrapIPFlag(fs, &opts.BootstrapIP, "required; the server certificate's only SAN")
+	markRequired(fs, "bootstrap-ip")
 	fs.StringVar(&opts.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
+	markRequired(fs, "dir")
 	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
-	lockRoot := fs.String("root", "/", "host root whose lock certs takes, shared with render and teardown (/ on the bootstrap node)")
+	var lockRoot string
+	rootFlag(fs, &lockRoot, "host root whose lock certs takes (shared with render and teardown) and that holds --dir", rootReads)
 	var lockTimeout time.Duration
 	lockTimeoutFlag(fs, &lockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("certs takes no arguments, got %q", args)
 		}
-		for _, req := range []struct{ flag, val string }{{"--bootstrap-ip", opts.BootstrapIP}, {"--dir", opts.Dir}} {
-			if req.val == "" {
-				return Usagef("%s is required", req.flag)
-			}
-		}
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
-		h, unlock, err := lockRootDir(*lockRoot, lockTimeout)
+		h, unlock, err := lockRootDir(lockRoot, lockTimeout)
 		if err != nil {
 			var locked *hostfs.LockedError
 			if errors.As(err, &locked) {
@@ -81,19 +79,6 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return runCerts(io, h, rel, opts)
 	}
-}
-
-// keyFlags are the key choice of new certificates, shared by certs and
-// render; certs.CheckKey validates them.
-func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
-	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
-	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
-}
-
-// lockTimeoutFlag is --lock-timeout of every command that changes the host
-// (render, teardown, certs): they share the root's lock, so they wait alike.
-func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
-	fs.DurationVar(d, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
 }
 
 // certsExitLocked: another run held the root's lock past --lock-timeout.

@@ -77,9 +77,9 @@ func TestCertsCommandBadInput(t *testing.T) {
 	}{
 		{"no IP", []string{"--dir", "D"}, 2, "--bootstrap-ip is required"},
 		{"no dir", []string{"--bootstrap-ip", "192.0.2.10"}, 2, "--dir is required"},
-		{"malformed IP", []string{"--bootstrap-ip", "192.0.2", "--dir", "D"}, 2, `--bootstrap-ip: "192.0.2" is not an IP address`},
-		{"loopback", []string{"--bootstrap-ip", "127.0.0.1", "--dir", "D"}, 2, `--bootstrap-ip: "127.0.0.1" is a loopback address`},
-		{"multicast", []string{"--bootstrap-ip", "ff02::1", "--dir", "D"}, 2, "--bootstrap-ip: \"ff02::1\" is a multicast address"},
+		{"malformed IP", []string{"--bootstrap-ip", "192.0.2", "--dir", "D"}, 2, `invalid argument "192.0.2" for "--bootstrap-ip" flag: "192.0.2" is not an IP address`},
+		{"loopback", []string{"--bootstrap-ip", "127.0.0.1", "--dir", "D"}, 2, `for "--bootstrap-ip" flag: "127.0.0.1" is a loopback address`},
+		{"multicast", []string{"--bootstrap-ip", "ff02::1", "--dir", "D"}, 2, `for "--bootstrap-ip" flag: "ff02::1" is a multicast address`},
 		{"unspecified", []string{"--bootstrap-ip", "0.0.0.0", "--dir", "D"}, 2, "is the unspecified address"},
 		{"algorithm", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--key-algorithm", "dsa"}, 2, `--key-algorithm: "dsa": use ecdsa or rsa`},
 		{"rsa size", []string{"--bootstrap-ip", "192.0.2.10", "--dir", "D", "--key-algorithm", "rsa", "--key-size", "1024"}, 2, "--key-size: 1024: RSA keys must be 2048, 3072 or 4096 bits"},

@@ -41,18 +41,15 @@ Exit status: 0 no error findings (warnings allowed); 1 at least one error
 finding; 2 usage error, unreadable input or certificate directory, or a DIR
 that does not build.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			output := fs.StringP("output", "o", "text", "output format: text or json")
+			output := outputFlag(fs, "text", "json")
 			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
 			var opts check.Options
 			var build kustbuild.Options
-			fs.StringVar(&build.BootstrapIP, "bootstrap-ip", "", "bootstrap node IP for a DIR that is built (default $KONNECTIVITY_BOOTSTRAP_IP)")
-			fs.StringVar(&build.Image, "image", "", "apiserver-network-proxy image for a DIR that is built (default $KONNECTIVITY_IMAGE)")
+			bootstrapIPFlag(fs, &build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
+			imageFlag(fs, &build.Image, "for a DIR that is built")
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
 			return func(io IO, args []string) error {
-				if *output != "text" && *output != "json" {
-					return Usagef("--output must be text or json, not %q", *output)
-				}
 				if len(args) > 1 {
 					return Usagef("check takes at most one FILE, DIR or -, got %d", len(args))
 				}

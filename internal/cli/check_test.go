@@ -61,7 +61,7 @@ func TestCheckCommand(t *testing.T) {
 		{name: "missing cluster CA allowed", stdin: noCA, args: []string{"--allow-missing-cluster-ca"}, wantCode: 0, wantStdout: "warning  Pod"},
 		{name: "empty build", stdin: "", wantCode: 1, wantStdout: "--enable-exec"},
 		{name: "empty build allowed", stdin: "", args: []string{"--allow-empty"}, wantCode: 0},
-		{name: "unknown output", args: []string{"--output", "yaml", goodFile}, wantCode: 2, wantStderr: "--output must be text or json"},
+		{name: "unknown output", args: []string{"--output", "yaml", goodFile}, wantCode: 2, wantStderr: `invalid argument "yaml" for "-o, --output" flag: use one of text, json`},
 		{name: "two targets", args: []string{goodFile, badFile}, wantCode: 2, wantStderr: "at most one"},
 		{name: "missing file", args: []string{"/no/such/bundle.yaml"}, wantCode: 2, wantStderr: "no such file"},
 		{name: "unparsable", stdin: "a: [1, 2\n", wantCode: 2, wantStderr: "parse YAML stream"},

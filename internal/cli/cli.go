@@ -42,6 +42,10 @@ type Command struct {
 	Long  string // paragraphs for --help, after the synopsis
 	// Setup registers the command's flags and returns the function that runs it.
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
+	// ValueExit is the exit code when a shared flag's value is refused as
+	// the flags are read (an unusable --bootstrap-ip); 0 means 2, a usage
+	// error.
+	ValueExit int
 }
 
 // ExitError makes a command exit with a specific code. A nil Err exits
@@ -175,12 +179,14 @@ func runCommand(c *Command, args []string, io IO) int {
 	fs.SetOutput(io.Stderr)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		fmt.Fprintf(io.Stderr, "%s %s: %v\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, err, ProgramName, c.Name)
-		return 2
+		return exitCode(io.Stderr, c, flagError(c, err))
 	}
 	if *help {
 		printCommandHelp(io.Stdout, c, fs)
 		return 0
+	}
+	if err := checkRequired(fs); err != nil {
+		return exitCode(io.Stderr, c, err)
 	}
 	err := run(io, fs.Args())
 	return exitCode(io.Stderr, c, err)

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"net/netip"
 	"os"
 	"strings"
 
@@ -44,22 +45,20 @@ func newDiffCommand() *Command {
 }
 
 func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
-	var ips, images []string
-	var output, colour string
+	var images []string
+	var ips []netip.Addr
+	var colour string
 	var overlays bool
 	fs.BoolVar(&overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
-	fs.StringSliceVar(&ips, "bootstrap-ip", nil, "bootstrap IP for the builds, or IP_A,IP_B per side (default $KONNECTIVITY_BOOTSTRAP_IP)")
-	fs.StringSliceVar(&images, "image", nil, "apiserver-network-proxy image for the builds, or IMAGE_A,IMAGE_B (default $KONNECTIVITY_IMAGE)")
-	fs.StringVarP(&output, "output", "o", "text", "output format: text, markdown or json")
+	bootstrapIPPairFlag(fs, &ips)
+	imagePairFlag(fs, &images)
+	outputp := outputFlag(fs, formatNames()...)
 	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
 	return func(io IO, args []string) error {
 		if len(args) != 2 {
 			return Usagef("diff needs exactly two bundles A and B, got %d", len(args))
 		}
-		format, err := bundlediff.ParseFormat(output)
-		if err != nil {
-			return Usagef("--output: %v", err)
-		}
+		format := bundlediff.Format(*outputp)
 		useColour, err := wantColour(colour, io)
 		if err != nil {
 			return Usagef("--color: %v", err)
@@ -85,39 +84,55 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	}
 }
 
+// formatNames are diff's --output values.
+func formatNames() []string {
+	names := make([]string, len(bundlediff.Formats))
+	for i, f := range bundlediff.Formats {
+		names[i] = string(f)
+	}
+	return names
+}
+
 // sideOptions gives each side its build inputs: one value serves both sides,
 // two (A,B) differ per side, e.g. --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10.
-func sideOptions(ips, images []string, getenv func(string) string) ([2]kustbuild.Options, error) {
+func sideOptions(ips []netip.Addr, images []string, getenv func(string) string) ([2]kustbuild.Options, error) {
 	var opts [2]kustbuild.Options
-	for _, f := range []struct {
-		name string
-		vals []string
-		set  func(o *kustbuild.Options, v string)
-	}{
-		{"--bootstrap-ip", ips, func(o *kustbuild.Options, v string) { o.BootstrapIP = v }},
-		{"--image", images, func(o *kustbuild.Options, v string) { o.Image = v }},
-	} {
-		switch len(f.vals) {
-		case 0:
-		case 1:
-			f.set(&opts[0], f.vals[0])
-			f.set(&opts[1], f.vals[0])
-		case 2:
-			f.set(&opts[0], f.vals[0])
-			f.set(&opts[1], f.vals[1])
-		default:
-			return opts, Usagef("%s takes one value or two (A,B), got %d", f.name, len(f.vals))
-		}
+	ipA, ipB, err := perSide("--bootstrap-ip", ips)
+	if err != nil {
+		return opts, err
 	}
-	opts[0].Getenv, opts[1].Getenv = getenv, getenv
+	imageA, imageB, err := perSide("--image", images)
+	if err != nil {
+		return opts, err
+	}
+	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, Getenv: getenv}
+	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, Getenv: getenv}
 	return opts, nil
+}
+
+// perSide splits a flag's values between A and B: none, one for both, or A,B.
+func perSide[T any](flag string, vals []T) (a, b T, err error) {
+	switch len(vals) {
+	case 0:
+	case 1:
+		a, b = vals[0], vals[0]
+	case 2:
+		a, b = vals[0], vals[1]
+	default:
+		err = Usagef("%s takes one value or two (A,B), got %d", flag, len(vals))
+	}
+	return a, b, err
 }
 
 // perSideHint adds to a side's build error, when it concerns a flag given
 // one value that served both sides (an IPv4 --bootstrap-ip for an ipv6
 // overlay), how to give each side its own value.
-func perSideHint(err error, ips, images []string) error {
+func perSideHint(err error, addrs []netip.Addr, images []string) error {
 	msg := strings.ToLower(err.Error())
+	ips := make([]string, len(addrs))
+	for i, a := range addrs {
+		ips[i] = a.String()
+	}
 	for _, f := range []struct {
 		flag, about, example string
 		vals                 []string

@@ -72,9 +72,9 @@ func TestDiffCommand(t *testing.T) {
 			args: []string{"diff", "--overlays", golden("ipv4"), "ipv4"}, stderr: "is not an overlay"},
 		{name: "missing argument", code: 2, noStdout: true, args: []string{"diff", "ipv4"}, stderr: "exactly two bundles"},
 		{name: "unknown source", code: 2, noStdout: true, args: []string{"diff", "nope", "ipv4"}, stderr: `A: "nope" is not a file, a directory or an overlay`},
-		{name: "bad output", code: 2, noStdout: true, args: []string{"diff", "-o", "html", "a", "b"}, stderr: "--output: unknown output format"},
+		{name: "bad output", code: 2, noStdout: true, args: []string{"diff", "-o", "html", "a", "b"}, stderr: `invalid argument "html" for "-o, --output" flag: use one of text, markdown, json`},
 		{name: "two stdins", code: 2, noStdout: true, args: []string{"diff", "-", "-"}, stderr: "only one of A and B"},
-		{name: "three IPs", code: 2, noStdout: true, args: []string{"diff", "--bootstrap-ip", "a,b,c", "ipv4", "ipv6"}, stderr: "--bootstrap-ip takes one value or two"},
+		{name: "three IPs", code: 2, noStdout: true, args: []string{"diff", "--bootstrap-ip", "192.0.2.1,192.0.2.2,192.0.2.3", "ipv4", "ipv6"}, stderr: "--bootstrap-ip takes one value or two"},
 		{name: "unparsable side", stdin: "kind: [", code: 2, noStdout: true, args: []string{"diff", "-", golden("ipv4")}, stderr: "A (stdin): document 1: not valid YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -49,19 +49,16 @@ func newPortsCommand() *Command {
 
 func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts kustbuild.Options
-	var output string
 	var rf ruleFlags
-	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "bootstrap IP when building (default $KONNECTIVITY_BOOTSTRAP_IP)")
-	fs.StringVar(&opts.Image, "image", "", "image when building (default $KONNECTIVITY_IMAGE)")
-	fs.StringVarP(&output, "output", "o", "text", "output format: "+outputFormats())
+	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
+	imageFlag(fs, &opts.Image, "when building")
+	outputp := outputFlag(fs, append([]string{"text", "json"}, firewall.Formats()...)...)
 	rf.register(fs)
 	return func(io IO, args []string) error {
 		if len(args) > 1 {
 			return Usagef("ports takes at most one FILE, DIR, OVERLAY or ROOT, got %d", len(args))
 		}
-		if output != "text" && output != "json" && !firewall.IsFormat(output) {
-			return Usagef("--output: unknown format %q; use one of %s", output, outputFormats())
-		}
+		output := *outputp
 		ruleOpts, err := rf.options(output)
 		if err != nil {
 			return err

@@ -65,8 +65,3 @@ func writeRules(io IO, format string, rep *netreq.Report, opts firewall.Options)
 	}
 	return firewall.Write(io.Stdout, format, plan)
 }
-
-// outputFormats is the --output help list.
-func outputFormats() string {
-	return "text, json, " + strings.Join(firewall.Formats(), ", ")
-}

@@ -31,7 +31,7 @@ func TestPortsCommand(t *testing.T) {
 		{"rendered root", []string{"ports", root}, 0, []string{"Network requirements of the host root " + root, "to:     the bootstrap host 2001:db8::10"}, ""},
 		{"overlay name with inputs", []string{"ports", "--bootstrap-ip", "192.0.2.77", "--image", goldenImage, "dualstack"}, 0, []string{"the bootstrap host 192.0.2.77"}, ""},
 		{"bootstrap-in-place", []string{"ports", golden("sno")}, 0, []string{"None: the bundle deploys no Konnectivity tunnel"}, ""},
-		{"bad output", []string{"ports", "-o", "yaml", upi}, 2, nil, `--output: unknown format "yaml"`},
+		{"bad output", []string{"ports", "-o", "yaml", upi}, 2, nil, `invalid argument "yaml" for "-o, --output" flag: use one of text, json, aws,`},
 		{"two args", []string{"ports", upi, upi}, 2, nil, "at most one"},
 		{"unknown target", []string{"ports", "nope"}, 1, nil, `"nope" is not a file, a directory or an overlay`},
 		{"a root with nothing rendered", []string{"ports", empty}, 1, nil, empty + ": nothing rendered here (no var/lib/konnectivity-bundle/state.json)"},

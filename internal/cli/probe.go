@@ -42,23 +42,20 @@ func newProbeCommand() *Command {
 
 func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts egressprobe.Options
-	var output string
-	fs.StringVar(&opts.Root, "root", "/", "host root render wrote under")
+	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
-	fs.StringVarP(&output, "output", "o", "text", "output format: text or json")
+	outputp := outputFlag(fs, "text", "json")
 	var web webhookFlags
 	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of --kubeconfig's cluster")
 	fs.StringVar(&web.kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver (with --webhooks)")
 	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
 	return func(io IO, args []string) error {
+		output := *outputp
 		if web.on {
 			return runWebhookProbe(io, args, output, opts, web)
 		}
 		if len(args) != 1 {
 			return Usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
-		}
-		if output != "text" && output != "json" {
-			return Usagef("--output: unknown format %q; use text or json", output)
 		}
 		opts.Target = args[0]
 		res, err := egressprobe.Probe(context.Background(), opts)
@@ -90,8 +87,6 @@ func runWebhookProbe(io IO, args []string, output string, opts egressprobe.Optio
 		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
 	case web.kubeconfig == "":
 		return Usagef("probe --webhooks needs --kubeconfig (the bootstrap kube-apiserver's)")
-	case output != "text" && output != "json":
-		return Usagef("--output: unknown format %q; use text or json", output)
 	}
 	c, err := webhookprobe.Client(web.kubeconfig)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/netip"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -71,6 +72,9 @@ func newRenderCommand() *Command {
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
 		Setup: setupRender,
+		// An unusable --bootstrap-ip is bad input, as render has always
+		// reported it, although the flag layer now refuses it.
+		ValueExit: renderExitInput,
 	}
 }
 
@@ -78,9 +82,11 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts render.Options
 	var quiet bool
 	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name ("+strings.Join(kustbuild.Overlays(), ", ")+") or kustomization directory; default "+kustbuild.DefaultOverlay)
-	fs.StringVar(&opts.Root, "root", "", "host root directory to write under (/ on the bootstrap node)")
-	fs.StringVar(&opts.BootstrapIP, "bootstrap-ip", "", "the bootstrap node's IP that agents dial, or auto; optional when the overlay sets spec.bootstrapIP")
-	fs.StringVar(&opts.Image, "image", "", "apiserver-network-proxy image reference; omit it when the overlay pins the image (images: or spec.image), which it would replace")
+	rootFlag(fs, &opts.Root, "host root directory to write under, / on the bootstrap node", rootPlaces)
+	var ip netip.Addr
+	var auto bool
+	bootstrapIPAutoFlag(fs, &ip, &auto, "optional when the overlay sets spec.bootstrapIP")
+	imageFlag(fs, &opts.Image, "omit it when the overlay pins the image (images: or spec.image), which it would replace")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
@@ -90,9 +96,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) > 0 {
 			return Usagef("render takes no arguments, got %q", args)
 		}
-		if opts.Root == "" {
-			return Usagef("--root is required")
-		}
+		opts.BootstrapIP = renderIP(ip, auto)
 		opts.Getenv = io.Getenv
 		rep, err := render.Run(context.Background(), opts)
 		if err != nil {
@@ -110,6 +114,17 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return nil
 	}
+}
+
+// renderIP is the parsed --bootstrap-ip as render.Options carries it.
+func renderIP(ip netip.Addr, auto bool) string {
+	switch {
+	case auto:
+		return render.AutoIP
+	case ip.IsValid():
+		return ip.String()
+	}
+	return ""
 }
 
 func renderExit(err error) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -109,7 +110,7 @@ func TestWaitAgainstRealServerAndAgents(t *testing.T) {
 	t.Run("agent certificate from another CA", func(t *testing.T) {
 		h := tunneltest.New(t, "ipv4")
 		other := t.TempDir()
-		if _, err := certs.Ensure(certs.Options{Dir: filepath.Join(other, "certs"), BootstrapIP: tunneltest.BootIP}); err != nil {
+		if _, err := certs.Ensure(certs.Options{Dir: filepath.Join(other, "certs"), BootstrapIP: netip.MustParseAddr(tunneltest.BootIP)}); err != nil {
 			t.Fatal(err)
 		}
 		h.StartServer(t)

@@ -42,15 +42,3 @@ func SettleBootstrapIP(flag netip.Addr, spec bundle.Spec) (netip.Addr, error) {
 	}
 	return own, nil
 }
-
-// flagIP parses --bootstrap-ip for a build: the one parse of the flag.
-func flagIP(raw string) (netip.Addr, error) {
-	if raw == "" {
-		return netip.Addr{}, nil
-	}
-	ip, err := bootstrapip.Validate(raw, "")
-	if err != nil {
-		return netip.Addr{}, fmt.Errorf("--bootstrap-ip: %w", err)
-	}
-	return ip, nil
-}

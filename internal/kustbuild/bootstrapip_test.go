@@ -1,10 +1,12 @@
 package kustbuild
 
 import (
+	"net/netip"
 	"strings"
 	"testing"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 func TestSettleBootstrapIP(t *testing.T) {
@@ -18,13 +20,16 @@ func TestSettleBootstrapIP(t *testing.T) {
 		{flag: "192.0.2.10", spec: "192.0.2.10", want: "192.0.2.10"},
 		{flag: "2001:DB8::10", spec: "2001:db8:0::10", family: "ipv6", want: "2001:db8::10"},
 		{flag: "192.0.2.20", spec: "192.0.2.10", err: []string{"--bootstrap-ip 192.0.2.20", "spec.bootstrapIP 192.0.2.10", "fix:"}},
-		{flag: "not-an-ip", spec: "192.0.2.10", err: []string{"--bootstrap-ip", "not-an-ip", "is not an IP address"}},
-		{flag: "", spec: "not-an-ip", want: ""}, // left to the generator, which names spec.bootstrapIP
+		{flag: "not-an-ip", spec: "192.0.2.10", err: []string{"not-an-ip", "is not an IP address"}}, // the CLI's parse refuses it first
+		{flag: "", spec: "not-an-ip", want: ""},                                                     // left to the generator, which names spec.bootstrapIP
 		{flag: "192.0.2.10", spec: "not-an-ip", err: []string{"--bootstrap-ip 192.0.2.10", "spec.bootstrapIP not-an-ip"}},
 	}
 	for _, tc := range cases {
 		spec := bundle.Spec{BootstrapIP: tc.spec, IPFamily: tc.family}
-		got, err := flagIP(tc.flag)
+		got, err := netip.Addr{}, error(nil)
+		if tc.flag != "" {
+			got, err = bootstrapip.Validate(tc.flag, "")
+		}
 		if err == nil {
 			got, err = SettleBootstrapIP(got, spec)
 		}
@@ -59,7 +64,7 @@ func TestBuildAppliesTheBootstrapIPRule(t *testing.T) {
 		{"192.0.2.20", ""},
 	}
 	for _, tc := range cases {
-		out, err := BuildOverlay("upi", Options{BootstrapIP: tc.flag, Getenv: func(string) string { return "" }})
+		out, err := BuildOverlay("upi", Options{BootstrapIP: ipOf(tc.flag), Getenv: func(string) string { return "" }})
 		switch {
 		case tc.host == "" && err == nil:
 			t.Errorf("--bootstrap-ip %s: built, want the conflict with spec.bootstrapIP 192.0.2.10", tc.flag)

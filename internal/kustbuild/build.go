@@ -27,11 +27,11 @@ const DefaultOverlay = "ipv4"
 
 // Options are the runtime values of a build.
 type Options struct {
-	// BootstrapIP is --bootstrap-ip as given ("" = not given). It is parsed
-	// once and settled against each config's spec.bootstrapIP
-	// (SettleBootstrapIP); the generator gets the address as a value, not
-	// through KONNECTIVITY_BOOTSTRAP_IP.
-	BootstrapIP string
+	// BootstrapIP is --bootstrap-ip, parsed once where the flag is read
+	// (the zero Addr = not given). It is settled against each config's
+	// spec.bootstrapIP (SettleBootstrapIP); the generator gets the address
+	// as a value, not through KONNECTIVITY_BOOTSTRAP_IP.
+	BootstrapIP netip.Addr
 	Image       string              // KONNECTIVITY_IMAGE for the generator
 	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
 	// BootstrapIPFor, when set, decides the bootstrap IP once the build
@@ -79,12 +79,8 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // run is one kustomize run with our functions in-process and the wired
 // checks applied to its result.
 func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
-	ip, err := flagIP(opts.BootstrapIP)
-	if err != nil {
-		return nil, nil, err
-	}
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, ip
+	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, opts.BootstrapIP
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)

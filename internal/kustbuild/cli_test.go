@@ -3,6 +3,7 @@ package kustbuild
 import (
 	"bytes"
 	"fmt"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -61,13 +62,21 @@ func newContainerKustomizeCLI(t testing.TB) *kustomizeCLI {
 	return &kustomizeCLI{bin: bin, path: path, pluginHome: t.TempDir(), extraEnv: extra}
 }
 
+// ipText is addr as the environment variable carries it; "" when unset.
+func ipText(addr netip.Addr) string {
+	if !addr.IsValid() {
+		return ""
+	}
+	return addr.String()
+}
+
 func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...string) ([]byte, error) {
 	cmd := exec.Command(k.bin, append([]string{"build"}, append(flags, dir)...)...)
 	cmd.Env = append([]string{
 		"PATH=" + k.path,
 		"HOME=" + t.TempDir(),
 		"KUSTOMIZE_PLUGIN_HOME=" + k.pluginHome,
-		"KONNECTIVITY_BOOTSTRAP_IP=" + opts.BootstrapIP,
+		"KONNECTIVITY_BOOTSTRAP_IP=" + ipText(opts.BootstrapIP),
 		"KONNECTIVITY_IMAGE=" + opts.Image,
 	}, k.extraEnv...)
 	var stderr bytes.Buffer

@@ -61,11 +61,7 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 			calls := 0
 			opts := Options{Getenv: noEnv, Image: goldenImage, BootstrapIPFor: func(s bundle.Spec) (netip.Addr, error) {
 				seen, calls = s, calls+1
-				flag, err := flagIP(tc.flag)
-				if err != nil {
-					return flag, err
-				}
-				return SettleBootstrapIP(flag, s)
+				return SettleBootstrapIP(ipOf(tc.flag), s)
 			}}
 			m, err := BuildModel(tc.overlay, opts)
 			var conflict *BootstrapIPConflictError
@@ -103,7 +99,7 @@ func TestModelSpecIsThePatchedConfig(t *testing.T) {
 		{"upi", "", "ipv4", "http-connect", true, 9091},
 	}
 	for _, tc := range cases {
-		m, err := BuildModel(tc.overlay, Options{BootstrapIP: tc.ip, Getenv: noEnv})
+		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), Getenv: noEnv})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.overlay, err)
 		}

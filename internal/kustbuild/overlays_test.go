@@ -2,7 +2,7 @@ package kustbuild
 
 import (
 	"bytes"
-	"flag"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -12,19 +12,26 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
-
 // goldenImage is a fixed image so golden files do not depend on the environment.
 const goldenImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 
 // goldenInputs are the runtime values each overlay's golden file is built
 // with: documentation addresses (RFC 5737, RFC 3849). upi pins its own
 // bootstrap IP and mirrored image in the overlay, so it gets neither.
+// ipOf is a test's address as --bootstrap-ip parses it; "" is the zero Addr
+// (not given).
+func ipOf(s string) netip.Addr {
+	if s == "" {
+		return netip.Addr{}
+	}
+	return netip.MustParseAddr(s)
+}
+
 var goldenInputs = map[string]Options{
-	"ipv4":      {BootstrapIP: "192.0.2.10", Image: goldenImage},
-	"ipv6":      {BootstrapIP: "2001:db8::10", Image: goldenImage},
-	"dualstack": {BootstrapIP: "192.0.2.10", Image: goldenImage},
-	"sno":       {BootstrapIP: "192.0.2.10", Image: goldenImage},
+	"ipv4":      {BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage},
+	"ipv6":      {BootstrapIP: netip.MustParseAddr("2001:db8::10"), Image: goldenImage},
+	"dualstack": {BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage},
+	"sno":       {BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage},
 	"upi":       {},
 }
 
@@ -58,7 +65,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(tooltest.RepoRoot(), "testdata", "golden", overlay+".yaml")
-			goldenfile.Assert(t, path, got, *update)
+			goldenfile.Assert(t, path, got)
 		})
 	}
 }

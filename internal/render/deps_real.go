@@ -29,7 +29,7 @@ func realDeps() *deps {
 	}
 	d.planCerts = func(dir string, ip netip.Addr) (*certPlan, error) {
 		// The certificate library takes the address as text, its public API.
-		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip.String(), KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
+		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip, KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
 		if err != nil {
 			return nil, err
 		}

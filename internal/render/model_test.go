@@ -14,7 +14,7 @@ import (
 // TestSecretFileSameAsFromText: the Secret render now builds as a node is
 // written byte for byte as the text Secret render used to parse.
 func TestSecretFileSameAsFromText(t *testing.T) {
-	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: testIP})
+	r, err := certs.Plan(certs.Options{Dir: t.TempDir(), BootstrapIP: netip.MustParseAddr(testIP)})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -75,7 +76,11 @@ func (f Function) options(s Spec) (certs.Options, error) {
 		return certs.Options{}, &FieldError{Field: "spec.secretHostPath", Message: fmt.Sprintf("%q is not absolute", s.SecretHostPath),
 			Fix: "give a host path such as " + DefaultSecretHostPath}
 	}
-	opts := certs.Options{Dir: s.CertDir, BootstrapIP: s.BootstrapIP, KeyAlgorithm: s.KeyAlgorithm, KeySize: s.KeySize, Now: f.Now}
+	ip, err := bootstrapip.Validate(s.BootstrapIP, "")
+	if err != nil {
+		return certs.Options{}, &FieldError{Field: "spec.bootstrapIP", Message: err.Error()}
+	}
+	opts := certs.Options{Dir: s.CertDir, BootstrapIP: ip, KeyAlgorithm: s.KeyAlgorithm, KeySize: s.KeySize, Now: f.Now}
 	if s.Validity != "" {
 		d, err := time.ParseDuration(s.Validity)
 		if err != nil {

@@ -1,6 +1,7 @@
 package tooltest_test
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,7 +37,7 @@ func TestWriteOverlay(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: tc.ip, Getenv: func(string) string { return "" }})
+			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: netip.MustParseAddr(tc.ip), Getenv: func(string) string { return "" }})
 			if err != nil {
 				t.Fatal(err)
 			}

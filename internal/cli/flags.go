@@ -1,0 +1,243 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"net/netip"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+)
+
+// The flags several commands share (--output, --root, --bootstrap-ip,
+// --image) are declared only here, so each is spelled, defaulted, checked
+// and explained the same way in every command; TestSharedFlags walks every
+// command to keep it so. README "Flags" describes them.
+
+// sharedAnnotation marks a flag declared by these helpers;
+// requiredAnnotation one that runCommand refuses to leave empty.
+const (
+	sharedAnnotation   = "konnectivity-bundle/shared"
+	requiredAnnotation = "konnectivity-bundle/required"
+)
+
+// rootRule is the one --root default rule, stated in every command's help.
+const rootRule = "required by the commands that choose which host paths to write or remove (render, teardown); / by default for the others"
+
+// rootUse is how a command uses --root, which decides its default.
+type rootUse int
+
+const (
+	// rootReads: the command reads under the root, or writes only beneath
+	// a path the user names (certs --dir): --root defaults to /.
+	rootReads rootUse = iota
+	// rootPlaces: the command itself picks the host paths it writes or
+	// removes under the root: --root is required, so a forgotten flag
+	// never lands the bundle on, or removes it from, the wrong host.
+	rootPlaces
+)
+
+// rootFlag declares --root with the default rootRule gives use; what says
+// what the command does under it.
+func rootFlag(fs *pflag.FlagSet, p *string, what string, use rootUse) {
+	def := "/"
+	if use == rootPlaces {
+		def = ""
+	}
+	fs.StringVar(p, "root", def, what+"; "+rootRule)
+	markShared(fs, "root")
+	if use == rootPlaces {
+		markRequired(fs, "root")
+	}
+}
+
+// outputFlag declares -o/--output with the formats the command writes, the
+// first being the default. Another value fails when the flags are read,
+// naming --output and the formats.
+func outputFlag(fs *pflag.FlagSet, formats ...string) *string {
+	v := &choiceValue{val: formats[0], choices: formats}
+	fs.VarP(v, "output", "o", "output format: "+strings.Join(formats, ", "))
+	markShared(fs, "output")
+	return &v.val
+}
+
+// choiceValue is a string flag limited to choices.
+type choiceValue struct {
+	val     string
+	choices []string
+}
+
+func (v *choiceValue) String() string { return v.val }
+func (v *choiceValue) Type() string   { return "string" }
+
+func (v *choiceValue) Set(s string) error {
+	if !slices.Contains(v.choices, s) {
+		return fmt.Errorf("use one of %s", strings.Join(v.choices, ", "))
+	}
+	v.val = s
+	return nil
+}
+
+// imageEnv is where every command that builds takes the image from when
+// --image is not given (the generator reads it).
+const imageEnv = "$KONNECTIVITY_IMAGE"
+
+// imageFlag declares --image; note adds what this command does with it.
+func imageFlag(fs *pflag.FlagSet, p *string, note string) {
+	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
+	markShared(fs, "image")
+}
+
+// imagePairFlag is diff's --image: one image for both sides, or IMAGE_A,IMAGE_B.
+func imagePairFlag(fs *pflag.FlagSet, p *[]string) {
+	fs.StringSliceVar(p, "image", nil, "apiserver-network-proxy image reference (default "+imageEnv+"); IMAGE_A,IMAGE_B gives each side its own")
+	markShared(fs, "image")
+}
+
+// bootstrapIPEnv is the variable a build falls back to without --bootstrap-ip.
+const bootstrapIPEnv = "$KONNECTIVITY_BOOTSTRAP_IP"
+
+// bootstrapIPFlag declares --bootstrap-ip, parsed once when the flags are
+// read (bootstrapip.Validate): an address agents on other nodes cannot dial
+// fails there, naming --bootstrap-ip. The zero Addr means not given.
+func bootstrapIPFlag(fs *pflag.FlagSet, p *netip.Addr, note string) {
+	fs.Var(&ipValue{addr: p}, "bootstrap-ip", joinHelp("the bootstrap node's IP that agents dial", note))
+	markShared(fs, "bootstrap-ip")
+}
+
+// bootstrapIPAutoFlag is render's --bootstrap-ip, which also takes auto
+// (detect the address); *auto is set instead of *p then.
+func bootstrapIPAutoFlag(fs *pflag.FlagSet, p *netip.Addr, auto *bool, note string) {
+	fs.Var(&ipValue{addr: p, auto: auto}, "bootstrap-ip", joinHelp("the bootstrap node's IP that agents dial, or auto", note))
+	markShared(fs, "bootstrap-ip")
+}
+
+// bootstrapIPPairFlag is diff's --bootstrap-ip: one address for both
+// sides, or IP_A,IP_B; each parsed as bootstrapIPFlag does.
+func bootstrapIPPairFlag(fs *pflag.FlagSet, p *[]netip.Addr) {
+	fs.Var(&ipListValue{addrs: p}, "bootstrap-ip", "the bootstrap node's IP that agents dial (default "+bootstrapIPEnv+"); IP_A,IP_B gives each side its own")
+	markShared(fs, "bootstrap-ip")
+}
+
+// ipValue is one --bootstrap-ip.
+type ipValue struct {
+	addr *netip.Addr
+	auto *bool // nil: auto is not accepted
+}
+
+// autoIP is the --bootstrap-ip value that asks render to detect the address.
+const autoIP = "auto"
+
+func (v *ipValue) String() string {
+	switch {
+	case v.auto != nil && *v.auto:
+		return autoIP
+	case v.addr == nil || !v.addr.IsValid():
+		return ""
+	}
+	return v.addr.String()
+}
+
+func (v *ipValue) Type() string { return "string" }
+
+func (v *ipValue) Set(s string) error {
+	if v.auto != nil && s == autoIP {
+		*v.auto, *v.addr = true, netip.Addr{}
+		return nil
+	}
+	addr, err := bootstrapip.Validate(s, "")
+	if err != nil {
+		return err
+	}
+	*v.addr = addr
+	if v.auto != nil {
+		*v.auto = false
+	}
+	return nil
+}
+
+// ipListValue is a comma-separated list of --bootstrap-ip values; a
+// repeated flag adds to the list.
+type ipListValue struct {
+	addrs *[]netip.Addr
+}
+
+func (v *ipListValue) String() string {
+	texts := make([]string, len(*v.addrs))
+	for i, a := range *v.addrs {
+		texts[i] = a.String()
+	}
+	return strings.Join(texts, ",")
+}
+
+func (v *ipListValue) Type() string { return "strings" }
+
+func (v *ipListValue) Set(s string) error {
+	for _, part := range strings.Split(s, ",") {
+		addr, err := bootstrapip.Validate(part, "")
+		if err != nil {
+			return err
+		}
+		*v.addrs = append(*v.addrs, addr)
+	}
+	return nil
+}
+
+// keyFlags are the key choice of new certificates, shared by certs and
+// render; certs.CheckKey validates them.
+func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
+	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
+	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
+}
+
+// lockTimeoutFlag is --lock-timeout of every command that changes the host
+// (render, teardown, certs): they share the root's lock, so they wait alike.
+func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
+	fs.DurationVar(d, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
+}
+
+// joinHelp appends a command's note to a shared help text.
+func joinHelp(text, note string) string {
+	if note == "" {
+		return text
+	}
+	return text + "; " + note
+}
+
+func markShared(fs *pflag.FlagSet, name string) {
+	if err := fs.SetAnnotation(name, sharedAnnotation, []string{"true"}); err != nil {
+		panic(err) // the flag was declared just before: a programming error
+	}
+}
+
+func markRequired(fs *pflag.FlagSet, name string) {
+	if err := fs.SetAnnotation(name, requiredAnnotation, []string{"true"}); err != nil {
+		panic(err)
+	}
+}
+
+// flagError is how a command reports flags it could not read: a usage
+// error, or, for a shared flag's refused value, the command's ValueExit.
+func flagError(c *Command, err error) error {
+	var bad *pflag.InvalidValueError
+	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
+		return &ExitError{Code: c.ValueExit, Err: err}
+	}
+	return &UsageError{Msg: err.Error()}
+}
+
+// checkRequired refuses a required flag left empty, naming it.
+func checkRequired(fs *pflag.FlagSet) error {
+	var missing error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if missing == nil && f.Annotations[requiredAnnotation] != nil && f.Value.String() == "" {
+			missing = Usagef("--%s is required", f.Name)
+		}
+	})
+	return missing
+}

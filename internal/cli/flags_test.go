@@ -1,0 +1,147 @@
+package cli
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/spf13/pflag"
+)
+
+// sharedFlagUse is which of the shared flags a command takes and how.
+type sharedFlagUse struct {
+	root        string   // "": no --root; "reads" (default /) or "places" (required)
+	output      []string // --output formats, the first the default; nil: no --output
+	bootstrapIP bool
+	image       bool
+}
+
+// sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
+var sharedFlagTable = map[string]sharedFlagUse{
+	"build":     {bootstrapIP: true, image: true},
+	"certs":     {root: "reads", bootstrapIP: true},
+	"check":     {output: []string{"text", "json"}, bootstrapIP: true, image: true},
+	"detect-ip": {},
+	"diff":      {output: []string{"text", "markdown", "json"}, bootstrapIP: true, image: true},
+	"fn":        {},
+	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
+		bootstrapIP: true, image: true},
+	"probe":    {root: "reads", output: []string{"text", "json"}},
+	"render":   {root: "places", bootstrapIP: true, image: true},
+	"status":   {root: "reads", output: []string{"text", "json"}},
+	"teardown": {root: "places"},
+	"version":  {},
+	"wait":     {root: "reads", output: []string{"text", "json"}},
+}
+
+var sharedNames = []string{"output", "root", "bootstrap-ip", "image"}
+
+// TestSharedFlags walks every command's flag set: the shared flags are
+// declared by the helpers in flags.go (never by the command itself), with
+// the one --root rule, the same --output and --bootstrap-ip help, and the
+// rule stated in the command's --help.
+func TestSharedFlags(t *testing.T) {
+	c := New(Config{})
+	for _, cmd := range c.commands {
+		t.Run(cmd.Name, func(t *testing.T) {
+			want, ok := sharedFlagTable[cmd.Name]
+			if !ok {
+				t.Fatalf("command %s is not in sharedFlagTable: add which shared flags it takes", cmd.Name)
+			}
+			fs := newFlagSet(cmd)
+			cmd.Setup(fs)
+			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image}
+			for _, name := range sharedNames {
+				f := fs.Lookup(name)
+				switch {
+				case f == nil && has[name]:
+					t.Errorf("--%s is missing", name)
+				case f != nil && !has[name]:
+					t.Errorf("--%s is declared but the table says the command does not take it", name)
+				case f != nil && f.Annotations[sharedAnnotation] == nil:
+					t.Errorf("--%s is declared by the command itself; use the helper in flags.go", name)
+				}
+			}
+			checkRootFlag(t, fs.Lookup("root"), want.root)
+			checkOutputFlag(t, fs.Lookup("output"), want.output)
+			if f := fs.Lookup("bootstrap-ip"); f != nil && !strings.HasPrefix(f.Usage, "the bootstrap node's IP that agents dial") {
+				t.Errorf("--bootstrap-ip help %q does not start with the shared text", f.Usage)
+			}
+			if f := fs.Lookup("image"); f != nil && !strings.HasPrefix(f.Usage, "apiserver-network-proxy image reference (default $KONNECTIVITY_IMAGE)") {
+				t.Errorf("--image help %q does not start with the shared text", f.Usage)
+			}
+			if want.root != "" {
+				_, help, _ := runProgram(t, c, nil, "help", cmd.Name)
+				if !strings.Contains(help, rootRule) {
+					t.Errorf("help %s does not state the --root rule %q:\n%s", cmd.Name, rootRule, help)
+				}
+			}
+		})
+	}
+}
+
+func checkRootFlag(t *testing.T, f *pflag.Flag, use string) {
+	t.Helper()
+	if f == nil {
+		return
+	}
+	required := f.Annotations[requiredAnnotation] != nil
+	switch {
+	case !strings.HasSuffix(f.Usage, "; "+rootRule):
+		t.Errorf("--root help %q does not end with the rule", f.Usage)
+	case use == "reads" && (f.DefValue != "/" || required):
+		t.Errorf("--root default %q, required %v; a command that reads under the root defaults to /", f.DefValue, required)
+	case use == "places" && (f.DefValue != "" || !required):
+		t.Errorf("--root default %q, required %v; a command that picks host paths to change requires it", f.DefValue, required)
+	}
+}
+
+func checkOutputFlag(t *testing.T, f *pflag.Flag, formats []string) {
+	t.Helper()
+	if f == nil {
+		return
+	}
+	if f.Shorthand != "o" || f.DefValue != formats[0] || f.Usage != "output format: "+strings.Join(formats, ", ") {
+		t.Errorf("--output: -%s, default %q, help %q; want -o, %q, the formats %v", f.Shorthand, f.DefValue, f.Usage, formats[0], formats)
+	}
+}
+
+// TestSharedFlagErrors: a bad --output or --bootstrap-ip is refused by
+// every command that takes it, before the command runs, naming the flag
+// and what it accepts; a required --root that is missing or empty is
+// refused naming --root.
+func TestSharedFlagErrors(t *testing.T) {
+	c := New(Config{})
+	for _, cmd := range c.commands {
+		name, use := cmd.Name, sharedFlagTable[cmd.Name]
+		type bad struct {
+			args   []string
+			stderr string
+			code   int
+		}
+		valueExit := 2
+		if cmd.ValueExit != 0 {
+			valueExit = cmd.ValueExit // render: an unusable --bootstrap-ip is bad input (3)
+		}
+		var cases []bad
+		if use.output != nil {
+			cases = append(cases, bad{[]string{"-o", "yaml"}, `invalid argument "yaml" for "-o, --output" flag: use one of ` + strings.Join(use.output, ", "), 2})
+			cases = append(cases, bad{[]string{"--output=YAML"}, `invalid argument "YAML" for "-o, --output" flag: use one of `, 2})
+		}
+		if use.bootstrapIP {
+			cases = append(cases,
+				bad{[]string{"--bootstrap-ip", "not-an-ip"}, `invalid argument "not-an-ip" for "--bootstrap-ip" flag: "not-an-ip" is not an IP address`, valueExit},
+				bad{[]string{"--bootstrap-ip", "127.0.0.1"}, `invalid argument "127.0.0.1" for "--bootstrap-ip" flag: "127.0.0.1" is a loopback address`, valueExit},
+				bad{[]string{"--bootstrap-ip", "192.0.2.10/24"}, `for "--bootstrap-ip" flag: "192.0.2.10/24" is not an IP address`, valueExit},
+				bad{[]string{"--bootstrap-ip", "fe80::1%eth0"}, `for "--bootstrap-ip" flag: "fe80::1%eth0" has a zone`, valueExit})
+		}
+		if use.root == "places" {
+			cases = append(cases, bad{nil, "--root is required", 2}, bad{[]string{"--root", ""}, "--root is required", 2})
+		}
+		for _, tc := range cases {
+			code, stdout, stderr := runProgram(t, c, nil, append([]string{name}, tc.args...)...)
+			if code != tc.code || stdout != "" || !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("%s %q: exit %d, stdout %q, stderr %q; want exit %d, no output and %q", name, tc.args, code, stdout, stderr, tc.code, tc.stderr)
+			}
+		}
+	}
+}
