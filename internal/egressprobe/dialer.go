@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"google.golang.org/grpc"
@@ -32,21 +31,12 @@ type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 // konnectivity-bundle process. The GRPC tunnel is konnectivity-client's, as
 // in the kube-apiserver. TestDialerAgreesWithKubeAPIServer compares the two.
 
-// host is where a dialer finds unix sockets and TLS files: the plain file
-// system for the kube-apiserver's view (plainHost), the rendered root,
-// confined, for the probe (kasView.host).
+// host is where a dialer finds unix sockets and TLS files: the rendered
+// root, confined, for the probe (kasView.host); the plain file system, as
+// the kube-apiserver sees it, in the test that compares the two dialers.
 type host struct {
 	dialUnix func(ctx context.Context, socket string) (net.Conn, error)
 	readFile func(path string) ([]byte, error)
-}
-
-// plainHost reaches sockets and files by their paths, as the kube-apiserver does.
-var plainHost = host{
-	dialUnix: func(ctx context.Context, socket string) (net.Conn, error) {
-		var d net.Dialer
-		return d.DialContext(ctx, "unix", socket)
-	},
-	readFile: os.ReadFile,
 }
 
 // selectionDialer returns the dialer of one selection's connection.

@@ -173,3 +173,12 @@ func compareDialers(t *testing.T, path, addr, want string) {
 		t.Errorf("outcome %q, want it to contain %q", ours, want)
 	}
 }
+
+// plainHost reaches sockets and files by their paths, as the kube-apiserver does.
+var plainHost = host{
+	dialUnix: func(ctx context.Context, socket string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", socket)
+	},
+	readFile: os.ReadFile,
+}
