@@ -79,7 +79,9 @@ func TestCollect(t *testing.T) {
 		serverErr  string
 	}{
 		{"no kubeconfig", func(*testing.T) string { return "" }, server, false, "no --kubeconfig", "no --kubeconfig", ""},
-		{"metrics forbidden", func(t *testing.T) string { return kubeconfigFor(t, fakeAPIServer(t, http.StatusForbidden, "forbidden")) },
+		{"metrics forbidden", func(t *testing.T) string {
+			return kubeconfigFor(t, fakeAPIServer(t, http.StatusForbidden, "forbidden"))
+		},
 			server, false, "HTTP 403 (the kubeconfig's user needs get on the non-resource URL /metrics)", "not listed", ""},
 		{"API server unreachable", func(t *testing.T) string { return kubeconfigFor(t, closedPort(t)) },
 			nil, false, "unreachable: ", "not listed", "the bootstrap host was not read"},
