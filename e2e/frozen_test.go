@@ -16,6 +16,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // The frozen-agent experiment's sizes. The webhook's timeout is above the
@@ -130,13 +131,13 @@ func (f *frozenCase) run(t *testing.T, keepAlive bool) *frozenRun {
 		r.frozen = 1
 	}
 	freeze := time.Now()
-	agents[r.frozen].signal(syscall.SIGSTOP)
+	agents[r.frozen].Signal(syscall.SIGSTOP)
 	calls := load.wait()
 	r.pendingEnd = f.pending(t)
 	time.Sleep(frozenRecheck)
 	r.pendingLater = f.pending(t)
 	for _, a := range agents {
-		a.kill() // SIGKILL ends a stopped process too
+		a.Kill() // SIGKILL ends a stopped process too
 	}
 	r.read(calls, freeze)
 	return r
@@ -144,14 +145,14 @@ func (f *frozenCase) run(t *testing.T, keepAlive bool) *frozenRun {
 
 // start (re)starts the server with the case's flags and two agents, one
 // per node, and waits until both are connected and a call gets through.
-func (f *frozenCase) start(t *testing.T) [2]*proc {
+func (f *frozenCase) start(t *testing.T) [2]*proctest.Proc {
 	if p := f.e.h.serverProc; p != nil {
-		p.kill()
+		p.Kill()
 	}
 	f.e.h.startServer(t)
-	var agents [2]*proc
+	var agents [2]*proctest.Proc
 	for i := range agents {
-		agents[i] = startProc(t, f.st.nodes[i], fmt.Sprintf("proxy-agent-%d", i), f.e.h.dir, f.e.h.agent.argv)
+		agents[i] = proctest.Start(t, proctest.Spec{NS: f.st.nodes[i], Name: fmt.Sprintf("proxy-agent-%d", i), LogDir: f.e.h.dir, Argv: f.e.h.agent.argv})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), tunnelWait)
 	defer cancel()
