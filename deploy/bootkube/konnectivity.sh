@@ -8,8 +8,12 @@
 #   konnectivity.sh render      before the kube-apiserver render; prints on
 #                               stdout the flag that render needs (nothing
 #                               when the overlay deploys no tunnel)
+#   konnectivity.sh wait        after cluster-bootstrap (which applies the agent
+#                               manifests): waits for the tunnel, logs the
+#                               verdict and writes wait.json into GATHER_DIR;
+#                               fails only when KONNECTIVITY_WAIT_STRICT=true
 #   konnectivity.sh teardown    at the end of bootstrap: gathers, then removes
-#   konnectivity.sh gather DIR  status.json and metrics.txt into host DIR
+#   konnectivity.sh gather DIR  status.json, metrics.txt and usage.json into host DIR
 #
 # Environment (the defaults are the bootstrap node's):
 #   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
@@ -25,6 +29,9 @@
 #   GATHER_DIR                 where teardown gathers (default
 #                              /var/log/bootstrap-control-plane/konnectivity,
 #                              which openshift-install gather bootstrap copies)
+#   KONNECTIVITY_WAIT_TIMEOUT  how long the wait stage waits (default 5m)
+#   KONNECTIVITY_WAIT_STRICT   true: the wait stage fails when the tunnel is not
+#                              ready; false (default): it logs and goes on
 #   OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP  passed to render --bootstrap-ip auto
 #   PODMAN                     podman binary (default podman)
 set -euo pipefail
@@ -36,6 +43,8 @@ CLUSTER_KUBECONFIG=${CLUSTER_KUBECONFIG-/opt/openshift/auth/kubeconfig}
 GATHER_DIR=${GATHER_DIR:-/var/log/bootstrap-control-plane/konnectivity}
 KONNECTIVITY_OVERLAY=${KONNECTIVITY_OVERLAY:-ipv4}
 PODMAN=${PODMAN:-podman}
+KONNECTIVITY_WAIT_TIMEOUT=${KONNECTIVITY_WAIT_TIMEOUT:-5m}
+KONNECTIVITY_WAIT_STRICT=${KONNECTIVITY_WAIT_STRICT:-false}
 assets="${HOST_ROOT%/}$ASSET_DIR"
 
 log() { echo "konnectivity.sh: $*" >&2; }
@@ -92,6 +101,49 @@ render_stage() {
   fi
 }
 
+# wait_stage holds bootkube.sh until the tunnel carries webhook calls or
+# KONNECTIVITY_WAIT_TIMEOUT passes. The verdict goes to the journal and, as
+# JSON, to GATHER_DIR/wait.json for the log bundle. A tunnel that is not ready
+# fails the stage only when KONNECTIVITY_WAIT_STRICT=true; a bad setting
+# (wait's usage error) or a podman that cannot run fails it either way.
+wait_stage() {
+  case $KONNECTIVITY_WAIT_STRICT in
+    true | false) ;;
+    *) log "KONNECTIVITY_WAIT_STRICT=$KONNECTIVITY_WAIT_STRICT: set it to true (fail the stage when the tunnel is not ready) or false"; exit 2 ;;
+  esac
+  if [[ -f "$assets/konnectivity-wait.done" ]]; then
+    log "konnectivity-wait.done exists: the tunnel was waited for"
+    return
+  fi
+  # The same test as render's flag: without the override the kube-apiserver
+  # does not use the tunnel (bootstrap-in-place), so nothing waits on it.
+  if [[ ! -f "${HOST_ROOT%/}$KAS_OVERRIDE" ]]; then
+    log "no $KAS_OVERRIDE: the overlay deploys no tunnel, nothing to wait for"
+    touch "$assets/konnectivity-wait.done"
+    return
+  fi
+  local args=(wait --root /host --timeout "$KONNECTIVITY_WAIT_TIMEOUT" --gather "/host$GATHER_DIR")
+  if [[ -n $CLUSTER_KUBECONFIG ]]; then
+    args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
+  fi
+  log "waiting up to $KONNECTIVITY_WAIT_TIMEOUT for the tunnel (strict: $KONNECTIVITY_WAIT_STRICT)"
+  local verdict rc=0
+  verdict=$(bundle "${args[@]}") || rc=$?
+  case $rc in
+    0) log "$verdict" ;;
+    1)
+      log "$verdict"
+      if [[ $KONNECTIVITY_WAIT_STRICT == true ]]; then
+        log "the tunnel is not ready and KONNECTIVITY_WAIT_STRICT=true: failing the stage (verdict in $GATHER_DIR/wait.json)"
+        exit 1
+      fi
+      log "the tunnel is not ready; going on, as KONNECTIVITY_WAIT_STRICT=false (verdict in $GATHER_DIR/wait.json)"
+      ;;
+    *) log "wait failed (exit $rc; its error is above)"; exit "$rc" ;;
+  esac
+  touch "$assets/konnectivity-wait.done"
+}
+
 gather_stage() {
   local dir=${1:?usage: konnectivity.sh gather DIR}
   # An unusable tunnel is what a gather is for: record it, do not fail.
@@ -105,7 +157,9 @@ teardown_stage() {
     return
   fi
   gather_stage "$GATHER_DIR"
-  local args=(teardown --root /host)
+  # teardown reads what used the tunnel before it removes anything and
+  # writes usage.json next to status.json, with the kube-apiserver's side.
+  local args=(teardown --root /host --gather "/host$GATHER_DIR")
   if [[ -n $CLUSTER_KUBECONFIG ]]; then
     args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
   fi
@@ -115,7 +169,8 @@ teardown_stage() {
 
 case ${1:-} in
   render) render_stage ;;
+  wait) wait_stage ;;
   teardown) teardown_stage ;;
   gather) shift; gather_stage "$@" ;;
-  *) echo "usage: konnectivity.sh render|teardown|gather DIR" >&2; exit 2 ;;
+  *) echo "usage: konnectivity.sh render|wait|teardown|gather DIR" >&2; exit 2 ;;
 esac

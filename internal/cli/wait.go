@@ -1,7 +1,10 @@
 package cli
 
 import (
+	"bytes"
 	"context"
+	"fmt"
+	"os"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -20,8 +23,11 @@ registered: the server and agents alone decide).
 
 Each poll is a status run and a probe of each target, so wait gives the
 same verdicts as status and probe. While it waits it prints on stderr what
-it is waiting for and for how long, when that changes and every 5s. On
---timeout it exits 1 with one verdict naming the cause and the fix:
+it is waiting for and for how long, when that changes and every 5s. The
+poll under way when --timeout passes finishes first (at most --dial-timeout
+per test dial and the kube-apiserver's answers), so that its verdict is the
+tunnel's and not the deadline's. On --timeout it exits 1 with one verdict
+naming the cause and the fix:
 server-not-running (socket missing, /healthz failing), no-agent-connected
 (with the agent port's rule from ports), agents-dropped (agents connected
 and left, or the server's log shows it refusing their TLS handshake: a
@@ -34,7 +40,13 @@ from the kubelet's log of the static pod under --root
 (var/log/pods/kube-system_konnectivity-server*/konnectivity-server/*.log);
 the rendered pod makes grpc-go log them (GRPC_GO_LOG_SEVERITY_LEVEL=info).
 
-Exit status: 0 ready; 1 not ready when --timeout passed; 2 usage error.`
+--gather DIR also writes DIR/wait.json, the --output json verdict, through
+a temporary file and a rename, whatever the verdict: the bootkube wait stage
+leaves it for openshift-install gather bootstrap (docs/bootkube.md). DIR is
+created before the wait starts, so a bad one is refused at once.
+
+Exit status: 0 ready; 1 not ready when --timeout passed; 2 usage error;
+3 the verdict could not be written to --gather.`
 
 func newWaitCommand() *Command {
 	return &Command{
@@ -47,7 +59,7 @@ func newWaitCommand() *Command {
 
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
-	var kubeconfig string
+	var kubeconfig, gather string
 	rootFlag(fs, &opts.Status.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
@@ -58,10 +70,16 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
 	outputp := outputFlag(fs, "text", "json")
+	fs.StringVar(&gather, "gather", "", "also write wait.json (the --output json verdict) into this directory (for a log bundle)")
 	return func(io IO, args []string) error {
 		output := *outputp
 		if err := checkWaitArgs(args, opts); err != nil {
 			return err
+		}
+		if gather != "" {
+			if err := os.MkdirAll(gather, 0o755); err != nil {
+				return Usagef("--gather: %v", err)
+			}
 		}
 		if kubeconfig != "" {
 			c, err := webhookprobe.Client(kubeconfig)
@@ -79,11 +97,29 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := write(io.Stdout, v); err != nil {
 			return err
 		}
+		if gather != "" {
+			if err := gatherVerdict(gather, v); err != nil {
+				return &ExitError{Code: 3, Err: err}
+			}
+		}
 		if !v.Ready {
 			return &ExitError{Code: 1}
 		}
 		return nil
 	}
+}
+
+// gatherVerdict writes the verdict as --output json does into dir/wait.json,
+// atomically, as status --gather writes status.json.
+func gatherVerdict(dir string, v *gate.Verdict) error {
+	var js bytes.Buffer
+	if err := gate.WriteJSON(&js, v); err != nil {
+		return err
+	}
+	if err := writeAtomic(dir, "wait.json", js.Bytes()); err != nil {
+		return fmt.Errorf("--gather: %w", err)
+	}
+	return nil
 }
 
 func checkWaitArgs(args []string, opts gate.Options) error {

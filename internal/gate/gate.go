@@ -65,28 +65,39 @@ func (o *Options) defaults() {
 }
 
 // Wait polls until the tunnel is ready or opts.Timeout passes, and returns
-// the last verdict (Ready or the cause in the way). It fails only when ctx
-// ends before the first poll.
+// the last poll's verdict (Ready or the cause in the way). The poll under
+// way when the timeout passes runs to its end (pollBudget), so the wait
+// may last that much longer: a test dial or a rate-limited list of webhooks
+// cut short by the deadline would report the deadline, not the tunnel.
 func Wait(ctx context.Context, opts Options) *Verdict {
 	opts.defaults()
 	start := opts.Now()
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	defer cancel()
+	deadline := start.Add(opts.Timeout)
 	w := &waiter{opts: opts, start: start}
-	var v *Verdict
 	for {
-		v = w.poll(ctx)
-		v.Waited = opts.Now().Sub(start)
-		if v.Ready {
+		pctx, cancel := context.WithTimeout(ctx, max(deadline.Sub(opts.Now()), opts.pollBudget()))
+		v := w.poll(pctx)
+		cancel()
+		now := opts.Now()
+		v.Waited = now.Sub(start)
+		if v.Ready || ctx.Err() != nil || !now.Before(deadline) {
 			return v
 		}
 		w.report(v)
 		select {
 		case <-ctx.Done():
 			return v
-		case <-time.After(opts.Interval):
+		case <-time.After(min(opts.Interval, deadline.Sub(now))):
 		}
 	}
+}
+
+// pollBudget is the least time one poll is given: one test dial, one
+// status request and room for the kube-apiserver client's rate limiter
+// (5 requests/s by default; a poll lists three kinds and reads two objects
+// per target).
+func (o *Options) pollBudget() time.Duration {
+	return o.DialTimeout + o.Status.Timeout + 10*time.Second
 }
 
 // waiter is one wait's memory across polls.

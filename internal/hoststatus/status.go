@@ -39,8 +39,11 @@ type Report struct {
 	Usable      bool   `json:"usable"`
 	// Checks are every check, in order; WriteJSON writes them as "checks".
 	Checks framework.Results `json:"-"`
-	// Metrics is the server's /metrics as read, for `status --gather`.
-	Metrics string `json:"-"`
+	// Metrics is the server's /metrics as read, for `status --gather`;
+	// MetricsFrom is its URL, MetricsError why it could not be read.
+	Metrics      string `json:"-"`
+	MetricsFrom  string `json:"-"`
+	MetricsError string `json:"-"`
 	// Rendered is the root as read, nil when it could not be; the gate
 	// reads the agent port's rule from it.
 	Rendered *renderedroot.Root `json:"-"`

@@ -1,14 +1,11 @@
 package render
 
 import (
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // TestRenderedFilesGolden pins the exact bytes render writes for every
 // deterministic file (the Secret holds fresh keys, so it is checked by
@@ -28,7 +25,7 @@ func TestRenderedFilesGolden(t *testing.T) {
 				}
 				got := readFile(t, root, rel)
 				golden := filepath.Join("testdata", "golden", tc.overlay, filepath.FromSlash(rel))
-				goldenfile.Assert(t, golden, []byte(got), *update)
+				goldenfile.Assert(t, golden, []byte(got))
 			}
 		})
 	}
