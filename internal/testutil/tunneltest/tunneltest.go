@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,7 +96,7 @@ func NewWith(t *testing.T, o Options) *Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(h.Root) })
-	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: h.Addr.Boot, Image: image}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot), Image: image}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
