@@ -72,7 +72,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		rep := hoststatus.Run(context.Background(), opts)
 		var use *usage.Report
-		if gather != "" || kubeconfig != "" {
+		if gather != "" || (kubeconfig != "" && output == "text") { // where it is shown or written
 			var err error
 			if use, err = collectUsage(context.Background(), rep, kubeconfig); err != nil {
 				return err

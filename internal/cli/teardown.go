@@ -45,7 +45,7 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
-DIR/usage.json.
+DIR/usage.json. With --quiet and no --gather it reads nothing.
 ` + usageHelp + `
 
 Exit codes:
@@ -80,9 +80,12 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
 		}
-		use, err := readUsage(opts, gather)
-		if err != nil {
-			return err
+		var use *usage.Report
+		if gather != "" || !quiet { // nobody would see it otherwise
+			var err error
+			if use, err = readUsage(opts, gather); err != nil {
+				return err
+			}
 		}
 		rep, err := teardown.Run(context.Background(), opts)
 		if rep != nil && rep.Recovered != "" {
@@ -96,7 +99,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 				printTeardownReport(io.Stdout, rep)
 			}
 		}
-		if !quiet {
+		if !quiet && use != nil {
 			if perr := printUsage(io.Stdout, use); perr != nil && err == nil {
 				err = perr
 			}

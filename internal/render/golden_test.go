@@ -16,7 +16,8 @@ func TestRenderedFilesGolden(t *testing.T) {
 		t.Run(tc.overlay, func(t *testing.T) {
 			root := t.TempDir()
 			opts := baseOpts(root)
-			opts.Overlay, opts.BootstrapIP = tc.overlay, tc.ip
+			opts.Overlay = tc.overlay
+			setIP(&opts, tc.ip)
 			mustRun(t, opts)
 			for _, rel := range bundlePaths {
 				if rel == secretRel {

@@ -104,7 +104,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err := checkKey(opts); err != nil {
 		return hostInputs{}, err
 	}
-	flag, err := parseFlagIP(opts.BootstrapIP)
+	flag, err := flagIP(opts)
 	if err != nil {
 		return hostInputs{}, err
 	}
