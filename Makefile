@@ -86,8 +86,16 @@ tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, e
 deps: ## install the Debian packages the tests use (root; no-op when present)
 	tools/deps.sh
 
-golden: ## rewrite testdata/golden from the current output (review the diff!)
-	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -update -count=1
+# The packages whose tests read golden files: every one goes through
+# internal/testutil/goldenfile, so that import finds them all.
+GOLDEN_PKGS  = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} {{join .XTestImports " "}}' ./... \
+                 | awk '{ for (i = 2; i <= NF; i++) if ($$i ~ /\/internal\/testutil\/goldenfile$$/) { print $$1; break } }')
+
+# KB_UPDATE_GOLDEN=1 reaches every test binary (a -update flag would fail the
+# packages that do not declare it); with every tool required, a golden test
+# cannot skip and leave its file stale.
+golden: ## rewrite every golden file and test fixture from the current output (review the diff!); twice in a row changes nothing
+	KB_UPDATE_GOLDEN=1 KB_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 30m $(GOLDEN_PKGS)
 
 verify: lint ## lint, then fail with a diff when any overlay drifted from its golden file
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1

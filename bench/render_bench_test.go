@@ -4,6 +4,7 @@ package bench
 
 import (
 	"context"
+	"net/netip"
 	"os"
 	"testing"
 
@@ -12,7 +13,7 @@ import (
 
 func opts(root string) render.Options {
 	return render.Options{
-		Root: root, BootstrapIP: "192.0.2.10",
+		Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"),
 		Image:  "quay.io/openshift/origin-apiserver-network-proxy:4.20",
 		Getenv: func(string) string { return "" },
 	}

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 )
@@ -23,7 +24,7 @@ import (
 // apiserver is a running etcd + kube-apiserver pair on a namespace's loopback.
 type apiserver struct {
 	ns, dir, url, token string
-	proc                *proc
+	proc                *proctest.Proc
 	cfg                 *rest.Config
 	client              *kubernetes.Clientset
 }
@@ -59,7 +60,7 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 		"--enable-priority-and-fairness=false",
 		"--v=2",
 	}
-	a.proc = startProc(t, ns, name, dir, append(args, extra...))
+	a.proc = proctest.Start(t, proctest.Spec{NS: ns, Name: name, LogDir: dir, Argv: append(args, extra...)})
 	a.cfg = &rest.Config{Host: a.url, BearerToken: token, Dial: nsDialer(ns), QPS: 1000, Burst: 1000,
 		Timeout: 15 * time.Second, TLSClientConfig: rest.TLSClientConfig{Insecure: true}}
 	var err error
@@ -73,11 +74,11 @@ func startAPIServer(t *testing.T, ns, name string, fam family, advertise string,
 // startEtcd runs a single-member etcd on the namespace's IPv4 loopback.
 func startEtcd(t *testing.T, ns, name, dir string) {
 	t.Helper()
-	p := startProc(t, ns, name, dir, append([]string{tool(t, "etcd"),
+	p := proctest.Start(t, proctest.Spec{NS: ns, Name: name, LogDir: dir, Argv: append([]string{tool(t, "etcd"),
 		"--name=e2e", "--data-dir=" + filepath.Join(dir, "etcd"), "--log-level=warn", "--unsafe-no-fsync",
 		"--listen-client-urls=http://127.0.0.1:2379", "--advertise-client-urls=http://127.0.0.1:2379",
 		"--listen-peer-urls=http://127.0.0.1:2380", "--initial-advertise-peer-urls=http://127.0.0.1:2380",
-		"--initial-cluster=e2e=http://127.0.0.1:2380"}, etcdLoadFlags...))
+		"--initial-cluster=e2e=http://127.0.0.1:2380"}, etcdLoadFlags...)})
 	waitEtcd(t, ns, p)
 }
 
@@ -85,8 +86,8 @@ func startEtcd(t *testing.T, ns, name, dir string) {
 func (a *apiserver) waitReady(t *testing.T, name string) {
 	t.Helper()
 	took, err := eventually(startWait, 250*time.Millisecond, func() error {
-		if !a.proc.running() {
-			return fmt.Errorf("kube-apiserver exited: %v", a.proc.err)
+		if !a.proc.Running() {
+			return fmt.Errorf("kube-apiserver exited: %v", a.proc.Err())
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -94,7 +95,7 @@ func (a *apiserver) waitReady(t *testing.T, name string) {
 		return err
 	})
 	if err != nil {
-		t.Fatalf("%s not ready: %v\n%s", name, err, tail(a.proc.logPath, 20))
+		t.Fatalf("%s not ready: %v\n%s", name, err, a.proc.Tail(20))
 	}
 	t.Logf("%s ready %v after start", name, took.Round(time.Millisecond))
 }

@@ -23,6 +23,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // acceptWindow is how long a binary must keep running to count as having
@@ -101,11 +102,11 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := startProc(t, ns, procName, testDir(t), h.argv)
-	exitErr, exited := p.wait(acceptWindow)
+	p := proctest.Start(t, proctest.Spec{NS: ns, Name: procName, LogDir: testDir(t), Argv: h.argv})
+	exitErr, exited := p.Wait(acceptWindow)
 	switch {
 	case tc.refuses == "" && exited:
-		t.Fatalf("binary exited (%v) although the case expects it to start:\n%s", exitErr, tail(p.logPath, 10))
+		t.Fatalf("binary exited (%v) although the case expects it to start:\n%s", exitErr, p.Tail(10))
 	case tc.refuses == "" && tc.rule == "":
 		t.Logf("control: check finds no error and the binary starts")
 	case tc.refuses == "":
@@ -114,8 +115,8 @@ func runFlagCase(t *testing.T, tc flagCase, stream []byte, root, ns string, secr
 		t.Fatalf("binary still runs after %v; want it to refuse with %q", acceptWindow, tc.refuses)
 	case exitErr == nil:
 		t.Fatalf("binary exited 0; want a refusal with %q", tc.refuses)
-	case !strings.Contains(p.log(), tc.refuses):
-		t.Fatalf("binary refused (%v) but not with %q:\n%s", exitErr, tc.refuses, tail(p.logPath, 10))
+	case !strings.Contains(p.Log(), tc.refuses):
+		t.Fatalf("binary refused (%v) but not with %q:\n%s", exitErr, tc.refuses, p.Tail(10))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // fipsOnly is the GODEBUG setting of FIPS 140-only mode: every algorithm
@@ -40,7 +41,7 @@ func TestTunnelFIPS140Only(t *testing.T) {
 			e.startTunnel(t)
 			t.Run("allowed and denied through the tunnel", e.admitsThroughTunnel)
 			t.Run("server and agent run in FIPS 140-only mode", func(t *testing.T) {
-				for _, p := range []*proc{e.h.serverProc, e.h.agentProc} {
+				for _, p := range []*proctest.Proc{e.h.serverProc, e.h.agentProc} {
 					checkRunsWith(t, p, fipsOnly)
 				}
 			})
@@ -56,12 +57,12 @@ func withEnv(kv string, argv []string) []string {
 
 // checkRunsWith: p is running its own binary (not a wrapper) with kv in its
 // environment, read from /proc.
-func checkRunsWith(t *testing.T, p *proc, kv string) {
+func checkRunsWith(t *testing.T, p *proctest.Proc, kv string) {
 	t.Helper()
-	if !p.running() {
-		t.Fatalf("%s exited: %v\n%s", p.name, p.err, tail(p.logPath, 30))
+	if !p.Running() {
+		t.Fatalf("%s exited: %v\n%s", p.Name(), p.Err(), p.Tail(30))
 	}
-	pid := p.cmd.Process.Pid
+	pid := p.Pid()
 	exe, err := os.Readlink(fmt.Sprintf("/proc/%d/exe", pid))
 	if err != nil {
 		t.Fatal(err)
@@ -70,7 +71,7 @@ func checkRunsWith(t *testing.T, p *proc, kv string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if filepath.Base(exe) != p.name || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00"+kv+"\x00")) {
-		t.Errorf("pid %d runs %s, environment has %s: %v, want %s with it", pid, exe, kv, bytes.Contains(environ, []byte(kv)), p.name)
+	if filepath.Base(exe) != p.Name() || !bytes.Contains(append([]byte{0}, environ...), []byte("\x00"+kv+"\x00")) {
+		t.Errorf("pid %d runs %s, environment has %s: %v, want %s with it", pid, exe, kv, bytes.Contains(environ, []byte(kv)), p.Name())
 	}
 }

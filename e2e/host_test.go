@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // kasConfigMount is how the OpenShift bootstrap kube-apiserver pod mounts the
@@ -37,8 +38,8 @@ type bootstrapHost struct {
 	agent      *hostCommand
 	socket     string // host path of the server's UDS
 	kasEgress  string // the egress file with KAS container paths mapped
-	serverProc *proc
-	agentProc  *proc
+	serverProc *proctest.Proc
+	agentProc  *proctest.Proc
 }
 
 // shortRoot is a temporary root with a short path: the UDS lives under it and
@@ -156,10 +157,11 @@ func flagValueOK(argv []string, name string) string {
 // startServer starts proxy-server in the bootstrap namespace and waits for its socket.
 func (h *bootstrapHost) startServer(t *testing.T) {
 	t.Helper()
-	h.serverProc = startProcOwned(t, h.owner, h.tp.boot, "proxy-server", h.dir, h.server.argv)
+	h.serverProc = proctest.Launch(t, proctest.Spec{NS: h.tp.boot, Name: "proxy-server", LogDir: h.dir, Argv: h.server.argv})
+	h.serverProc.StopWith(h.owner)
 	if _, err := eventually(startWait, 10*time.Millisecond, func() error {
-		if !h.serverProc.running() {
-			return fmt.Errorf("proxy-server exited: %v", h.serverProc.err)
+		if !h.serverProc.Running() {
+			return fmt.Errorf("proxy-server exited: %v", h.serverProc.Err())
 		}
 		_, err := os.Stat(h.socket)
 		return err
@@ -172,7 +174,8 @@ func (h *bootstrapHost) startServer(t *testing.T) {
 // mapped DaemonSet container).
 func (h *bootstrapHost) startAgent(t *testing.T, argv []string) {
 	t.Helper()
-	h.agentProc = startProcOwned(t, h.owner, h.tp.node, "proxy-agent", h.dir, argv)
+	h.agentProc = proctest.Launch(t, proctest.Spec{NS: h.tp.node, Name: "proxy-agent", LogDir: h.dir, Argv: argv})
+	h.agentProc.StopWith(h.owner)
 }
 
 // serverPod is the rendered static pod.

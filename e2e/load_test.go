@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // Bounds of the readiness waits. On a loaded 2-core machine (CI, or other
@@ -29,12 +31,12 @@ var etcdLoadFlags = []string{"--heartbeat-interval=500", "--election-timeout=500
 
 // waitEtcd polls etcd's /health from inside ns until it reports healthy, so
 // a slow etcd fails here, named, rather than as a kube-apiserver timeout.
-func waitEtcd(t *testing.T, ns string, p *proc) {
+func waitEtcd(t *testing.T, ns string, p *proctest.Proc) {
 	t.Helper()
 	c := &http.Client{Timeout: 5 * time.Second, Transport: &http.Transport{DialContext: nsDialer(ns), DisableKeepAlives: true}}
 	took, err := eventually(startWait, 250*time.Millisecond, func() error {
-		if !p.running() {
-			return fmt.Errorf("etcd exited: %v", p.err)
+		if !p.Running() {
+			return fmt.Errorf("etcd exited: %v", p.Err())
 		}
 		req, _ := http.NewRequestWithContext(context.Background(), http.MethodGet, "http://127.0.0.1:2379/health", nil)
 		resp, err := c.Do(req)
@@ -49,7 +51,7 @@ func waitEtcd(t *testing.T, ns string, p *proc) {
 		return nil
 	})
 	if err != nil {
-		t.Fatalf("etcd not healthy: %v\n%s", err, tail(p.logPath, 20))
+		t.Fatalf("etcd not healthy: %v\n%s", err, p.Tail(20))
 	}
 	t.Logf("etcd healthy %v after start", took.Round(time.Millisecond))
 }

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // realNode is a kubelet and containerd running in the node's network
@@ -21,10 +23,10 @@ import (
 type realNode struct {
 	name, ns, ip string
 	paths        nodePaths
-	holder       *proc // keeps the mount namespace; containerd and the kubelet join it
+	holder       *proctest.Proc // keeps the mount namespace; containerd and the kubelet join it
 	cgroupRoot   string
-	containerd   *proc
-	kubelet      *proc
+	containerd   *proctest.Proc
+	kubelet      *proctest.Proc
 }
 
 // nodeMounts is the mount namespace's set-up: /etc, /opt, /var and /run are
@@ -60,27 +62,27 @@ func startNode(t *testing.T, name, ns, ip, kasURL, token string, p nodePaths, im
 	}
 	writeFiles(t, p.cniConf, map[string][]byte{"10-kbe2e.conflist": []byte(p.cniConfig(fam))})
 	ready := filepath.Join(p.dir, "mounts-ready")
-	n.holder = startProc(t, "", "node-mounts", p.dir, []string{"unshare", "--mount", "--propagation", "private",
-		"sh", "-ec", nodeMounts(p.dir, p.root) + "\ntouch " + ready + "\nexec sleep infinity"})
+	n.holder = proctest.Start(t, proctest.Spec{Name: "node-mounts", LogDir: p.dir, Argv: []string{"unshare", "--mount", "--propagation", "private",
+		"sh", "-ec", nodeMounts(p.dir, p.root) + "\ntouch " + ready + "\nexec sleep infinity"}})
 	if _, err := eventually(startWait, 20*time.Millisecond, func() error {
-		if !n.holder.running() {
-			return fmt.Errorf("exited: %v", n.holder.err)
+		if !n.holder.Running() {
+			return fmt.Errorf("exited: %v", n.holder.Err())
 		}
 		_, err := os.Stat(ready)
 		return err
 	}); err != nil {
-		t.Fatalf("node mount namespace: %v\n%s", err, tail(n.holder.logPath, 20))
+		t.Fatalf("node mount namespace: %v\n%s", err, n.holder.Tail(20))
 	}
 	n.makeCgroupRoot(t)
 	t.Cleanup(n.sweep)
 	n.containerd = n.start(t, "containerd", "containerd", "--config", filepath.Join(p.dir, "containerd.toml"))
 	if _, err := eventually(startWait, 100*time.Millisecond, func() error {
-		if !n.containerd.running() {
-			return fmt.Errorf("containerd exited: %v", n.containerd.err)
+		if !n.containerd.Running() {
+			return fmt.Errorf("containerd exited: %v", n.containerd.Err())
 		}
 		return exec.Command("ctr", "--address", p.socket, "version").Run()
 	}); err != nil {
-		t.Fatalf("containerd: %v\n%s", err, tail(n.containerd.logPath, 20))
+		t.Fatalf("containerd: %v\n%s", err, n.containerd.Tail(20))
 	}
 	for _, archive := range images {
 		if out, err := exec.Command("ctr", "--address", p.socket, "-n", "k8s.io", "images", "import", archive).CombinedOutput(); err != nil {
@@ -94,11 +96,11 @@ func startNode(t *testing.T, name, ns, ip, kasURL, token string, p nodePaths, im
 }
 
 // start runs argv in the node's network and mount namespaces.
-func (n *realNode) start(t *testing.T, name string, argv ...string) *proc {
+func (n *realNode) start(t *testing.T, name string, argv ...string) *proctest.Proc {
 	t.Helper()
-	full := append([]string{"nsenter", fmt.Sprintf("--mount=/proc/%d/ns/mnt", n.holder.cmd.Process.Pid),
+	full := append([]string{"nsenter", fmt.Sprintf("--mount=/proc/%d/ns/mnt", n.holder.Pid()),
 		"--net=/run/netns/" + n.ns, "--"}, argv...)
-	return startProc(t, "", name, n.paths.dir, full)
+	return proctest.Start(t, proctest.Spec{Name: name, LogDir: n.paths.dir, Argv: full})
 }
 
 // cgroupHierarchies are the mounted cgroup v1 hierarchies (or the single v2 one).
@@ -140,11 +142,11 @@ func (n *realNode) makeCgroupRoot(t *testing.T) {
 // (their own process groups) are killed by their mount namespace, the
 // containers by their cgroups, then the cgroups are removed.
 func (n *realNode) sweep() {
-	mnt, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", n.holder.cmd.Process.Pid))
+	mnt, _ := os.Readlink(fmt.Sprintf("/proc/%d/ns/mnt", n.holder.Pid()))
 	procs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, p := range procs {
 		pid, _ := strconv.Atoi(filepath.Base(p))
-		if pid == n.holder.cmd.Process.Pid {
+		if pid == n.holder.Pid() {
 			continue
 		}
 		if m, err := os.Readlink(p + "/ns/mnt"); err == nil && mnt != "" && m == mnt {

@@ -20,6 +20,7 @@ import (
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -126,19 +127,19 @@ func (c *nodeCase) startControlPlane(t *testing.T) {
 		append([]string{"--egress-selector-config-file=" + e.h.kasEgress, "--bind-address=" + wildcard}, kasPolicyFlags...)...)
 	kubeconfig := e.kas.kubeconfig(t)
 	dir := e.kas.dir
-	startProc(t, e.tp.boot, "kube-controller-manager", dir, []string{tool(t, "kube-controller-manager"),
+	proctest.Start(t, proctest.Spec{NS: e.tp.boot, Name: "kube-controller-manager", LogDir: dir, Argv: []string{tool(t, "kube-controller-manager"),
 		"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--cert-dir=" + filepath.Join(dir, "kcm-serving"),
-		"--service-account-private-key-file=" + filepath.Join(dir, "sa.key"), "--v=1"})
-	startProc(t, e.tp.boot, "kube-scheduler", dir, []string{tool(t, "kube-scheduler"),
-		"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--cert-dir=" + filepath.Join(dir, "scheduler-serving"), "--v=1"})
+		"--service-account-private-key-file=" + filepath.Join(dir, "sa.key"), "--v=1"}})
+	proctest.Start(t, proctest.Spec{NS: e.tp.boot, Name: "kube-scheduler", LogDir: dir, Argv: []string{tool(t, "kube-scheduler"),
+		"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--cert-dir=" + filepath.Join(dir, "scheduler-serving"), "--v=1"}})
 	installUIDPolicy(t, e.kas)
 }
 
 // nodeReady: the kubelet registered the node and it is Ready (CNI up).
 func (c *nodeCase) nodeReady(t *testing.T) {
 	took, err := eventually(nodeWait, time.Second, func() error {
-		if !c.node.kubelet.running() {
-			return fmt.Errorf("kubelet exited: %v", c.node.kubelet.err)
+		if !c.node.kubelet.Running() {
+			return fmt.Errorf("kubelet exited: %v", c.node.kubelet.Err())
 		}
 		n, err := c.e.kas.client.CoreV1().Nodes().Get(context.Background(), c.node.name, metav1.GetOptions{})
 		if err != nil {
@@ -152,7 +153,7 @@ func (c *nodeCase) nodeReady(t *testing.T) {
 		return fmt.Errorf("node %s not Ready: %v", c.node.name, n.Status.Conditions)
 	})
 	if err != nil {
-		t.Fatalf("%v\n%s", err, tail(c.node.kubelet.logPath, 30))
+		t.Fatalf("%v\n%s", err, c.node.kubelet.Tail(30))
 	}
 	c.e.figure("node Ready after kubelet start", took.Round(time.Second))
 }
@@ -206,7 +207,7 @@ func (c *nodeCase) waitPodReady(t *testing.T, namespace, name string) time.Durat
 		return fmt.Errorf("pod %s/%s is %s, not Ready", namespace, name, p.Status.Phase)
 	})
 	if err != nil {
-		t.Fatalf("%v\nstatus: %+v\n%s", err, last, tail(c.node.kubelet.logPath, 40))
+		t.Fatalf("%v\nstatus: %+v\n%s", err, last, c.node.kubelet.Tail(40))
 	}
 	return took
 }

@@ -7,6 +7,7 @@ import (
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
+	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
 	"encoding/pem"
@@ -100,30 +101,24 @@ func writeFiles(t *testing.T, dir string, files map[string][]byte) {
 }
 
 // loadCA reads the CA render wrote (ca.crt, ca.key) to issue certificates
-// that differ from the rendered ones in exactly one property.
+// that differ from the rendered ones in exactly one property. The pair goes
+// through tls.X509KeyPair, the loader the product's probe dialer uses too: it
+// reads every key form cfssl writes and refuses a key that is not the
+// certificate's.
 func loadCA(t *testing.T, dir string) *testCA {
 	t.Helper()
 	files := readFiles(t, dir, "ca.crt", "ca.key")
-	cb, _ := pem.Decode(files["ca.crt"])
-	kb, _ := pem.Decode(files["ca.key"])
-	if cb == nil || kb == nil {
-		t.Fatalf("ca.crt or ca.key in %s is not PEM", dir)
+	pair, err := tls.X509KeyPair(files["ca.crt"], files["ca.key"])
+	if err != nil {
+		t.Fatalf("ca.crt and ca.key in %s: %v", dir, err)
 	}
-	cert, err := x509.ParseCertificate(cb.Bytes)
+	cert, err := x509.ParseCertificate(pair.Certificate[0]) // Leaf is nil under GODEBUG=x509keypairleaf=0
 	if err != nil {
 		t.Fatal(err)
 	}
-	var key any
-	switch kb.Type {
-	case "EC PRIVATE KEY":
-		key, err = x509.ParseECPrivateKey(kb.Bytes)
-	case "RSA PRIVATE KEY":
-		key, err = x509.ParsePKCS1PrivateKey(kb.Bytes)
-	default:
-		key, err = x509.ParsePKCS8PrivateKey(kb.Bytes)
+	signer, ok := pair.PrivateKey.(crypto.Signer)
+	if !ok {
+		t.Fatalf("ca.key in %s: %T is not a signing key", dir, pair.PrivateKey)
 	}
-	if err != nil {
-		t.Fatalf("ca.key: %v", err)
-	}
-	return &testCA{cert: cert, signer: key.(crypto.Signer), certPEM: files["ca.crt"]}
+	return &testCA{cert: cert, signer: signer, certPEM: files["ca.crt"]}
 }

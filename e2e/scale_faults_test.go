@@ -34,10 +34,10 @@ func (s *scaleRun) agentFaults(t *testing.T) {
 		t.Fatalf("after 1 s of load: agents relaying calls %v; need one busy and one idle agent", carrying)
 	}
 	idleKill := time.Now()
-	s.agents[idle].kill()
+	s.agents[idle].Kill()
 	time.Sleep(time.Second)
 	busyKill := time.Now()
-	s.agents[busiest].kill()
+	s.agents[busiest].Kill()
 	time.Sleep(2 * time.Second)
 	calls := run.stop()
 	end := time.Now()
@@ -72,14 +72,14 @@ func (s *scaleRun) serverRestarts(t *testing.T) {
 	for r := range s.cfg.restarts {
 		run := startLoad(s.e.kas.client, c, 20*s.cfg.calls, 2*time.Minute)
 		time.Sleep(500 * time.Millisecond)
-		s.e.h.serverProc.kill()
+		s.e.h.serverProc.Kill()
 		started := time.Now()
 		s.e.h.startServer(t)
 		stop, peak := make(chan struct{}), make(chan [2]float64, 1)
 		go func(pid int) {
 			rss, cpu := procPeak(pid, 100*time.Millisecond, stop)
 			peak <- [2]float64{float64(rss), cpu}
-		}(s.e.h.serverProc.cmd.Process.Pid)
+		}(s.e.h.serverProc.Pid())
 		all := s.waitAgents(t, n, started)
 		time.Sleep(time.Second)
 		calls := run.stop()
@@ -111,7 +111,7 @@ const outage = 10 * time.Second
 // pod), where the cap, not the sync interval, decides.
 func (s *scaleRun) serverOutage(t *testing.T) {
 	n := len(s.agents)
-	s.e.h.serverProc.kill()
+	s.e.h.serverProc.Kill()
 	time.Sleep(outage)
 	started := time.Now()
 	s.e.h.startServer(t)

@@ -38,6 +38,13 @@ func getText(c *http.Client, url string) (int, string, error) {
 
 // connectedAgents reads the server's ready-backend gauge from its admin port.
 func connectedAgents(c *http.Client, adminPort string) (int, error) {
+	return serverGauge(c, adminPort, readyBackendsMetric)
+}
+
+// serverGauge reads one sample (name with its labels, as the server prints
+// it) from the server's /metrics on its admin port; 0 when the server has
+// not printed it yet (a gauge with labels appears with its first value).
+func serverGauge(c *http.Client, adminPort, sample string) (int, error) {
 	code, body, err := getText(c, "http://"+net.JoinHostPort("127.0.0.1", adminPort)+"/metrics")
 	if err != nil {
 		return 0, err
@@ -48,12 +55,12 @@ func connectedAgents(c *http.Client, adminPort string) (int, error) {
 	sc := bufio.NewScanner(strings.NewReader(body))
 	sc.Buffer(make([]byte, 64<<10), 4<<20)
 	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), readyBackendsMetric+" "); ok {
+		if v, ok := strings.CutPrefix(sc.Text(), sample+" "); ok {
 			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
 			return int(f), err
 		}
 	}
-	return 0, nil // the gauge appears with the first agent
+	return 0, nil
 }
 
 // waitAgents polls the server until exactly want agents are connected; it

@@ -22,11 +22,11 @@ const restWindow = 5 * time.Second
 func (s *scaleRun) connect(t *testing.T, n int) {
 	s.killAgents()
 	if p := s.e.h.serverProc; p != nil {
-		p.kill()
+		p.Kill()
 	}
 	s.e.h.startServer(t)
 	time.Sleep(time.Second) // let the server settle before its baseline
-	base, err := sampleProc(s.e.h.serverProc.cmd.Process.Pid)
+	base, err := sampleProc(s.e.h.serverProc.Pid())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +38,7 @@ func (s *scaleRun) connect(t *testing.T, n int) {
 	s.figure(fmt.Sprintf("N=%d: all agents connected after launch", n), took.Round(time.Millisecond))
 
 	time.Sleep(2 * time.Second)
-	pid := s.e.h.serverProc.cmd.Process.Pid
+	pid := s.e.h.serverProc.Pid()
 	a, _ := sampleProc(pid)
 	time.Sleep(restWindow)
 	b, err := sampleProc(pid)
@@ -81,7 +81,7 @@ func (s *scaleRun) agentsReady() int {
 	sem := make(chan struct{}, 16)
 	var wg sync.WaitGroup
 	for i, p := range s.agents {
-		if p == nil || !p.running() {
+		if p == nil || !p.Running() {
 			continue
 		}
 		wg.Add(1)

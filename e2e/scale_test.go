@@ -15,6 +15,7 @@ import (
 	"time"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // scaleConfig sizes TestScale. CI runs the small default; `make scale` sets
@@ -62,8 +63,8 @@ type scaleRun struct {
 	st         *scaleTopology
 	owner      *testing.T
 	cfg        scaleConfig
-	agents     []*proc      // agents[i] runs in st.nodes[i]; nil when not started
-	boot       *http.Client // kept-alive client into the bootstrap namespace
+	agents     []*proctest.Proc // agents[i] runs in st.nodes[i]; nil when not started
+	boot       *http.Client     // kept-alive client into the bootstrap namespace
 	adminPort  string
 	healthPort string // the agents'
 }
@@ -78,7 +79,7 @@ func TestScale(t *testing.T) {
 	n := slices.Max(cfg.agents)
 	st := newScaleTopology(t, n)
 	s := &scaleRun{e: newEnvOn(t, "scale/"+bundle.ModeHTTPConnect, bundle.ModeHTTPConnect, st.topology),
-		st: st, owner: t, cfg: cfg, agents: make([]*proc, n), boot: nsHTTP(st.boot)}
+		st: st, owner: t, cfg: cfg, agents: make([]*proctest.Proc, n), boot: nsHTTP(st.boot)}
 	s.adminPort = flagValue(t, s.e.h.server.argv, "--admin-port")
 	s.healthPort = flagValue(t, s.e.h.agent.argv, "--health-server-port")
 	t.Cleanup(s.killAgents)
@@ -107,7 +108,7 @@ func (s *scaleRun) maxCallers() int { return slices.Max(s.cfg.callers) }
 // startAgent starts agent i in its node namespace with the mapped DaemonSet
 // args. killAgents, not a per-process cleanup, stops it.
 func (s *scaleRun) startAgent(t *testing.T, i int) {
-	s.agents[i] = startProcNoCleanup(t, s.st.nodes[i], fmt.Sprintf("proxy-agent-%d", i), s.e.h.dir, s.e.h.agent.argv)
+	s.agents[i] = proctest.Launch(t, proctest.Spec{NS: s.st.nodes[i], Name: fmt.Sprintf("proxy-agent-%d", i), LogDir: s.e.h.dir, Argv: s.e.h.agent.argv})
 }
 
 // killAgents SIGKILLs every running agent at once: stopping 200 agents one
@@ -117,12 +118,12 @@ func (s *scaleRun) killAgents() {
 	for _, p := range s.agents {
 		if p != nil {
 			wg.Add(1)
-			go func() { defer wg.Done(); p.kill() }()
+			go func() { defer wg.Done(); p.Kill() }()
 		}
 	}
 	wg.Wait()
 	if s.owner.Failed() && s.agents[0] != nil {
-		s.owner.Logf("--- last lines of proxy-agent-0 (%s):\n%s", s.agents[0].logPath, tail(s.agents[0].logPath, 30))
+		s.owner.Logf("--- last lines of proxy-agent-0 (%s):\n%s", s.agents[0].LogPath(), s.agents[0].Tail(30))
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 )
 
 // TestSecurity checks that the rendered mutual TLS really authenticates both
@@ -97,11 +98,11 @@ func (e *env) refusal(t *testing.T, tc refusalCase, stream []byte, certDir, proc
 		t.Cleanup(func() { swapServerCert(t, e, certDir, orig["server.crt"], orig["server.key"]) })
 	}
 	checkAgrees(t, stream, certDir, tc.mutate, tc.agentFiles, tc.rule)
-	agent := startProc(t, e.tp.node, procName, e.h.dir, agentVariant(t, e, tc.agentFiles, tc.mutate))
-	defer agent.stop()
+	agent := proctest.Start(t, proctest.Spec{NS: e.tp.node, Name: procName, LogDir: e.h.dir, Argv: agentVariant(t, e, tc.agentFiles, tc.mutate)})
+	defer agent.Stop()
 	// Wait until the agent has tried and failed to connect twice.
 	_, err := eventually(tunnelWait, 100*time.Millisecond, func() error {
-		if n := strings.Count(agent.log(), "cannot connect once"); n < 2 {
+		if n := strings.Count(agent.Log(), "cannot connect once"); n < 2 {
 			return fmt.Errorf("%d failed connection attempts so far", n)
 		}
 		return nil
@@ -109,7 +110,7 @@ func (e *env) refusal(t *testing.T, tc refusalCase, stream []byte, certDir, proc
 	if err != nil {
 		t.Fatalf("agent: %v", err)
 	}
-	log := agent.log()
+	log := agent.Log()
 	switch {
 	case strings.Contains(log, "successfully connected"):
 		t.Fatal("the agent connected to the server")
@@ -195,7 +196,7 @@ func agentVariant(t *testing.T, e *env, files map[string][]byte, mutate func([]s
 func swapServerCert(t *testing.T, e *env, dir string, crt, key []byte) {
 	t.Helper()
 	writeFiles(t, dir, map[string][]byte{"server.crt": crt, "server.key": key})
-	e.h.serverProc.stop()
+	e.h.serverProc.Stop()
 	e.h.startServer(t)
 }
 

@@ -90,19 +90,19 @@ func (e *env) rawLatency(t *testing.T) {
 
 // serverRestart crashes the server and times the way back.
 func (e *env) serverRestart(t *testing.T) {
-	failed := strings.Count(e.h.agentProc.log(), "cannot connect once")
-	e.h.serverProc.kill()
+	failed := strings.Count(e.h.agentProc.Log(), "cannot connect once")
+	e.h.serverProc.Kill()
 	e.h.startServer(t)
 	took := waitAdmitted(t, e.kas.client, tunnelWait)
 	// The agent redials on its sync tick; each failed attempt (server not
 	// listening yet) stretches the next wait by 1.5x, hence the count.
-	failed = strings.Count(e.h.agentProc.log(), "cannot connect once") - failed
+	failed = strings.Count(e.h.agentProc.Log(), "cannot connect once") - failed
 	e.figure("reconnect after server restart", fmt.Sprintf("%v (%d failed agent dials)", took.Round(time.Millisecond), failed))
 }
 
 // agentRestart crashes the agent and times the way back.
 func (e *env) agentRestart(t *testing.T) {
-	e.h.agentProc.kill()
+	e.h.agentProc.Kill()
 	e.h.startAgent(t, e.h.agent.argv)
 	took := waitAdmitted(t, e.kas.client, tunnelWait)
 	e.figure("reconnect after agent restart", took.Round(time.Millisecond))
@@ -119,8 +119,8 @@ func (e *env) production(t *testing.T, tunnel latency) {
 	e.figure("webhook latency direct (production KAS)", direct)
 	e.figure("tunnel overhead (median difference)", (tunnel.median - direct.median).Round(10*time.Microsecond))
 
-	e.h.agentProc.stop()
-	e.h.serverProc.stop()
+	e.h.agentProc.Stop()
+	e.h.serverProc.Stop()
 	checkAdmission(t, prod.client)
 	if err := admit(e.kas.client, false); err == nil {
 		t.Errorf("bootstrap KAS admitted with the tunnel down; failurePolicy Fail should refuse")

@@ -6,11 +6,13 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log"
 	"net"
 	"net/http"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -63,6 +65,7 @@ func startWebhook(t *testing.T, ns, ip string) *webhook {
 	w := &webhook{ip: ip, caPEM: ca.certPEM, remote: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("/validate", w.validate)
+	mux.HandleFunc("/apis/", serveGroupVersion)
 	w.srv = &http.Server{Handler: mux, TLSConfig: &tls.Config{Certificates: []tls.Certificate{pair}}, ReadHeaderTimeout: 5 * time.Second,
 		// Probes that only open a connection would log handshake EOFs.
 		ErrorLog: log.New(io.Discard, "", 0)}
@@ -80,6 +83,22 @@ func (w *webhook) validate(rw http.ResponseWriter, r *http.Request) {
 	w.remote[host]++
 	w.mu.Unlock()
 	denywebhook.Validate(rw, r)
+}
+
+// serveGroupVersion answers /apis/GROUP/VERSION with an empty resource list,
+// so an APIService the pod serves passes the aggregator's availability check.
+func serveGroupVersion(rw http.ResponseWriter, r *http.Request) {
+	gv := strings.Trim(strings.TrimPrefix(r.URL.Path, "/apis/"), "/")
+	rw.Header().Set("Content-Type", "application/json")
+	_ = json.NewEncoder(rw).Encode(metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"},
+		GroupVersion: gv, APIResources: []metav1.APIResource{}})
+}
+
+// count is how many admission reviews the webhook answered.
+func (w *webhook) count() int {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.calls
 }
 
 // sources returns the source addresses the webhook saw.

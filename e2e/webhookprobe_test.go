@@ -40,7 +40,7 @@ func TestProbeWebhooks(t *testing.T) {
 	e.startTunnel(t)
 	want := map[string]string{"deny.e2e.konnectivity.io": "reachable", "down.e2e.konnectivity.io": "refused"}
 	t.Run("one reachable, one refused", func(t *testing.T) { expectOutcomes(t, e, want) })
-	e.h.agentProc.kill()
+	e.h.agentProc.Kill()
 	t.Run("agent gone: no agent for both", func(t *testing.T) {
 		expectOutcomes(t, e, map[string]string{"deny.e2e.konnectivity.io": "no agent", "down.e2e.konnectivity.io": "no agent"})
 	})

@@ -13,7 +13,7 @@
 #                               verdict and writes wait.json into GATHER_DIR;
 #                               fails only when KONNECTIVITY_WAIT_STRICT=true
 #   konnectivity.sh teardown    at the end of bootstrap: gathers, then removes
-#   konnectivity.sh gather DIR  status.json and metrics.txt into host DIR
+#   konnectivity.sh gather DIR  status.json, metrics.txt and usage.json into host DIR
 #
 # Environment (the defaults are the bootstrap node's):
 #   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
@@ -170,7 +170,9 @@ teardown_stage() {
     return
   fi
   gather_stage "$GATHER_DIR"
-  local args=(teardown --root /host)
+  # teardown reads what used the tunnel before it removes anything and
+  # writes usage.json next to status.json, with the kube-apiserver's side.
+  local args=(teardown --root /host --gather "/host$GATHER_DIR")
   if [[ -n $CLUSTER_KUBECONFIG ]]; then
     args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
   fi

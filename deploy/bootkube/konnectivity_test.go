@@ -99,6 +99,12 @@ func TestStageRenderAndTeardown(t *testing.T) {
 			if data, err := os.ReadFile(gathered); err != nil || !json.Valid(data) {
 				t.Errorf("teardown gathered no status.json for the log bundle: %v", err)
 			}
+			// The API server is down: usage.json must say so, not be missing.
+			var use struct{ KubeAPIServer struct{ Read bool } }
+			data, err := os.ReadFile(filepath.Join(filepath.Dir(gathered), "usage.json"))
+			if err != nil || json.Unmarshal(data, &use) != nil || use.KubeAPIServer.Read {
+				t.Errorf("teardown gathered usage.json %q (%v), want the kube-apiserver side unread", data, err)
+			}
 			if _, err := os.Stat(filepath.Join(root, "etc", "kubernetes", "manifests", "konnectivity-server-pod.yaml")); !os.IsNotExist(err) {
 				t.Errorf("the static pod manifest is still there after teardown: %v", err)
 			}

@@ -1,7 +1,6 @@
 package bundle_test
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -13,13 +12,12 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework/frameworktestutil"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 	"sigs.k8s.io/yaml"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/success/*/expected.yaml from the generator's actual output")
 
 // envFile optionally sits next to a case's config.yaml and lists the
 // environment the function sees, so env-driven cases never read the real
@@ -32,7 +30,7 @@ func TestFunctionSuccess(t *testing.T) {
 	checker := frameworktestutil.ProcessorResultsChecker{
 		TestDataDirectory:        "testdata/success",
 		InputFilename:            "config.yaml",
-		UpdateExpectedFromActual: *update,
+		UpdateExpectedFromActual: goldenfile.Update(t),
 		OutputAssertionFunc:      equalIgnoringComments,
 		Processor:                processorForCase(),
 	}

@@ -2,7 +2,6 @@ package certs
 
 import (
 	"crypto/x509"
-	"flag"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -14,8 +13,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
-
-var update = flag.Bool("update", false, "rewrite golden files under testdata")
 
 // t0 is the fixed clock of most tests; certificates made at t0 are checked
 // at t0 too, so nothing depends on the wall clock.

@@ -6,11 +6,11 @@ import (
 	"io/fs"
 	"maps"
 	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -127,15 +127,26 @@ func reuseReason(s settings, files map[string][]byte) string {
 	return fmt.Sprintf("certificates for %s in %s are valid until %s", s.ip, s.dir, first.Format(time.RFC3339))
 }
 
-// readFiles returns the certificate files that exist. A missing directory
-// is an empty one; any other read error is returned.
+// readFiles returns the certificate files that exist, each read through
+// internal/hostfs: a link, a FIFO or a device in place of one is an error
+// naming it, never followed or opened. A missing directory is an empty
+// one; any other read error is returned.
 func readFiles(dir string) (map[string][]byte, error) {
 	files := map[string][]byte{}
-	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return files, nil
+	case err == nil && !fi.IsDir():
 		return nil, fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
 	}
+	h, err := hostfs.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("read certificate directory: %w", err)
+	}
+	defer h.Close()
 	for _, name := range hostlayout.CertFileNames {
-		b, err := os.ReadFile(filepath.Join(dir, name))
+		b, err := h.ReadFile(name)
 		switch {
 		case err == nil:
 			files[name] = b

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
 )
@@ -20,7 +21,7 @@ func TestAgentSecret(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden := filepath.Join("testdata", "agent-secret.yaml")
-	if *update {
+	if goldenfile.Update(t) {
 		if err := os.WriteFile(golden, doc, 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -5,13 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // ReadCertDir reads the certificates of a certificate directory for
-// Options.CertFiles. Missing files are left out; an unreadable one is an error.
+// Options.CertFiles through internal/hostfs: a link, a FIFO or a device in
+// place of a file is an error naming it, never followed or opened.
 func ReadCertDir(dir string) (map[string][]byte, error) {
 	st, err := os.Stat(dir)
 	if err != nil {
@@ -20,9 +21,21 @@ func ReadCertDir(dir string) (map[string][]byte, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("certificate directory %s is not a directory", dir)
 	}
+	h, err := hostfs.Open(dir)
+	if err != nil {
+		return nil, fmt.Errorf("certificate directory: %w", err)
+	}
+	defer h.Close()
+	return ReadCertFiles(h.ReadFile)
+}
+
+// ReadCertFiles reads a certificate directory's files with read, which
+// takes a file name. Missing files are left out; an unreadable one is an
+// error.
+func ReadCertFiles(read func(name string) ([]byte, error)) (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for _, name := range hostlayout.CertFileNames { // certificates, and which key files exist
-		data, err := os.ReadFile(filepath.Join(dir, name))
+		data, err := read(name)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue
 		}

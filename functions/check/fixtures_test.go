@@ -8,17 +8,17 @@ import (
 	"crypto/x509/pkix"
 	"encoding/base64"
 	"encoding/pem"
-	"flag"
 	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"regexp"
 	"testing"
+	"testing/cryptotest"
 	"time"
-)
 
-var update = flag.Bool("update", false, "regenerate testdata (certificates, the good bundle's Secret, golden outputs)")
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
+)
 
 // fixtureIP is the bootstrap IP of testdata/bundle/good.yaml.
 const fixtureIP = "192.0.2.10"
@@ -72,10 +72,11 @@ func certDirFiles(ca, server, agent *keyPair) map[string][]byte {
 	}
 }
 
-// TestFixtures regenerates testdata/certs/* and the good bundle's Secret with
-// -update; without it, it checks they are present and consistent.
+// TestFixtures regenerates testdata/certs/* and the good bundle's Secret in
+// update mode (make golden, or -update); otherwise it checks they are present
+// and consistent.
 func TestFixtures(t *testing.T) {
-	if *update {
+	if goldenfile.Update(t) {
 		writeFixtures(t)
 	}
 	files, err := ReadCertDir("testdata/certs/good")
@@ -92,15 +93,21 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
+// writeFixtures mints every fixture from a fixed random stream, in a fixed
+// order, so an update rewrites the same bytes and `make golden` on a clean
+// tree changes nothing; a new seed is the explicit way to re-mint them.
 func writeFixtures(t *testing.T) {
+	cryptotest.SetGlobalRandom(t, 1)
 	ca := newPair(t, "konnectivity-signer", nil, true, 0)
 	other := newPair(t, "some-other-signer", nil, true, 0)
 	server := newPair(t, "konnectivity-server", ca, false, x509.ExtKeyUsageServerAuth, fixtureIP)
 	agent := newPair(t, "konnectivity-agent", ca, false, x509.ExtKeyUsageClientAuth)
+	wrongSAN := newPair(t, "konnectivity-server", ca, false, x509.ExtKeyUsageServerAuth, "198.51.100.7")
+	otherCA := newPair(t, "konnectivity-server", other, false, x509.ExtKeyUsageServerAuth, fixtureIP)
 	dirs := map[string]map[string][]byte{
 		"good":             certDirFiles(ca, server, agent),
-		"wrong-san":        certDirFiles(ca, newPair(t, "konnectivity-server", ca, false, x509.ExtKeyUsageServerAuth, "198.51.100.7"), agent),
-		"server-other-ca":  certDirFiles(ca, newPair(t, "konnectivity-server", other, false, x509.ExtKeyUsageServerAuth, fixtureIP), agent),
+		"wrong-san":        certDirFiles(ca, wrongSAN, agent),
+		"server-other-ca":  certDirFiles(ca, otherCA, agent),
 		"cluster-ca-other": certDirFiles(other, server, agent),
 		"garbage":          certDirFiles(ca, server, agent),
 	}

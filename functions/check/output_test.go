@@ -60,5 +60,5 @@ func TestWriteJSONEmpty(t *testing.T) {
 
 func golden(t *testing.T, path string, got []byte) {
 	t.Helper()
-	goldenfile.Assert(t, path, got, *update)
+	goldenfile.Assert(t, path, got)
 }

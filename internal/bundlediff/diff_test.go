@@ -3,7 +3,6 @@ package bundlediff
 import (
 	"bytes"
 	"encoding/base64"
-	"flag"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,8 +12,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden outputs under testdata/cases")
 
 // diffCases are the kinds of change; each directory holds a.yaml and b.yaml
 // and the golden output for every format. want lists `op path` of every
@@ -154,7 +151,7 @@ func checkGolden(t *testing.T, dir string, r *Result, f Format) {
 	if err := Write(&buf, r, f, false); err != nil {
 		t.Fatal(err)
 	}
-	goldenfile.Assert(t, filepath.Join(dir, goldenExt[f]), buf.Bytes(), *update)
+	goldenfile.Assert(t, filepath.Join(dir, goldenExt[f]), buf.Bytes())
 }
 
 // TestSecretsNeverPrinted: no output format may contain any line of the PEM

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -76,7 +77,7 @@ func TestCommandsReadFlagsAlike(t *testing.T) {
 func renderRoot(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: "192.0.2.10", Image: goldenImage}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage}); err != nil {
 		t.Fatal(err)
 	}
 	return root

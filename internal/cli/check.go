@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
@@ -68,13 +69,12 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options, 
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
-	if certDir == "" {
-		certDir = renderedCertDir(target)
-	}
 	if certDir != "" {
 		if opts.CertFiles, err = check.ReadCertDir(certDir); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
+	} else if opts.CertFiles, err = renderedCertFiles(target); err != nil {
+		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
 	}
 	findings, err := check.Check(stream, opts)
 	if err != nil {
@@ -118,17 +118,20 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 	return src.Stream, nil
 }
 
-// renderedCertDir is the certificate directory of a rendered host root, so
-// check verifies SANs and signers there without --cert-dir; "" otherwise.
-func renderedCertDir(target string) string {
+// renderedCertFiles reads the certificate directory of a rendered host
+// root, confined to the root, so check verifies SANs and signers there
+// without --cert-dir; nil for anything else.
+func renderedCertFiles(target string) (map[string][]byte, error) {
 	if target == "-" || !renderedroot.IsRoot(target) {
-		return ""
+		return nil, nil
 	}
 	r, err := renderedroot.Load(target)
-	if err != nil {
-		return ""
+	if err != nil || r.CertDir == "" {
+		return nil, nil // reading the bundle has reported a damaged root already
 	}
-	return r.CertDir
+	return check.ReadCertFiles(func(name string) ([]byte, error) {
+		return r.ReadFile(filepath.Join(r.CertDir, name))
+	})
 }
 
 func describeTarget(target string) string {

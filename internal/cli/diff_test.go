@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -172,7 +173,7 @@ func TestDiffTwoRenders(t *testing.T) {
 			copyDir(t, filepath.Join(roots[0], bundle.DefaultCertDir), filepath.Join(roots[1], bundle.DefaultCertDir))
 		}
 		// Force: the copied certificates are files this root's render did not write.
-		if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv4", Root: roots[i], BootstrapIP: "192.0.2.10", Image: goldenImage, Force: i == 1}); err != nil {
+		if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv4", Root: roots[i], BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage, Force: i == 1}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // The flags several commands share (--output, --root, --bootstrap-ip,
 // --image) are declared only here, so each is spelled, defaulted, checked
 // and explained the same way in every command; TestSharedFlags walks every
-// command to keep it so. README "Flags" describes them.
+// command to keep it so. README "Commands" describes them.
 
 // sharedAnnotation marks a flag declared by these helpers;
 // requiredAnnotation one that runCommand refuses to leave empty.

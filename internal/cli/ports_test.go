@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,7 @@ import (
 
 func TestPortsCommand(t *testing.T) {
 	root := t.TempDir()
-	if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv6", Root: root, BootstrapIP: "2001:db8::10", Image: goldenImage}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv6", Root: root, BootstrapIP: netip.MustParseAddr("2001:db8::10"), Image: goldenImage}); err != nil {
 		t.Fatal(err)
 	}
 	upi := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/netip"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -86,9 +85,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var quiet bool
 	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name ("+strings.Join(kustbuild.Overlays(), ", ")+") or kustomization directory; default "+kustbuild.DefaultOverlay)
 	rootFlag(fs, &opts.Root, "host root directory to write under, / on the bootstrap node", rootPlaces)
-	var ip netip.Addr
-	var auto bool
-	bootstrapIPAutoFlag(fs, &ip, &auto, "optional when the overlay sets spec.bootstrapIP")
+	bootstrapIPAutoFlag(fs, &opts.BootstrapIP, &opts.AutoBootstrapIP, "optional when the overlay sets spec.bootstrapIP")
 	imageFlag(fs, &opts.Image, "omit it when the overlay pins the image (images: or spec.image), which it would replace")
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
@@ -99,7 +96,6 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) > 0 {
 			return Usagef("render takes no arguments, got %q", args)
 		}
-		opts.BootstrapIP = renderIP(ip, auto)
 		opts.Getenv = io.Getenv
 		sigs := catchSignals(io.Stderr, "render")
 		rep, err := render.Run(sigs.ctx, opts)
@@ -131,17 +127,6 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return nil
 	}
-}
-
-// renderIP is the parsed --bootstrap-ip as render.Options carries it.
-func renderIP(ip netip.Addr, auto bool) string {
-	switch {
-	case auto:
-		return render.AutoIP
-	case ip.IsValid():
-		return ip.String()
-	}
-	return ""
 }
 
 func renderExit(err error) error {

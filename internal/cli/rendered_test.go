@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -20,7 +21,7 @@ import (
 func TestCommandsReadARenderedRoot(t *testing.T) {
 	root, edited := t.TempDir(), t.TempDir()
 	for _, r := range []string{root, edited} {
-		if _, err := render.Run(context.Background(), render.Options{Root: r, BootstrapIP: "192.0.2.10", Image: goldenImage}); err != nil {
+		if _, err := render.Run(context.Background(), render.Options{Root: r, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: goldenImage}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -75,7 +76,7 @@ func TestCommandsReadARenderedRoot(t *testing.T) {
 func TestCheckRenderedRootCertificates(t *testing.T) {
 	root, other := t.TempDir(), t.TempDir()
 	for r, ip := range map[string]string{root: "192.0.2.10", other: "192.0.2.20"} {
-		if _, err := render.Run(context.Background(), render.Options{Root: r, BootstrapIP: ip, Image: goldenImage}); err != nil {
+		if _, err := render.Run(context.Background(), render.Options{Root: r, BootstrapIP: netip.MustParseAddr(ip), Image: goldenImage}); err != nil {
 			t.Fatal(err)
 		}
 	}

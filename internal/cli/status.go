@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -13,6 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
 const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
@@ -23,10 +26,14 @@ the kube-apiserver's mount); the server's /healthz and /readyz on its health
 port; how many agents are connected (the server's /metrics); and the
 certificates' expiry, chain and SAN. Each problem comes with a hint.
 
---gather DIR also writes DIR/status.json (the --output json report) and
-DIR/metrics.txt (the server's /metrics as read), each atomically, for a log
-bundle: /var/log/bootstrap-control-plane/konnectivity is collected by
-openshift-install gather bootstrap (docs/troubleshooting.md).
+--gather DIR also writes DIR/status.json (the --output json report),
+DIR/metrics.txt (the server's /metrics as read) and DIR/usage.json (what
+used the tunnel), each atomically, for a log bundle:
+/var/log/bootstrap-control-plane/konnectivity is collected by
+openshift-install gather bootstrap (docs/troubleshooting.md). With --gather
+or --kubeconfig, the text output ends with the usage report's table.
+
+` + usageHelp + `
 
 If a render was interrupted (its journal var/lib/konnectivity-bundle/txn.json
 exists), status first takes the root's lock and finishes or undoes it, saying
@@ -50,8 +57,9 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
 	outputp := outputFlag(fs, "text", "json")
-	var gather string
-	fs.StringVar(&gather, "gather", "", "also write status.json and metrics.txt into this directory (for a log bundle)")
+	var gather, kubeconfig string
+	fs.StringVar(&gather, "gather", "", "also write status.json, metrics.txt and usage.json into this directory (for a log bundle)")
+	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
@@ -63,6 +71,13 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
 		rep := hoststatus.Run(context.Background(), opts)
+		var use *usage.Report
+		if gather != "" || (kubeconfig != "" && output == "text") { // where it is shown or written
+			var err error
+			if use, err = collectUsage(context.Background(), rep, kubeconfig); err != nil {
+				return err
+			}
+		}
 		write := hoststatus.WriteText
 		if output == "json" {
 			write = hoststatus.WriteJSON
@@ -70,8 +85,13 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := write(io.Stdout, rep); err != nil {
 			return err
 		}
+		if use != nil && output == "text" {
+			if err := printUsage(io.Stdout, use); err != nil {
+				return err
+			}
+		}
 		if gather != "" {
-			if err := gatherStatus(gather, rep); err != nil {
+			if err := gatherStatus(gather, rep, use); err != nil {
 				return err
 			}
 		}
@@ -82,13 +102,9 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	}
 }
 
-// gatherStatus writes the report as JSON and the server's metrics into dir,
-// each through a temporary file and a rename, so a log collection running
-// at the same time copies a whole file or the previous one.
-func gatherStatus(dir string, rep *hoststatus.Report) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--gather: %w", err)
-	}
+// gatherStatus writes the report as JSON, the server's metrics and the
+// usage report into dir.
+func gatherStatus(dir string, rep *hoststatus.Report, use *usage.Report) error {
 	var js bytes.Buffer
 	if err := hoststatus.WriteJSON(&js, rep); err != nil {
 		return err
@@ -97,7 +113,23 @@ func gatherStatus(dir string, rep *hoststatus.Report) error {
 	if rep.Metrics != "" {
 		files["metrics.txt"] = []byte(rep.Metrics)
 	}
-	for name, data := range files {
+	u, err := usageJSON(use)
+	if err != nil {
+		return err
+	}
+	files[usageFile] = u
+	return gatherFiles(dir, files)
+}
+
+// gatherFiles writes each file into dir through a temporary file and a
+// rename, so a log collection running at the same time copies a whole file
+// or the previous one.
+func gatherFiles(dir string, files map[string][]byte) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("--gather: %w", err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(files)) {
+		data := files[name]
 		if err := writeAtomic(dir, name, data); err != nil {
 			return fmt.Errorf("--gather: %w", err)
 		}

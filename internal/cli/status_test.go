@@ -44,8 +44,9 @@ func TestStatusAndProbeCommands(t *testing.T) {
 	}
 }
 
-// TestStatusGather: --gather writes the JSON report even when the tunnel is
-// unusable, and no metrics file when there were no metrics to read.
+// TestStatusGather: --gather writes the JSON report and the usage report
+// even when the tunnel is unusable, and no metrics file when there were no
+// metrics to read; the usage report says why each side was not read.
 func TestStatusGather(t *testing.T) {
 	empty := t.TempDir()
 	dir := filepath.Join(t.TempDir(), "bootstrap-control-plane", "konnectivity")
@@ -67,8 +68,24 @@ func TestStatusGather(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "metrics.txt")); !os.IsNotExist(err) {
 		t.Errorf("metrics.txt written without metrics: %v", err)
 	}
+	var use struct {
+		KubeAPIServer, ProxyServer struct {
+			Read  bool
+			Error string
+		}
+	}
+	data, err = os.ReadFile(filepath.Join(dir, "usage.json"))
+	if err != nil || json.Unmarshal(data, &use) != nil {
+		t.Fatalf("usage.json: %v\n%s", err, data)
+	}
+	if use.KubeAPIServer.Read || !strings.Contains(use.KubeAPIServer.Error, "no --kubeconfig") || use.ProxyServer.Read || use.ProxyServer.Error == "" {
+		t.Errorf("usage.json = %s, want both sides unread with the reason (no --kubeconfig; no server)", data)
+	}
+	if !strings.Contains(stdout, "kube-apiserver metrics: not read: no --kubeconfig") {
+		t.Errorf("stdout lacks the usage table's reason:\n%s", stdout)
+	}
 	entries, _ := os.ReadDir(dir)
-	if len(entries) != 1 {
-		t.Errorf("gather left %d entries, want only status.json (no temporary files)", len(entries))
+	if len(entries) != 2 {
+		t.Errorf("gather left %d entries, want only status.json and usage.json (no temporary files)", len(entries))
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,9 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
 // Exit codes of teardown (also in its --help and docs/render.md).
@@ -40,6 +43,11 @@ and dropped from the state.
 Without --kubeconfig, or when the API server is unreachable, the cluster
 objects stay recorded in the state file, so a later teardown can delete them.
 
+Before it removes anything, teardown reads what used the tunnel and prints
+the usage report's table (not with --quiet); --gather DIR also writes it to
+DIR/usage.json. With --quiet and no --gather it reads nothing.
+` + usageHelp + `
+
 Exit codes:
   0  done (warnings, such as an unreachable API server, go to stderr)
   1  a file could not be removed, a symbolic link sits at a recorded path,
@@ -68,14 +76,23 @@ func newTeardownCommand() *Command {
 func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts teardown.Options
 	var quiet bool
+	var gather string
 	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	fs.StringVar(&gather, "gather", "", "also write usage.json (what used the tunnel, read before anything is removed) into this directory")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
+		}
+		var use *usage.Report
+		if gather != "" || !quiet { // nobody would see it otherwise
+			var err error
+			if use, err = readUsage(opts, gather); err != nil {
+				return err
+			}
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
@@ -89,6 +106,11 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			if !quiet {
 				printTeardownReport(io.Stdout, rep)
+			}
+		}
+		if !quiet && use != nil {
+			if perr := printUsage(io.Stdout, use); perr != nil && err == nil {
+				err = perr
 			}
 		}
 		if stop := interruption(sigs.ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
@@ -133,4 +155,21 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 	}
 	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d refused, %d still recorded\n",
 		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Refused), len(rep.Pending))
+}
+
+// readUsage reads what used the tunnel while the server still runs and the
+// cluster objects still exist, and writes usage.json into gather. An
+// unusable kubeconfig fails here, before anything is removed.
+func readUsage(opts teardown.Options, gather string) (*usage.Report, error) {
+	ctx := context.Background()
+	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root})
+	use, err := collectUsage(ctx, st, opts.Kubeconfig)
+	if err != nil || gather == "" {
+		return use, err
+	}
+	js, err := usageJSON(use)
+	if err != nil {
+		return nil, err
+	}
+	return use, gatherFiles(gather, map[string][]byte{usageFile: js})
 }

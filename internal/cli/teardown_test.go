@@ -79,3 +79,34 @@ func TestTeardownCommandRemovesStaticPodFirst(t *testing.T) {
 		t.Errorf("certificate directory still there: %v", err)
 	}
 }
+
+// TestTeardownGatherUsage: teardown writes usage.json before it removes
+// anything and prints the table after its own lines, saying why a side was
+// not read; --quiet prints neither; an unusable kubeconfig fails before
+// anything is written or removed.
+func TestTeardownGatherUsage(t *testing.T) {
+	root := hostRenderedRoot(t)
+	dir := filepath.Join(t.TempDir(), "gather")
+	code, _, stderr := runHostCmd(t, "teardown", "--root", root, "--gather", dir, "--kubeconfig", filepath.Join(root, "nope"))
+	if _, err := os.Stat(dir); code != 1 || !strings.Contains(stderr, "--kubeconfig") || !os.IsNotExist(err) {
+		t.Errorf("missing kubeconfig: exit %d, gather dir %v, stderr:\n%s", code, err, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")); err != nil {
+		t.Errorf("missing kubeconfig removed the static pod: %v", err)
+	}
+	code, out, stderr := runHostCmd(t, "teardown", "--root", root, "--gather", dir)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, stderr)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "usage.json"))
+	if err != nil || !strings.Contains(string(data), `"error": "no --kubeconfig: the kube-apiserver's metrics were not read"`) {
+		t.Errorf("usage.json (%v):\n%s", err, data)
+	}
+	table := strings.Index(out, "What used the tunnel")
+	if table < 0 || table < strings.Index(out, "teardown: ") || !strings.Contains(out[table:], "proxy-server metrics: not read: ") {
+		t.Errorf("stdout lacks the usage table after teardown's lines, with the server's reason:\n%s", out)
+	}
+	if _, out, _ := runHostCmd(t, "teardown", "--root", hostRenderedRoot(t), "--quiet"); out != "" {
+		t.Errorf("--quiet printed:\n%s", out)
+	}
+}

@@ -3,7 +3,6 @@ package egressconfig
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"strings"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -25,15 +24,6 @@ type egressSelectorConfiguration struct {
 	APIVersion       string      `json:"apiVersion,omitempty"`
 	Kind             string      `json:"kind,omitempty"`
 	EgressSelections []Selection `json:"egressSelections"`
-}
-
-// Read loads the file as kube-apiserver's --egress-selector-config-file.
-func Read(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, fmt.Errorf("unable to read egress selector configuration from %q [%v]", path, err)
-	}
-	return Decode(data)
 }
 
 // Decode loads YAML or JSON as the kube-apiserver does: strictly (unknown

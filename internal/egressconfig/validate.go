@@ -13,14 +13,19 @@ var names = []string{Cluster, ControlPlane, Etcd}
 // Validate returns what kube-apiserver's ValidateEgressSelectorConfiguration
 // returns for cfg: the same errors, fields and order. Like it, it checks
 // that the TLS files of a TCP transport exist on this host.
-func Validate(cfg *Config) field.ErrorList {
+func Validate(cfg *Config) field.ErrorList { return ValidateOn(cfg, hostExists) }
+
+// ValidateOn is Validate with the TLS files looked up by exists: probe
+// looks for them under --root, as the kube-apiserver's container sees them.
+func ValidateOn(cfg *Config, exists func(path string) bool) field.ErrorList {
+	v := validator{exists: exists}
 	errs := field.ErrorList{}
 	if cfg == nil {
 		return errs
 	}
 	conn := field.NewPath("service", "connection") // the KAS's path, without the index
 	for _, s := range cfg.EgressSelections {
-		errs = append(errs, validateConnection(s.Connection, conn)...)
+		errs = append(errs, v.validateConnection(s.Connection, conn)...)
 	}
 	seen := map[string]bool{}
 	for i, s := range cfg.EgressSelections {
@@ -37,7 +42,10 @@ func Validate(cfg *Config) field.ErrorList {
 	return errs
 }
 
-func validateConnection(c Connection, p *field.Path) field.ErrorList {
+// validator looks TLS files up with exists.
+type validator struct{ exists func(string) bool }
+
+func (v validator) validateConnection(c Connection, p *field.Path) field.ErrorList {
 	switch c.ProxyProtocol {
 	case ProtocolDirect:
 		if c.Transport != nil {
@@ -45,7 +53,7 @@ func validateConnection(c Connection, p *field.Path) field.ErrorList {
 		}
 		return nil
 	case ProtocolHTTPConnect:
-		return validateHTTPConnect(c.Transport, p)
+		return v.validateHTTPConnect(c.Transport, p)
 	case ProtocolGRPC:
 		switch {
 		case c.Transport == nil:
@@ -53,13 +61,13 @@ func validateConnection(c Connection, p *field.Path) field.ErrorList {
 		case c.Transport.UDS == nil:
 			return field.ErrorList{field.Required(p.Child("uds"), "UDS must be set with GRPC")}
 		}
-		return validateUDS(c.Transport.UDS, p)
+		return v.validateUDS(c.Transport.UDS, p)
 	}
 	return field.ErrorList{field.NotSupported(p.Child("protocol"), c.ProxyProtocol,
 		[]string{string(ProtocolDirect), string(ProtocolHTTPConnect), string(ProtocolGRPC)})}
 }
 
-func validateHTTPConnect(t *Transport, p *field.Path) field.ErrorList {
+func (v validator) validateHTTPConnect(t *Transport, p *field.Path) field.ErrorList {
 	switch {
 	case t == nil:
 		return field.ErrorList{field.Required(p.Child("transport"), "transport must be set for HTTPConnect")}
@@ -68,19 +76,19 @@ func validateHTTPConnect(t *Transport, p *field.Path) field.ErrorList {
 	case t.TCP == nil && t.UDS == nil:
 		return field.ErrorList{field.Required(p.Child("tcp"), "One of TCP or UDS must be set")}
 	case t.TCP != nil:
-		return validateTCP(t.TCP, p)
+		return v.validateTCP(t.TCP, p)
 	}
-	return validateUDS(t.UDS, p)
+	return v.validateUDS(t.UDS, p)
 }
 
-func validateUDS(u *UDSTransport, p *field.Path) field.ErrorList {
+func (v validator) validateUDS(u *UDSTransport, p *field.Path) field.ErrorList {
 	if u.UDSName == "" {
 		return field.ErrorList{field.Invalid(p.Child("udsName"), "nil", "must be present for UDS connections")}
 	}
 	return field.ErrorList{}
 }
 
-func validateTCP(t *TCPTransport, p *field.Path) field.ErrorList {
+func (v validator) validateTCP(t *TCPTransport, p *field.Path) field.ErrorList {
 	switch {
 	case strings.HasPrefix(t.URL, "http://"):
 		if t.TLSConfig != nil {
@@ -88,38 +96,38 @@ func validateTCP(t *TCPTransport, p *field.Path) field.ErrorList {
 		}
 		return field.ErrorList{}
 	case strings.HasPrefix(t.URL, "https://"):
-		return validateTLS(t.TLSConfig, p)
+		return v.validateTLS(t.TLSConfig, p)
 	}
 	return field.ErrorList{field.Invalid(p.Child("url"), t.URL, "supported connection protocols are http:// and https://")}
 }
 
-func validateTLS(c *TLSConfig, p *field.Path) field.ErrorList {
+func (v validator) validateTLS(c *TLSConfig, p *field.Path) field.ErrorList {
 	if c == nil {
 		return field.ErrorList{field.Required(p.Child("tlsConfig"), "TLSConfig must be present when using HTTPS")}
 	}
 	errs := field.ErrorList{}
 	tls := p.Child("tlsConfig")
-	if c.CABundle != "" && !exists(c.CABundle) {
+	if c.CABundle != "" && !v.exists(c.CABundle) {
 		errs = append(errs, field.Invalid(tls.Child("caBundle"), c.CABundle, "TLS config ca bundle does not exist"))
 	}
-	errs = append(errs, requireFile(tls.Child("clientCert"), c.ClientCert, "Using TLS requires clientCert", "TLS client cert does not exist")...)
+	errs = append(errs, v.requireFile(tls.Child("clientCert"), c.ClientCert, "Using TLS requires clientCert", "TLS client cert does not exist")...)
 	// "requires requires" is the kube-apiserver's own wording.
-	errs = append(errs, requireFile(tls.Child("clientKey"), c.ClientKey, "Using TLS requires requires clientKey", "TLS client key does not exist")...)
+	errs = append(errs, v.requireFile(tls.Child("clientKey"), c.ClientKey, "Using TLS requires requires clientKey", "TLS client key does not exist")...)
 	return errs
 }
 
-func requireFile(p *field.Path, path, missing, absent string) field.ErrorList {
+func (v validator) requireFile(p *field.Path, path, missing, absent string) field.ErrorList {
 	switch {
 	case path == "":
 		return field.ErrorList{field.Invalid(p, "nil", missing)}
-	case !exists(path):
+	case !v.exists(path):
 		return field.ErrorList{field.Invalid(p, path, absent)}
 	}
 	return nil
 }
 
-// exists follows links, as the kube-apiserver's check does.
-func exists(path string) bool {
+// hostExists follows links, as the kube-apiserver's check does.
+func hostExists(path string) bool {
 	_, err := os.Stat(path)
 	return err == nil
 }

@@ -12,7 +12,6 @@ import (
 	"net"
 	"net/http"
 	"net/url"
-	"os"
 	"time"
 
 	"google.golang.org/grpc"
@@ -32,8 +31,16 @@ type dialFunc func(ctx context.Context, network, addr string) (net.Conn, error)
 // konnectivity-bundle process. The GRPC tunnel is konnectivity-client's, as
 // in the kube-apiserver. TestDialerAgreesWithKubeAPIServer compares the two.
 
+// host is where a dialer finds unix sockets and TLS files: the rendered
+// root, confined, for the probe (kasView.host); the plain file system, as
+// the kube-apiserver sees it, in the test that compares the two dialers.
+type host struct {
+	dialUnix func(ctx context.Context, socket string) (net.Conn, error)
+	readFile func(path string) ([]byte, error)
+}
+
 // selectionDialer returns the dialer of one selection's connection.
-func selectionDialer(c egressconfig.Connection) (dialFunc, error) {
+func selectionDialer(c egressconfig.Connection, h host) (dialFunc, error) {
 	switch c.ProxyProtocol {
 	case egressconfig.ProtocolDirect:
 		return http.DefaultTransport.(*http.Transport).DialContext, nil
@@ -41,13 +48,13 @@ func selectionDialer(c egressconfig.Connection) (dialFunc, error) {
 		if c.Transport.UDS == nil {
 			return nil, fmt.Errorf("UDS transport must be specified for GRPC")
 		}
-		return proxied(grpcConnector(c.Transport.UDS.UDSName)), nil
+		return proxied(grpcConnector(c.Transport.UDS.UDSName, h)), nil
 	case egressconfig.ProtocolHTTPConnect:
 		switch {
 		case c.Transport.UDS != nil:
-			return proxied(udsConnector(c.Transport.UDS.UDSName)), nil
+			return proxied(udsConnector(c.Transport.UDS.UDSName, h)), nil
 		case c.Transport.TCP != nil:
-			conn, err := tcpConnector(c.Transport.TCP)
+			conn, err := tcpConnector(c.Transport.TCP, h)
 			return proxied(conn), err
 		}
 		//lint:ignore ST1005 the kube-apiserver's own text
@@ -72,10 +79,9 @@ func proxied(connect connector) dialFunc {
 	}
 }
 
-func udsConnector(socket string) connector {
+func udsConnector(socket string, h host) connector {
 	return func(ctx context.Context) (proxier, error) {
-		var d net.Dialer
-		conn, err := d.DialContext(ctx, "unix", socket)
+		conn, err := h.dialUnix(ctx, socket)
 		if err != nil {
 			return nil, err
 		}
@@ -83,8 +89,8 @@ func udsConnector(socket string) connector {
 	}
 }
 
-func tcpConnector(t *egressconfig.TCPTransport) (connector, error) {
-	cfg, err := clientTLS(t.TLSConfig)
+func tcpConnector(t *egressconfig.TCPTransport, h host) (connector, error) {
+	cfg, err := clientTLS(t.TLSConfig, h)
 	if err != nil {
 		return nil, err
 	}
@@ -127,11 +133,10 @@ func httpConnect(conn net.Conn, proxy string) proxier {
 // grpcConnector opens a single-use GRPC tunnel; like the kube-apiserver's,
 // it ignores ctx and waits up to 30s for the socket (boundedDial and
 // preflight keep the probe from waiting that long).
-func grpcConnector(socket string) connector {
+func grpcConnector(socket string, h host) connector {
 	return func(context.Context) (proxier, error) {
 		dial := grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", socket)
+			return h.dialUnix(ctx, socket)
 		})
 		tunnel, err := client.CreateSingleUseGrpcTunnel(context.TODO(), socket, dial,
 			grpc.WithBlock(), grpc.WithReturnConnectionError(), grpc.WithTimeout(30*time.Second),
@@ -145,14 +150,14 @@ func grpcConnector(socket string) connector {
 	}
 }
 
-func clientTLS(t *egressconfig.TLSConfig) (*tls.Config, error) {
-	cert, err := tls.LoadX509KeyPair(t.ClientCert, t.ClientKey)
+func clientTLS(t *egressconfig.TLSConfig, h host) (*tls.Config, error) {
+	cert, err := loadKeyPair(t.ClientCert, t.ClientKey, h)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read key pair %s & %s, got %v", t.ClientCert, t.ClientKey, err)
 	}
 	var pool *x509.CertPool // nil: the host's roots, as in the kube-apiserver
 	if t.CABundle != "" {
-		pem, err := os.ReadFile(t.CABundle)
+		pem, err := h.readFile(t.CABundle)
 		if err != nil {
 			return nil, fmt.Errorf("failed to read cert file %s, got %v", t.CABundle, err)
 		}
@@ -162,4 +167,17 @@ func clientTLS(t *egressconfig.TLSConfig) (*tls.Config, error) {
 		}
 	}
 	return &tls.Config{Certificates: []tls.Certificate{cert}, RootCAs: pool}, nil
+}
+
+// loadKeyPair is tls.LoadX509KeyPair reading through h.
+func loadKeyPair(certFile, keyFile string, h host) (tls.Certificate, error) {
+	certPEM, err := h.readFile(certFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	keyPEM, err := h.readFile(keyFile)
+	if err != nil {
+		return tls.Certificate{}, err
+	}
+	return tls.X509KeyPair(certPEM, keyPEM)
 }

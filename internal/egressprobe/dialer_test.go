@@ -79,11 +79,15 @@ func upstreamDialer(t *testing.T, path string) (dialFunc, error) {
 }
 
 func ourDialer(t *testing.T, path string) (dialFunc, error) {
-	cfg, err := egressconfig.Read(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lookupCluster(cfg)
+	cfg, err := egressconfig.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return lookupCluster(cfg, plainHost)
 }
 
 // dialOutcome dials addr and, on success, checks the connection carries bytes.
@@ -168,4 +172,13 @@ func compareDialers(t *testing.T, path, addr, want string) {
 	if !strings.Contains(ours, want) {
 		t.Errorf("outcome %q, want it to contain %q", ours, want)
 	}
+}
+
+// plainHost reaches sockets and files by their paths, as the kube-apiserver does.
+var plainHost = host{
+	dialUnix: func(ctx context.Context, socket string) (net.Conn, error) {
+		var d net.Dialer
+		return d.DialContext(ctx, "unix", socket)
+	},
+	readFile: os.ReadFile,
 }

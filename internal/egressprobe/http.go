@@ -33,12 +33,11 @@ func get(conn net.Conn, t target) (int, error) {
 // proxyBody asks the server once more, by hand, why an HTTP CONNECT failed:
 // the kube-apiserver's error has only the status line, the server's body
 // says what went wrong (e.g. "No agent available").
-func proxyBody(ctx context.Context, res *Result, addr string) string {
+func proxyBody(ctx context.Context, h host, res *Result, addr string) string {
 	if res.Protocol != "HTTPConnect" || res.Socket == "" || !strings.Contains(res.Error, "proxy error") {
 		return ""
 	}
-	var d net.Dialer
-	conn, err := d.DialContext(ctx, "unix", res.Socket)
+	conn, err := h.dialUnix(ctx, res.Socket)
 	if err != nil {
 		return ""
 	}

@@ -49,7 +49,10 @@ type Result struct {
 }
 
 // Probe dials the target through the cluster egress selection. The error
-// is only for bad options; a failed dial is a Result with OK false.
+// is only for bad options; a failed dial is a Result with OK false. Every
+// file and the socket under the root are reached through internal/hostfs
+// (no link followed, a FIFO or device refused), and opts.Timeout bounds
+// the whole probe.
 func Probe(ctx context.Context, opts Options) (*Result, error) {
 	if opts.Timeout == 0 {
 		opts.Timeout = 10 * time.Second
@@ -58,16 +61,22 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
+	defer cancel()
 	res := &Result{Target: opts.Target, Address: t.addr}
-	dial, err := clusterDialer(opts.Root, res)
+	v, err := readKAS(opts.Root)
 	if err != nil {
 		res.Stage, res.Error = StageConfig, err.Error()
 		return res, nil
 	}
-	ctx, cancel := context.WithTimeout(ctx, opts.Timeout)
-	defer cancel()
+	defer v.close()
+	dial, err := clusterDialer(v, res)
+	if err != nil {
+		res.Stage, res.Error = StageConfig, err.Error()
+		return res, nil
+	}
 	start := time.Now()
-	conn, err := preflight(ctx, res.Socket)
+	conn, err := preflight(ctx, v.host(), res.Socket)
 	if err == nil {
 		conn.Close()
 		conn, err = boundedDial(ctx, dial, t.addr)
@@ -75,7 +84,7 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 	if err != nil {
 		res.Took = time.Since(start)
 		res.Stage, res.Error = StageDial, err.Error()
-		res.ProxyBody = proxyBody(ctx, res, t.addr)
+		res.ProxyBody = proxyBody(ctx, v.host(), res, t.addr)
 		return res, nil
 	}
 	defer conn.Close()
@@ -123,26 +132,22 @@ func parseTarget(s string) (target, error) {
 // clusterDialer builds the kube-apiserver's cluster dialer from the rendered
 // egress file, with each socket name moved from the KAS container's view to
 // the host file under the root.
-func clusterDialer(root string, res *Result) (dialFunc, error) {
-	r, err := readKAS(root)
-	if err != nil {
-		return nil, err
-	}
+func clusterDialer(r *kasView, res *Result) (dialFunc, error) {
 	if r.EgressFile == "" {
-		return nil, fmt.Errorf("render wrote no EgressSelectorConfiguration under %s: the kube-apiserver would dial directly", root)
+		return nil, fmt.Errorf("render wrote no EgressSelectorConfiguration under %s: the kube-apiserver would dial directly", r.h.Dir())
 	}
 	res.EgressFile = r.EgressFile
-	cfg, err := egressconfig.Read(r.EgressFile)
+	cfg, err := egressconfig.Decode(r.Egress)
 	if err != nil {
 		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, err)
 	}
-	if errs := egressconfig.Validate(cfg); len(errs) > 0 {
+	if errs := egressconfig.ValidateOn(cfg, r.exists); len(errs) > 0 {
 		return nil, fmt.Errorf("the kube-apiserver would refuse %s: %w", r.EgressFile, errs.ToAggregate())
 	}
-	if err := mapSockets(cfg, r, res); err != nil {
+	if err := mapPaths(cfg, r, res); err != nil {
 		return nil, err
 	}
-	dial, err := lookupCluster(cfg)
+	dial, err := lookupCluster(cfg, r.host())
 	if err != nil {
 		return nil, fmt.Errorf("egress selector from %s: %w", r.EgressFile, err)
 	}
@@ -155,14 +160,14 @@ func clusterDialer(root string, res *Result) (dialFunc, error) {
 // lookupCluster builds every selection's dialer, as the kube-apiserver does
 // at start-up (one bad selection fails them all), and returns the cluster
 // selection's, nil without one.
-func lookupCluster(cfg *egressconfig.Config) (dialFunc, error) {
+func lookupCluster(cfg *egressconfig.Config, h host) (dialFunc, error) {
 	var cluster dialFunc
 	for _, sel := range cfg.EgressSelections {
 		name := strings.ToLower(sel.Name)
 		if name != egressconfig.Cluster && name != egressconfig.ControlPlane && name != egressconfig.Etcd {
 			return nil, fmt.Errorf("unrecognized service name %s", sel.Name)
 		}
-		dial, err := selectionDialer(sel.Connection)
+		dial, err := selectionDialer(sel.Connection, h)
 		if err != nil {
 			return nil, fmt.Errorf("failed to create dialer for egressSelection %q: %v", name, err)
 		}
@@ -173,22 +178,48 @@ func lookupCluster(cfg *egressconfig.Config) (dialFunc, error) {
 	return cluster, nil
 }
 
-func mapSockets(cfg *egressconfig.Config, r *kasView, res *Result) error {
+// mapPaths moves every socket and TLS file the selections name from the
+// kube-apiserver container's view to the host file under the root.
+func mapPaths(cfg *egressconfig.Config, r *kasView, res *Result) error {
 	for i := range cfg.EgressSelections {
 		sel := &cfg.EgressSelections[i]
-		if sel.Connection.Transport == nil || sel.Connection.Transport.UDS == nil {
+		t := sel.Connection.Transport
+		if t == nil {
 			continue
 		}
-		uds := sel.Connection.Transport.UDS
-		host, ok := r.KASHostPath(uds.UDSName)
-		if !ok {
-			return fmt.Errorf("selection %s: udsName %s is outside the kube-apiserver's mount %s (host %s)", sel.Name, uds.UDSName, r.KASMount.Container, r.KASMount.Host)
+		if t.UDS != nil {
+			if err := r.mapPath(sel.Name, "udsName", &t.UDS.UDSName); err != nil {
+				return err
+			}
+			if sel.Name == egressconfig.Cluster {
+				res.Socket, res.Protocol = t.UDS.UDSName, string(sel.Connection.ProxyProtocol)
+			}
 		}
-		if sel.Name == egressconfig.Cluster {
-			res.Socket, res.Protocol = host, string(sel.Connection.ProxyProtocol)
+		if t.TCP != nil && t.TCP.TLSConfig != nil {
+			tls := t.TCP.TLSConfig
+			for _, f := range []struct {
+				field string
+				p     *string
+			}{{"caBundle", &tls.CABundle}, {"clientCert", &tls.ClientCert}, {"clientKey", &tls.ClientKey}} {
+				if err := r.mapPath(sel.Name, f.field, f.p); err != nil {
+					return err
+				}
+			}
 		}
-		uds.UDSName = host
 	}
+	return nil
+}
+
+// mapPath replaces a non-empty container path with its host file.
+func (v *kasView) mapPath(selection, field string, p *string) error {
+	if *p == "" {
+		return nil
+	}
+	host, ok := v.KASHostPath(*p)
+	if !ok {
+		return fmt.Errorf("selection %s: %s %s is outside the kube-apiserver's mount %s (host %s)", selection, field, *p, v.KASMount.Container, v.KASMount.Host)
+	}
+	*p = host
 	return nil
 }
 
@@ -220,10 +251,10 @@ func talkHTTP(ctx context.Context, conn net.Conn, t target, res *Result) {
 
 // preflight connects to the socket first. The kube-apiserver's GRPC
 // connector ignores the context and retries a missing socket for 30s before
-// it fails with this same error; the probe reports it at once.
-func preflight(ctx context.Context, socket string) (net.Conn, error) {
-	var d net.Dialer
-	return d.DialContext(ctx, "unix", socket)
+// it fails with this same error; the probe reports it at once, and a link
+// or anything but a socket at the socket's path as what it is.
+func preflight(ctx context.Context, h host, socket string) (net.Conn, error) {
+	return h.dialUnix(ctx, socket)
 }
 
 // boundedDial runs the kube-apiserver's dialer but gives up when ctx ends,

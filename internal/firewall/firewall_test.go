@@ -2,7 +2,6 @@ package firewall_test
 
 import (
 	"bytes"
-	"flag"
 	"net/netip"
 	"path/filepath"
 	"strings"
@@ -12,8 +11,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
 
 const source = "v1 Pod kube-system/konnectivity-server --agent-port; apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent --proxy-server-host"
 
@@ -55,13 +52,13 @@ func TestFormatsGolden(t *testing.T) {
 	for _, pc := range planCases {
 		for _, format := range firewall.Formats() {
 			t.Run(pc.name+"/"+format, func(t *testing.T) {
-				goldenfile.Assert(t, filepath.Join("testdata", "golden", pc.name, format), bothForms(t, format, pc.req, pc.opts), *update)
+				goldenfile.Assert(t, filepath.Join("testdata", "golden", pc.name, format), bothForms(t, format, pc.req, pc.opts))
 			})
 		}
 	}
 	chain := planCases[2]
 	chain.opts.NftChain = "inet filter input"
-	goldenfile.Assert(t, filepath.Join("testdata", "golden", chain.name, "nftables-chain"), bothForms(t, "nftables", chain.req, chain.opts), *update)
+	goldenfile.Assert(t, filepath.Join("testdata", "golden", chain.name, "nftables-chain"), bothForms(t, "nftables", chain.req, chain.opts))
 }
 
 // bothForms is the apply form, a separator line, and the revoke form.

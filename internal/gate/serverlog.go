@@ -2,12 +2,16 @@ package gate
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
-	"os"
+	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
 
 // kubeletLogGlob is where the kubelet keeps the server static pod's log
@@ -23,10 +27,14 @@ const handshakeMark = "ServerHandshake("
 const logTail = 256 << 10
 
 // refusedHandshakes: agents that reach the port but fail mutual TLS never
-// show in the server's metrics; its log names them.
+// show in the server's metrics; its log names them. A log that cannot be
+// read (a link, a FIFO, a device in its place) is said in the detail.
 func (w *waiter) refusedHandshakes(v *Verdict) {
-	file, line := w.handshakeError()
+	file, line, err := w.handshakeError()
 	if line == "" {
+		if err != nil {
+			v.Detail += "; the server's log was not read: " + err.Error()
+		}
 		return
 	}
 	v.Cause = AgentsDropped
@@ -37,33 +45,77 @@ func (w *waiter) refusedHandshakes(v *Verdict) {
 
 // handshakeError returns the last refused handshake in the server's log:
 // ServerLog when given, else the kubelet's logs under the root, newest
-// first.
-func (w *waiter) handshakeError() (file, line string) {
-	files := []string{w.opts.ServerLog}
+// first. Every log is opened through internal/hostfs: a regular file only,
+// never through a link.
+func (w *waiter) handshakeError() (file, line string, err error) {
+	dir, rels := filepath.Dir(w.opts.ServerLog), []string{filepath.Base(w.opts.ServerLog)}
 	if w.opts.ServerLog == "" {
-		files, _ = filepath.Glob(filepath.Join(w.opts.Status.Root, kubeletLogGlob))
-		slices.Reverse(files)
+		dir = w.opts.Status.Root
 	}
-	for _, f := range files {
-		if l := lastMatch(f); l != "" {
-			return f, l
+	h, err := hostfs.Open(dir)
+	if err != nil {
+		return "", "", err
+	}
+	defer h.Close()
+	if w.opts.ServerLog == "" {
+		if rels, err = kubeletLogs(h); err != nil {
+			return "", "", err
 		}
 	}
-	return "", ""
+	var errs []error
+	for _, rel := range rels {
+		l, err := lastMatch(h, rel)
+		if l != "" {
+			return h.Abs(rel), l, nil
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			errs = append(errs, err)
+		}
+	}
+	return "", "", errors.Join(errs...)
 }
 
-// lastMatch reads the end of a regular file (never through a link) and
-// returns its last line with the handshake mark, from the mark on.
-func lastMatch(path string) string {
-	st, err := os.Lstat(path)
-	if err != nil || !st.Mode().IsRegular() {
-		return ""
+// kubeletLogs lists the server pod's logs under the root, newest first:
+// kubeletLogGlob matched one directory level at a time.
+func kubeletLogs(h *hostfs.Root) ([]string, error) {
+	dirs := []string{""}
+	for _, pattern := range strings.Split(kubeletLogGlob, "/") {
+		var next []string
+		for _, d := range dirs {
+			rel := path.Join(d, pattern)
+			if !strings.ContainsAny(pattern, "*?[") {
+				next = append(next, rel)
+				continue
+			}
+			names, err := h.ReadDirNames(d)
+			if err != nil {
+				return nil, err
+			}
+			slices.Sort(names)
+			for _, n := range names {
+				if ok, _ := path.Match(pattern, n); ok {
+					next = append(next, path.Join(d, n))
+				}
+			}
+		}
+		dirs = next
 	}
-	f, err := os.Open(path)
+	slices.Reverse(dirs)
+	return dirs, nil
+}
+
+// lastMatch reads the end of a regular file and returns its last line with
+// the handshake mark, from the mark on.
+func lastMatch(h *hostfs.Root, rel string) (string, error) {
+	f, err := h.OpenRegular(rel)
 	if err != nil {
-		return ""
+		return "", err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return "", err
+	}
 	if st.Size() > logTail {
 		_, _ = f.Seek(st.Size()-logTail, io.SeekStart)
 	}
@@ -71,8 +123,8 @@ func lastMatch(path string) string {
 	lines := bytes.Split(data, []byte("\n"))
 	for i := len(lines) - 1; i >= 0; i-- {
 		if _, rest, ok := strings.Cut(string(lines[i]), handshakeMark); ok {
-			return strings.TrimSpace(handshakeMark + rest)
+			return strings.TrimSpace(handshakeMark + rest), nil
 		}
 	}
-	return ""
+	return "", nil
 }

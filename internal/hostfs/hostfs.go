@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 // Op names a change for the fault seam.
@@ -40,6 +42,7 @@ type Root struct {
 	// confines every call anyway; the cache only saves re-walking.
 	mu      sync.Mutex
 	checked map[string]string
+	dirf    *os.File // the root directory, for openat2 (open.go)
 	// Fault, when set, runs before every change and fails it with the
 	// error it returns: the seam fault tests use. rel is "OLD -> NEW" for
 	// a link or rename.
@@ -74,7 +77,15 @@ func Open(dir string) (*Root, error) {
 }
 
 // Close releases the root.
-func (r *Root) Close() error { return r.r.Close() }
+func (r *Root) Close() error {
+	r.mu.Lock()
+	if r.dirf != nil {
+		_ = r.dirf.Close()
+		r.dirf = nil
+	}
+	r.mu.Unlock()
+	return r.r.Close()
+}
 
 // Dir is the root's absolute path.
 func (r *Root) Dir() string { return r.dir }
@@ -208,49 +219,26 @@ func (r *Root) Regular(rel string) (fs.FileInfo, error) {
 		return nil, &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, &UnsafeError{Path: r.Abs(rel), Problem: "is not a regular file"}
+		return nil, r.kindError(rel, fi.Mode(), 0)
 	}
 	return fi, nil
 }
 
-// ReadFile reads a regular file: a link (O_NOFOLLOW) or anything but a
-// regular file (checked on the open descriptor) is refused.
+// ReadFile reads a regular file through OpenRegular: a link, a FIFO, a
+// device or anything else but a regular file is refused, never opened.
 func (r *Root) ReadFile(rel string) ([]byte, error) {
-	p, err := r.resolve(rel)
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.r.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		// os.Root reports a link out of the root before O_NOFOLLOW's ELOOP
-		if fi, lerr := r.r.Lstat(p); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			return nil, &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
-		}
-	}
+	f, err := r.OpenRegular(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, &UnsafeError{Path: r.Abs(rel), Problem: "is not a regular file"}
-	}
 	return io.ReadAll(f)
 }
 
-// ReadDirNames lists a directory's entries; a missing directory is empty.
+// ReadDirNames lists a directory's entries; a missing directory is empty,
+// a link or anything else but a directory at rel is refused.
 func (r *Root) ReadDirNames(rel string) ([]string, error) {
-	p, err := r.noLink(rel)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	f, err := r.r.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_DIRECTORY, 0)
+	f, err := r.openAs(rel, fs.ModeDir, unix.O_DIRECTORY)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}

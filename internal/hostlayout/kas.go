@@ -1,7 +1,9 @@
 package hostlayout
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 
@@ -54,8 +56,11 @@ type KAS struct {
 // ReadKAS finds the KAS files in st and infers the mount from them: the
 // override names the egress file as the kube-apiserver sees it, the state
 // says where it is on the host, and their common tail is the mounted
-// directory's content. Without a readable override it is InstallerKASMount.
-func ReadKAS(h *hostfs.Root, st *State) KAS {
+// directory's content. Without an override, or one that does not name the
+// egress file, it is InstallerKASMount. The error is for an override that
+// cannot be read: a link, a FIFO or a device in its place (never followed
+// or opened), or an I/O error.
+func ReadKAS(h *hostfs.Root, st *State) (KAS, error) {
 	k := KAS{Mount: InstallerKASMount}
 	for _, f := range st.Files {
 		switch f.Placement {
@@ -66,19 +71,25 @@ func ReadKAS(h *hostfs.Root, st *State) KAS {
 		}
 	}
 	if k.EgressFile == "" || k.OverrideFile == "" {
-		return k
+		return k, nil
 	}
-	if inKAS, ok := overrideEgressArg(h, k.OverrideFile); ok {
+	data, err := h.ReadFile(k.OverrideFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return k, nil
+	}
+	if err != nil {
+		return k, fmt.Errorf("rendered file listed in the state file: %w", err)
+	}
+	if inKAS, ok := overrideEgressArg(data); ok {
 		k.Mount = commonTail(inKAS, "/"+k.EgressFile, k.Mount)
 	}
-	return k
+	return k, nil
 }
 
 // overrideEgressArg is the egress file as the override passes it to the
 // kube-apiserver; ok is false when the override does not say exactly one.
-func overrideEgressArg(h *hostfs.Root, rel string) (string, bool) {
-	data, err := h.ReadFile(rel)
-	if err != nil || yamlguard.Check(data) != nil {
+func overrideEgressArg(data []byte) (string, bool) {
+	if yamlguard.Check(data) != nil {
 		return "", false
 	}
 	var o map[string]any

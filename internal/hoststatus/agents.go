@@ -38,11 +38,12 @@ func (s *session) agents() {
 			continue
 		}
 		s.rep.Agents = m.connected()
-		s.rep.Metrics = body
+		s.rep.Metrics, s.rep.MetricsFrom = body, u
 		s.reportAgents(u, m)
 		return
 	}
-	s.rep.add(newCheck("agents", Error, "cannot read the server's metrics: "+lastErr,
+	s.rep.MetricsError = "cannot read the server's metrics: " + lastErr
+	s.rep.add(newCheck("agents", Error, s.rep.MetricsError,
 		"the server is down, or --health-host points elsewhere (the admin and health ports listen on 127.0.0.1 only)"))
 }
 

@@ -8,16 +8,21 @@ import (
 	"io/fs"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // files: every file render recorded is still there with the same bytes.
 func (s *session) files() {
-	var missing, changed []string
+	var missing, changed, unsafe []string
 	for _, f := range s.root.Files {
 		data, err := s.root.ReadFile(s.root.Abs("/" + f.Path))
-		if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
 			missing = append(missing, "/"+f.Path)
+			continue
+		}
+		if err != nil { // a link, a FIFO, a device: named, never followed or opened
+			unsafe = append(unsafe, err.Error())
 			continue
 		}
 		sum := sha256.Sum256(data)
@@ -26,6 +31,9 @@ func (s *session) files() {
 		}
 	}
 	switch {
+	case len(unsafe) > 0:
+		s.rep.add(newCheck("rendered files", Error, strings.Join(unsafe, "; "),
+			"remove what stands in place of render's files and run konnectivity-bundle render again; status never reads through a link or a special file"))
 	case len(missing) > 0:
 		s.rep.add(newCheck("rendered files", Error,
 			fmt.Sprintf("%d of %d files render wrote are missing: %s", len(missing), len(s.root.Files), strings.Join(missing, ", ")),
@@ -63,8 +71,8 @@ func (s *session) socket() {
 		s.rep.add(newCheck("socket", Error, fmt.Sprintf("%s: %v", host, unwrapPath(err)),
 			"the server is not running (it creates the socket at start and removes it on exit): check `crictl ps -a --name konnectivity-server` and `crictl logs` on the bootstrap host"))
 	case st.Mode().Type() != fs.ModeSocket:
-		s.rep.add(newCheck("socket", Error, fmt.Sprintf("%s is a %v, not a socket", host, st.Mode().Type()),
-			"remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start"))
+		s.rep.add(newCheck("socket", Error, fmt.Sprintf("%s is %s, not a socket", host, hostfs.KindName(st.Mode())),
+			"remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start; status and probe never follow a link there"))
 	case st.Mode().Perm() != 0o770:
 		s.rep.add(newCheck("socket", Warning, fmt.Sprintf("%s has mode %04o, the server creates it 0770", host, st.Mode().Perm()),
 			"someone changed it; restart the server pod to recreate it"))

@@ -10,9 +10,10 @@ import (
 	"strings"
 )
 
-// get fetches url with the session's dialer and timeout.
+// get fetches url with the session's dialer, within its timeout and the
+// caller's context.
 func (s *session) get(url string) (int, string, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), s.opts.Timeout)
+	ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
 	if err != nil {

@@ -39,8 +39,11 @@ type Report struct {
 	Usable      bool   `json:"usable"`
 	// Checks are every check, in order; WriteJSON writes them as "checks".
 	Checks framework.Results `json:"-"`
-	// Metrics is the server's /metrics as read, for `status --gather`.
-	Metrics string `json:"-"`
+	// Metrics is the server's /metrics as read, for `status --gather`;
+	// MetricsFrom is its URL, MetricsError why it could not be read.
+	Metrics      string `json:"-"`
+	MetricsFrom  string `json:"-"`
+	MetricsError string `json:"-"`
 	// Rendered is the root as read, nil when it could not be; the gate
 	// reads the agent port's rule from it.
 	Rendered *renderedroot.Root `json:"-"`
@@ -97,7 +100,7 @@ func Run(ctx context.Context, opts Options) *Report {
 	if root.Bundle.Agent != nil {
 		rep.BootstrapIP, _ = root.Bundle.Agent.Flags.Lookup("proxy-server-host")
 	}
-	s := &session{opts: opts, root: root, rep: rep}
+	s := &session{ctx: ctx, opts: opts, root: root, rep: rep}
 	s.files()
 	s.socket()
 	s.egress()
@@ -116,6 +119,7 @@ func (r *Report) finish() *Report {
 
 // session is one status run's shared state.
 type session struct {
+	ctx  context.Context // the caller's: a wait's deadline ends every request
 	opts Options
 	root *renderedroot.Root
 	rep  *Report

@@ -2,7 +2,6 @@ package kustbuild
 
 import (
 	"bytes"
-	"flag"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -12,8 +11,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/golden from the current output")
 
 // goldenImage is a fixed image so golden files do not depend on the environment.
 const goldenImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
@@ -68,7 +65,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			path := filepath.Join(tooltest.RepoRoot(), "testdata", "golden", overlay+".yaml")
-			goldenfile.Assert(t, path, got, *update)
+			goldenfile.Assert(t, path, got)
 		})
 	}
 }

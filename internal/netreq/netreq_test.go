@@ -2,7 +2,6 @@ package netreq
 
 import (
 	"bytes"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,8 +12,6 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite testdata/want from the current output")
 
 func TestRequirements(t *testing.T) {
 	golden := func(o string) string { return filepath.Join(tooltest.RepoRoot(), "testdata", "golden", o+".yaml") }
@@ -125,7 +122,7 @@ func checkOutputs(t *testing.T, name string, rep *Report) {
 		if err := write(&buf); err != nil {
 			t.Fatal(err)
 		}
-		goldenfile.Assert(t, filepath.Join("testdata", "want", name+"."+ext), buf.Bytes(), *update)
+		goldenfile.Assert(t, filepath.Join("testdata", "want", name+"."+ext), buf.Bytes())
 	}
 }
 

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 			opts := baseOpts(root)
 			if tc.prior {
 				mustRun(t, opts)
-				opts.Image, opts.BootstrapIP = "quay.io/other/image:2", "192.0.2.99"
+				opts.Image, opts.BootstrapIP = "quay.io/other/image:2", netip.MustParseAddr("192.0.2.99")
 			}
 			before := snapshot(t, root)
 			_, err := runWith(context.Background(), opts, failingOps(tc.op, tc.n))
@@ -120,7 +121,7 @@ func TestJournalFlushFailureIsUndone(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.BootstrapIP = "192.0.2.99"
+	opts.BootstrapIP = netip.MustParseAddr("192.0.2.99")
 	before := snapshot(t, root)
 	failed := false
 	fault := func(op hostfs.Op, rel string) error {

@@ -16,7 +16,7 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 	}{
 		{"overlay only", "upi", "", testIP, "", ""},
 		{"both agree", "upi", testIP, testIP, "", ""},
-		{"auto takes the overlay's", "upi", AutoIP, testIP, "", ""},
+		{"auto takes the overlay's", "upi", autoIP, testIP, "", ""},
 		{"both differ", "upi", "192.0.2.99", "", "--bootstrap-ip", "192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 		{"neither", "ipv4", "", "", "--bootstrap-ip", "was not given"},
 		{"wrong family", "ipv6", testIP, "", "--bootstrap-ip", "needs IPv6"},
@@ -24,7 +24,8 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			opts := baseOpts(t.TempDir())
-			opts.Overlay, opts.BootstrapIP, opts.Image = tc.overlay, tc.flag, ""
+			opts.Overlay, opts.Image = tc.overlay, ""
+			setIP(&opts, tc.flag)
 			if tc.overlay != "upi" {
 				opts.Image = testImage
 			}

@@ -54,7 +54,7 @@ func getenvOf(opts Options) func(string) string {
 }
 
 // settleIP applies kustbuild.SettleBootstrapIP to --bootstrap-ip (flag,
-// parsed once by parseFlagIP; zero for auto or none) and the overlay's
+// checked by flagIP; zero for auto or none) and the overlay's
 // spec, then checks the address against the overlay's ipFamily. auto detects
 // an address of the overlay's family unless the overlay names one itself
 // (its own address beats a guess), and says where the address came from. A
@@ -63,7 +63,7 @@ func settleIP(d *deps, opts Options, flag netip.Addr, spec bundlev1.Spec) (netip
 	enabled := spec.Enabled == nil || *spec.Enabled
 	fam := bootstrapip.Family(spec.IPFamily)
 	source := ""
-	if opts.BootstrapIP == AutoIP {
+	if opts.AutoBootstrapIP {
 		source = "the overlay's spec.bootstrapIP (auto detects only when the overlay names none)"
 		if spec.BootstrapIP == "" && enabled {
 			det, err := detect(d, opts, fam)

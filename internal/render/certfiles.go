@@ -3,24 +3,29 @@ package render
 import (
 	"errors"
 	"os"
-	"path/filepath"
+	"path"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// checkCertFiles refuses damaged files in the certificate directory: a
-// truncated key usually means an interrupted copy or a full disk, and
-// silently replacing it would hide that from whoever is debugging the host.
-func checkCertFiles(dir string) error {
+// checkCertFiles refuses damaged files in the certificate directory rel
+// under root: a truncated key usually means an interrupted copy or a full
+// disk, and silently replacing it would hide that from whoever is debugging
+// the host. Each file is read through hostfs, never through a link.
+func checkCertFiles(root, rel string) error {
+	h, err := hostfs.Open(root)
+	if err != nil {
+		return err
+	}
+	defer h.Close()
 	for _, name := range hostlayout.CertFileNames {
-		p := filepath.Join(dir, name)
-		data, err := os.ReadFile(p)
+		data, err := h.ReadFile(path.Join(rel, name))
 		if errors.Is(err, os.ErrNotExist) {
 			continue
 		}
-		field := "certificate file " + p
+		field := "certificate file " + h.Abs(path.Join(rel, name))
 		fix := "delete the damaged file (render generates a new set), or pass --force to regenerate"
 		if err != nil {
 			return inputErrorf(field, fix, "cannot read: %v", err)

@@ -1,14 +1,11 @@
 package render
 
 import (
-	"flag"
 	"path/filepath"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files under testdata/golden")
 
 // TestRenderedFilesGolden pins the exact bytes render writes for every
 // deterministic file (the Secret holds fresh keys, so it is checked by
@@ -19,7 +16,8 @@ func TestRenderedFilesGolden(t *testing.T) {
 		t.Run(tc.overlay, func(t *testing.T) {
 			root := t.TempDir()
 			opts := baseOpts(root)
-			opts.Overlay, opts.BootstrapIP = tc.overlay, tc.ip
+			opts.Overlay = tc.overlay
+			setIP(&opts, tc.ip)
 			mustRun(t, opts)
 			for _, rel := range bundlePaths {
 				if rel == secretRel {
@@ -27,7 +25,7 @@ func TestRenderedFilesGolden(t *testing.T) {
 				}
 				got := readFile(t, root, rel)
 				golden := filepath.Join("testdata", "golden", tc.overlay, filepath.FromSlash(rel))
-				goldenfile.Assert(t, golden, []byte(got), *update)
+				goldenfile.Assert(t, golden, []byte(got))
 			}
 		})
 	}

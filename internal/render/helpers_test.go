@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"io/fs"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ const certDirRel = "opt/openshift/tls/konnectivity"
 const testOwner = "0123456789abcdef0123456789abcdef"
 
 func baseOpts(root string) Options {
-	return Options{Overlay: "ipv4", Root: root, BootstrapIP: testIP, Image: testImage, Getenv: noEnv, ownerID: testOwner}
+	return Options{Overlay: "ipv4", Root: root, BootstrapIP: netip.MustParseAddr(testIP), Image: testImage, Getenv: noEnv, ownerID: testOwner}
 }
 
 func noEnv(string) string { return "" }
@@ -133,5 +134,21 @@ func expectInputError(t *testing.T, err error, field string, fragments ...string
 		if !strings.Contains(err.Error(), f) {
 			t.Errorf("error %q does not mention %q", err, f)
 		}
+	}
+}
+
+// autoIP is --bootstrap-ip auto in the tests' tables.
+const autoIP = "auto"
+
+// setIP sets --bootstrap-ip as the CLI hands it over: "" not given, autoIP,
+// or an address.
+func setIP(o *Options, s string) {
+	o.BootstrapIP, o.AutoBootstrapIP = netip.Addr{}, false
+	switch s {
+	case "":
+	case autoIP:
+		o.AutoBootstrapIP = true
+	default:
+		o.BootstrapIP = netip.MustParseAddr(s)
 	}
 }

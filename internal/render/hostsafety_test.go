@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -118,7 +119,7 @@ func TestErrorAfterCommitKeepsTheBundle(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.BootstrapIP = "192.0.2.99"
+	opts.BootstrapIP = netip.MustParseAddr("192.0.2.99")
 	renamed := 0
 	fault := func(op hostfs.Op, rel string) error {
 		if op == hostfs.OpRename && strings.Contains(rel, "-> etc/kubernetes/manifests/konnectivity-server-pod.yaml") {

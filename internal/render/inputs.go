@@ -82,18 +82,19 @@ func checkKey(opts Options) error {
 	return err
 }
 
-// parseFlagIP is the one parse of --bootstrap-ip: the zero Addr for auto or
-// none (the build settles those), else the address, valid for any family;
-// the overlay's family is checked when the build reaches its config.
-func parseFlagIP(raw string) (netip.Addr, error) {
-	if raw == "" || raw == AutoIP {
+// flagIP is --bootstrap-ip as the build settles it: the zero Addr for auto
+// or none, else the address, usable for any family (the overlay's family is
+// checked when the build reaches its config). The CLI parsed it already;
+// this checks an Options value from any caller by the same rule, without
+// parsing it again.
+func flagIP(opts Options) (netip.Addr, error) {
+	if opts.AutoBootstrapIP || !opts.BootstrapIP.IsValid() {
 		return netip.Addr{}, nil
 	}
-	ip, err := bootstrapip.Validate(raw, "")
-	if err != nil {
-		return ip, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
+	if err := bootstrapip.Check(opts.BootstrapIP, ""); err != nil {
+		return netip.Addr{}, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
 	}
-	return ip, nil
+	return opts.BootstrapIP.Unmap(), nil
 }
 
 // ipInputError words bootstrapip's verdict on the address from field.

@@ -60,10 +60,10 @@ func countingDeps(builds *int) *deps {
 // TestRenderBuildsOnce: one render is one kustomize run, whatever the IP
 // source (the IP family used to cost a second build).
 func TestRenderBuildsOnce(t *testing.T) {
-	for _, ip := range []string{testIP, AutoIP} {
+	for _, ip := range []string{testIP, autoIP} {
 		var builds int
 		opts := baseOpts(t.TempDir())
-		opts.BootstrapIP = ip
+		setIP(&opts, ip)
 		opts.deps = countingDeps(&builds)
 		opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
 			return bootstrapip.Detection{Addr: netip.MustParseAddr(testIP), Source: "a test's route"}, nil

@@ -5,14 +5,12 @@
 package render
 
 import (
+	"net/netip"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
-
-// AutoIP as Options.BootstrapIP asks render to detect the bootstrap node's IP.
-const AutoIP = "auto"
 
 // Options is everything one render needs.
 type Options struct {
@@ -21,8 +19,13 @@ type Options struct {
 	Overlay string
 	// Root is the host's root directory; "/" on a real bootstrap node.
 	Root string
-	// BootstrapIP is the address agents dial, or AutoIP.
-	BootstrapIP string
+	// BootstrapIP is --bootstrap-ip, the address agents dial, parsed where
+	// the flag is read (the zero Addr: not given). The overlay's
+	// spec.bootstrapIP settles it (kustbuild.SettleBootstrapIP).
+	BootstrapIP netip.Addr
+	// AutoBootstrapIP is --bootstrap-ip auto: detect the address, unless the
+	// overlay names one; BootstrapIP is ignored then.
+	AutoBootstrapIP bool
 	// Image is the apiserver-network-proxy image reference.
 	Image string
 	// DryRun plans and reports but touches nothing.

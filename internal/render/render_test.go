@@ -2,6 +2,7 @@ package render
 
 import (
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -145,7 +146,7 @@ func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
 	}{
 		{"image", func(o *Options) { o.Image = "quay.io/openshift/origin-apiserver-network-proxy:4.21" },
 			[]string{hostlayout.StatePath, podRel, daemonSetRel}},
-		{"bootstrap IP", func(o *Options) { o.BootstrapIP = "192.0.2.11" },
+		{"bootstrap IP", func(o *Options) { o.BootstrapIP = netip.MustParseAddr("192.0.2.11") },
 			// the CA and the agent certificate (and so the Secret) stay, so
 			// running agents keep working; only the server leaf names the IP
 			[]string{hostlayout.StatePath, daemonSetRel, certDirRel + "/server.crt", certDirRel + "/server.key"}},
@@ -286,7 +287,7 @@ func TestAutoUsesTheInstallerOverride(t *testing.T) {
 		t.Run(tc.overlay, func(t *testing.T) {
 			root := t.TempDir()
 			opts := baseOpts(root)
-			opts.Overlay, opts.BootstrapIP = tc.overlay, AutoIP
+			opts.Overlay, opts.AutoBootstrapIP = tc.overlay, true
 			opts.Getenv = func(k string) string {
 				if k == "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP" {
 					return tc.ip

@@ -122,7 +122,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err := checkKey(opts); err != nil {
 		return hostInputs{}, err
 	}
-	flag, err := parseFlagIP(opts.BootstrapIP)
+	flag, err := flagIP(opts)
 	if err != nil {
 		return hostInputs{}, err
 	}
@@ -189,7 +189,7 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	// Damage is worth stopping for only where the files could be reused;
 	// from an unsafe place they are all replaced anyway.
 	if !in.force && certs.TrustReason(certAbs) == "" {
-		if err := checkCertFiles(certAbs); err != nil {
+		if err := checkCertFiles(root, strings.TrimPrefix(certDir, "/")); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -39,10 +38,17 @@ type Root struct {
 	Missing []string
 }
 
-// IsRoot reports whether dir holds a render state file.
+// IsRoot reports whether dir holds a render state file. Anything at the
+// state file's path counts, a link or a FIFO too, without following or
+// opening it: Load then refuses it, naming the path.
 func IsRoot(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, hostlayout.StatePath))
-	return err == nil
+	h, err := hostfs.Open(dir)
+	if err != nil {
+		return false
+	}
+	defer h.Close()
+	ok, err := h.Exists(hostlayout.StatePath)
+	return ok || hostfs.IsLinkError(err)
 }
 
 // Load reads the state file and the files it lists.
@@ -141,7 +147,7 @@ func (r *Root) readState() (hostlayout.KAS, error) {
 		return hostlayout.KAS{}, err
 	}
 	r.Files = st.Files
-	return hostlayout.ReadKAS(h, st), nil
+	return hostlayout.ReadKAS(h, st)
 }
 
 func (r *Root) addObjects(abs string) error {

@@ -3,6 +3,7 @@ package teardown
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -30,7 +31,7 @@ func rendered(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
 	_, err := render.Run(context.Background(), render.Options{
-		Overlay: "ipv4", Root: root, BootstrapIP: "192.0.2.10",
+		Overlay: "ipv4", Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"),
 		Image: "quay.io/openshift/origin-apiserver-network-proxy:4.20", Getenv: func(string) string { return "" },
 	})
 	if err != nil {

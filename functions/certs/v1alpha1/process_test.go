@@ -2,7 +2,6 @@ package v1alpha1
 
 import (
 	"bufio"
-	"flag"
 	"io/fs"
 	"net/netip"
 	"os"
@@ -18,9 +17,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
-
-var update = flag.Bool("update", false, "rewrite expected.yaml/errors.txt and the certificate fixtures under testdata")
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 
@@ -85,7 +83,7 @@ func secureFixtures(t *testing.T, work string) {
 // outcome, an optional env file the environment) on a copy, because
 // generating cases write into their certificate directory.
 func TestFunction(t *testing.T) {
-	if *update {
+	if goldenfile.Update(t) {
 		writeFixtures(t)
 	}
 	work := filepath.Join(t.TempDir(), "testdata")
@@ -95,14 +93,14 @@ func TestFunction(t *testing.T) {
 	secureFixtures(t, work)
 	checker := frameworktestutil.ProcessorResultsChecker{
 		TestDataDirectory:        work,
-		UpdateExpectedFromActual: *update,
+		UpdateExpectedFromActual: goldenfile.Update(t),
 		Processor: func() framework.ResourceListProcessor {
 			cryptotest.SetGlobalRandom(t, 1) // each case starts from the same stream
 			return Function{Getenv: caseEnv(t), Now: func() time.Time { return t0 }}
 		},
 	}
 	checker.Assert(t)
-	if *update {
+	if goldenfile.Update(t) {
 		copyBack(t, work, "testdata")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"net"
+	"net/netip"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,6 +19,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -49,8 +51,8 @@ type Host struct {
 	ServerEnv  []string // the static pod container's env, NAME=value
 	Socket     string   // host path of the server's socket
 	logDir     string
-	server     *Proc
-	agent      *Proc
+	server     *proctest.Proc
+	agent      *proctest.Proc
 }
 
 // Addrs are the addresses of one family: the bootstrap host (what agents
@@ -94,7 +96,7 @@ func NewWith(t *testing.T, o Options) *Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(h.Root) })
-	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: h.Addr.Boot, Image: image}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot), Image: image}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
@@ -187,7 +189,8 @@ func (h *Host) secretFiles(t *testing.T) string {
 // its socket. Extra flags go after the rendered ones, so they win.
 func (h *Host) StartServer(t *testing.T, extra ...string) {
 	t.Helper()
-	h.server = start(t, h.Boot, "proxy-server", h.logDir, append(append([]string{}, h.Server...), extra...), h.ServerEnv...)
+	h.server = proctest.Start(t, proctest.Spec{NS: h.Boot, Name: "proxy-server", LogDir: h.logDir,
+		Argv: append(append([]string{}, h.Server...), extra...), Env: h.ServerEnv})
 	// The server opens its health port after the socket: a status run
 	// between the two would see the server down.
 	health, err := h.Rendered.Bundle.Server.Port("health-port")
@@ -196,7 +199,7 @@ func (h *Host) StartServer(t *testing.T, extra ...string) {
 	}
 	waitFor(t, 20*time.Second, func() error {
 		if !h.server.Running() {
-			return fmt.Errorf("proxy-server exited:\n%s", h.server.Log())
+			return fmt.Errorf("proxy-server exited:\n%s", h.server.Tail(40))
 		}
 		if _, err := os.Stat(h.Socket); err != nil {
 			return err
@@ -211,9 +214,10 @@ func (h *Host) StartServer(t *testing.T, extra ...string) {
 
 // StartAgent starts proxy-agent in the node namespace. Extra flags go
 // after the rendered ones, so they win (pflag keeps a flag's last value).
-func (h *Host) StartAgent(t *testing.T, extra ...string) *Proc {
+func (h *Host) StartAgent(t *testing.T, extra ...string) *proctest.Proc {
 	t.Helper()
-	h.agent = start(t, h.Node, "proxy-agent", h.logDir, append(append([]string{}, h.Agent...), extra...))
+	h.agent = proctest.Start(t, proctest.Spec{NS: h.Node, Name: "proxy-agent", LogDir: h.logDir,
+		Argv: append(append([]string{}, h.Agent...), extra...)})
 	return h.agent
 }
 

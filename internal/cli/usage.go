@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+)
+
+// usageFile is the usage report's name in a gather directory.
+const usageFile = "usage.json"
+
+// usageHelp is what teardown's and status's --help say about the report.
+const usageHelp = `The usage report lists each admission webhook and APIService the bootstrap
+kube-apiserver called (route "tunnel" for those registered by Service, which
+the tunnel carries), with calls, allowed, refused, failed and latency, from
+the kube-apiserver's /metrics (read with --kubeconfig), and the dial totals
+of its egress dialer and of the proxy-server (its admin port). Counts run
+from each process's start. A side that cannot be read is named in the
+report with the reason; that is not an error (docs/troubleshooting.md).`
+
+// collectUsage builds the usage report from a status run on the host and
+// the kube-apiserver's metrics. Only an unusable kubeconfig is an error.
+func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string) (*usage.Report, error) {
+	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st})
+}
+
+// usageJSON is the report as usage.json holds it.
+func usageJSON(rep *usage.Report) ([]byte, error) {
+	var b bytes.Buffer
+	err := usage.WriteJSON(&b, rep)
+	return b.Bytes(), err
+}
+
+// printUsage writes the short table after a command's own output, a blank
+// line between them.
+func printUsage(w io.Writer, rep *usage.Report) error {
+	if _, err := fmt.Fprintln(w); err != nil {
+		return err
+	}
+	return usage.WriteTable(w, rep)
+}
