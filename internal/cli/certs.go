@@ -32,6 +32,8 @@ It holds the lock of --root (the root directory's flock, shared with render
 and teardown, waiting up to --lock-timeout), so it never interleaves with a
 render writing the same certificates. --dir must be beneath --root, and a
 symbolic link on its way or in place of a certificate file is refused.
+Temporary files an older certs left in DIR (.NAME.tmp-DIGITS, regular files
+of the running user) are removed and named on stderr.
 
 Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
 another render, teardown or certs held --root past --lock-timeout; 8

@@ -31,7 +31,9 @@ state file is a warning: nothing was recorded, so nothing is removed.
 It holds the root's lock (waiting up to --lock-timeout), first finishes or
 undoes a render an interrupted run left, removes only regular files at the
 recorded paths (never through a symbolic link) and also the directories
-render created, the state directory included.
+render created, the state directory included. Temporary files an older
+certs left in the certificate directory (.NAME.tmp-DIGITS, regular files
+of the running user) are removed with them, so that directory goes too.
 
 It deletes only objects it can prove are its own: render marks the
 Namespace, DaemonSet and Secret with the annotation konnectivity-bundle.io/owner
