@@ -49,6 +49,15 @@ assets="${HOST_ROOT%/}$ASSET_DIR"
 
 log() { echo "konnectivity.sh: $*" >&2; }
 
+# Stopping bootkube.service sends SIGTERM to the stage's processes, podman
+# among them, and podman passes it into the container (podman run's
+# --sig-proxy, on by default), where render, teardown and certs stop at
+# their next safe point (docs/render.md, "Signals"). The script waits for
+# that instead of dying first, so the command's own message is shown and
+# no .done marker is written.
+stopped=
+trap 'stopped=1' TERM INT
+
 # bundle runs one konnectivity-bundle command from the image with the host
 # root at /host: host network (render detects the bootstrap IP, status reaches
 # the server on 127.0.0.1), root (it writes root-owned host files; the image's
@@ -63,9 +72,13 @@ bundle() {
     --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
     --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
   cat "$errf" >&2
-  # konnectivity-bundle exits 0..7; 125..127 are podman's own: no container ran.
-  if ((rc >= 125)); then explain_podman "$rc" "$errf"; fi
+  # konnectivity-bundle exits 0..9; 125..127 are podman's own: no container ran.
+  if ((rc >= 125 && rc < 128)); then explain_podman "$rc" "$errf"; fi
   rm -f "$errf"
+  if [[ -n $stopped ]]; then
+    log "stopped by a signal: $1 exited $rc"
+    exit $((rc ? rc : 143))
+  fi
   return "$rc"
 }
 

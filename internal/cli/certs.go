@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -33,7 +34,11 @@ render writing the same certificates. --dir must be beneath --root, and a
 symbolic link on its way or in place of a certificate file is refused.
 
 Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
-another render, teardown or certs held --root past --lock-timeout.`,
+another render, teardown or certs held --root past --lock-timeout; 8
+interrupted by SIGTERM or SIGINT, undone: the directory is as before; 9
+interrupted after the point of no return: the set was completed. A second
+signal stops it at once (a shell shows 130 or 143); the next certs, render,
+teardown or status finishes or undoes what it left.`,
 		Setup: setupCerts,
 	}
 }
@@ -57,35 +62,54 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
-		h, unlock, err := lockRootDir(lockRoot, lockTimeout)
-		if err != nil {
-			var locked *hostfs.LockedError
-			if errors.As(err, &locked) {
-				return &ExitError{Code: certsExitLocked, Err: err}
-			}
-			return err
+		sigs := catchSignals(io.Stderr, "certs")
+		cleaned, err := lockedCerts(sigs.ctx, io, lockRoot, lockTimeout, opts)
+		sigs.settle()
+		if stop := interruption(sigs.ctx, "the certs run", "", cleaned, err); stop != nil {
+			return stop
 		}
-		defer unlock()
-		rel, err := confineCertsDir(h.Dir(), opts.Dir)
-		if err != nil {
-			return err
-		}
-		recovered, err := hosttxn.Recover(h)
-		if err != nil {
-			return err
-		}
-		if recovered != "" {
-			fmt.Fprintf(io.Stderr, "recovered: %s\n", recovered)
-		}
-		return runCerts(io, h, rel, opts)
+		return err
 	}
+}
+
+// lockedCerts takes the root's lock, recovers an interrupted run, removes
+// what an older certs left and writes the set; cleaned says whether it
+// changed the host before the set (then not "as before" it started).
+func lockedCerts(ctx context.Context, io IO, root string, timeout time.Duration, opts certs.Options) (bool, error) {
+	h, unlock, err := lockRootDir(ctx, root, timeout)
+	if err != nil {
+		var locked *hostfs.LockedError
+		if errors.As(err, &locked) {
+			return false, &ExitError{Code: certsExitLocked, Err: err}
+		}
+		return false, err
+	}
+	defer unlock()
+	rel, err := confineCertsDir(h.Dir(), opts.Dir)
+	if err != nil {
+		return false, err
+	}
+	recovered, err := hosttxn.Recover(h)
+	if err != nil {
+		return false, err
+	}
+	if recovered != "" {
+		fmt.Fprintf(io.Stderr, "recovered: %s\n", recovered)
+	}
+	swept, err := hosttxn.SweepLegacyCertTemps(h, rel)
+	printSwept(io.Stderr, swept)
+	cleaned := recovered != "" || len(swept) > 0
+	if err != nil {
+		return cleaned, err
+	}
+	return cleaned, runCerts(ctx, io, h, rel, opts)
 }
 
 // certsExitLocked: another run held the root's lock past --lock-timeout.
 const certsExitLocked = 3
 
 // lockRootDir opens the root and takes its lock; unlock releases both.
-func lockRootDir(root string, timeout time.Duration) (*hostfs.Root, func(), error) {
+func lockRootDir(ctx context.Context, root string, timeout time.Duration) (*hostfs.Root, func(), error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return nil, nil, Usagef("--root: %v", err)
@@ -94,7 +118,7 @@ func lockRootDir(root string, timeout time.Duration) (*hostfs.Root, func(), erro
 	if err != nil {
 		return nil, nil, err
 	}
-	lock, err := h.Lock(timeout)
+	lock, err := h.Lock(ctx, timeout)
 	if err != nil {
 		h.Close()
 		return nil, nil, err
@@ -139,12 +163,17 @@ func confineCertsDir(root, dir string) (string, error) {
 
 // runCerts plans the set and writes what changed as one host transaction
 // (writeCertSet), then makes the directory a safe place as certs.Write does.
-func runCerts(io IO, h *hostfs.Root, rel string, opts certs.Options) error {
+// A cancelled ctx stops it before the write or, through hosttxn, between
+// two steps of it.
+func runCerts(ctx context.Context, io IO, h *hostfs.Root, rel string, opts certs.Options) error {
+	if ctx.Err() != nil {
+		return context.Cause(ctx)
+	}
 	r, err := certs.Plan(opts)
 	if err != nil {
 		return err
 	}
-	written, err := writeCertSet(h, rel, r.Files)
+	written, err := writeCertSet(ctx, h, rel, r.Files)
 	if err != nil {
 		return fmt.Errorf("write the certificates: %w", err)
 	}

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"fmt"
 	"path"
 	"strings"
@@ -17,7 +18,7 @@ import (
 // instant, and after no kill, does the directory hold a certificate beside
 // a key or CA it does not match; the next certs, render, teardown or status
 // finishes or undoes an interrupted set from the journal.
-func writeCertSet(h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
+func writeCertSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
 	var changes []hosttxn.Change
 	var written []string
 	for _, name := range hostlayout.CertFileNames {
@@ -49,7 +50,7 @@ func writeCertSet(h *hostfs.Root, dir string, files map[string][]byte) ([]string
 	if err != nil {
 		return nil, err
 	}
-	if err := hosttxn.Apply(h, "certs", "the certificate set", changes, dirs); err != nil {
+	if err := hosttxn.Apply(ctx, h, "certs", "the certificate set", changes, dirs); err != nil {
 		return nil, err
 	}
 	return written, nil

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -63,7 +62,11 @@ Exit codes:
   4  the bundle failed its checks (nothing written)
   5  refused: a destination exists that render did not write (use --force)
   6  locked: another render, teardown or certs held the root past --lock-timeout
-  7  the bundle is written but its durability is not confirmed (run again)`
+  7  the bundle is written but its durability is not confirmed (run again)
+  8  interrupted by SIGTERM or SIGINT: undone, the host is as before
+  9  interrupted by SIGTERM or SIGINT after the point of no return: completed
+A second signal stops it at once (a shell shows 130 or 143); the next
+render, teardown, certs or status finishes or undoes what it left.`
 
 func newRenderCommand() *Command {
 	return &Command{
@@ -94,19 +97,33 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 			return Usagef("render takes no arguments, got %q", args)
 		}
 		opts.Getenv = io.Getenv
-		rep, err := render.Run(context.Background(), opts)
-		if err != nil {
-			return renderExit(err)
-		}
+		sigs := catchSignals(io.Stderr, "render")
+		rep, err := render.Run(sigs.ctx, opts)
+		sigs.settle()
+		cleaned := rep != nil && (rep.Recovered != "" || len(rep.Swept) > 0)
 		switch {
+		case rep == nil:
 		case rep.Recovered != "" && rep.DryRun:
 			fmt.Fprintf(io.Stderr, "warning: %s\n", rep.Recovered)
 		case rep.Recovered != "":
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 		}
+		if rep != nil {
+			printSwept(io.Stderr, rep.Swept)
+		}
+		stop := interruption(sigs.ctx, "the render", "", cleaned, err)
+		switch {
+		case stop != nil && err != nil:
+			return stop
+		case err != nil:
+			return renderExit(err)
+		}
 		printWarnings(io.Stderr, rep)
 		if !quiet {
 			printRenderReport(io.Stdout, rep, opts.Overlay)
+		}
+		if stop != nil {
+			return stop
 		}
 		return nil
 	}

@@ -172,7 +172,7 @@ func recoverInterrupted(root string) (string, error) {
 	if !hosttxn.Pending(h) {
 		return "", nil
 	}
-	lock, err := h.Lock(hostfs.DefaultLockTimeout)
+	lock, err := h.Lock(context.Background(), hostfs.DefaultLockTimeout)
 	if err != nil {
 		return "", err
 	}

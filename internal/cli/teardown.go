@@ -55,7 +55,14 @@ Exit codes:
      unusable, or the API server refused a delete
   2  usage error
   3  --strict and the API server was unreachable
-  4  locked: another render, teardown or certs held the root past --lock-timeout`
+  4  locked: another render, teardown or certs held the root past --lock-timeout
+  8  interrupted by SIGTERM or SIGINT before it removed anything: the host is
+     as before
+  9  interrupted by SIGTERM or SIGINT once it had begun removing files: it
+     removed them all, and the cluster objects it did not delete yet stay
+     recorded
+A second signal stops it at once (a shell shows 130 or 143); the next
+teardown continues.`
 
 func newTeardownCommand() *Command {
 	return &Command{
@@ -87,7 +94,9 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 				return err
 			}
 		}
-		rep, err := teardown.Run(context.Background(), opts)
+		sigs := catchSignals(io.Stderr, "teardown")
+		rep, err := teardown.Run(sigs.ctx, opts)
+		sigs.settle()
 		if rep != nil && rep.Recovered != "" {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 		}
@@ -104,6 +113,9 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 				err = perr
 			}
 		}
+		if stop := interruption(sigs.ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
+			return stop
+		}
 		var ue *teardown.UnreachableError
 		var locked *hostfs.LockedError
 		if errors.As(err, &locked) {
@@ -114,6 +126,15 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return err
 	}
+}
+
+// teardownCompleted says what a teardown a signal stopped after its files
+// were removed finished: "" when it finished everything.
+func teardownCompleted(rep *teardown.Report) string {
+	if rep == nil || rep.Stopped == nil {
+		return ""
+	}
+	return fmt.Sprintf("the teardown removed its files from the host and stopped before the cluster objects; %d stay recorded in the state file (run teardown --kubeconfig again)", len(rep.Pending))
 }
 
 func printTeardownReport(w io.Writer, rep *teardown.Report) {

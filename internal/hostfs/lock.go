@@ -2,6 +2,7 @@ package hostfs
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -33,16 +34,19 @@ func (e *LockedError) Error() string {
 		"fix: let it finish, or raise --lock-timeout", e.Root, e.Holder, e.Timeout)
 }
 
-// Lock waits up to timeout (0: not at all) for the exclusive lock.
-func (r *Root) Lock(timeout time.Duration) (*Lock, error) { return r.lock(timeout, syscall.LOCK_EX) }
+// Lock waits up to timeout (0: not at all) for the exclusive lock. A
+// cancelled ctx (a SIGTERM) stops the wait with context.Cause(ctx).
+func (r *Root) Lock(ctx context.Context, timeout time.Duration) (*Lock, error) {
+	return r.lock(ctx, timeout, syscall.LOCK_EX)
+}
 
 // LockShared waits for a shared lock: readers (a dry run) never see a
 // transaction halfway, and do not block each other.
-func (r *Root) LockShared(timeout time.Duration) (*Lock, error) {
-	return r.lock(timeout, syscall.LOCK_SH)
+func (r *Root) LockShared(ctx context.Context, timeout time.Duration) (*Lock, error) {
+	return r.lock(ctx, timeout, syscall.LOCK_SH)
 }
 
-func (r *Root) lock(timeout time.Duration, how int) (*Lock, error) {
+func (r *Root) lock(ctx context.Context, timeout time.Duration, how int) (*Lock, error) {
 	f, err := r.r.OpenFile(".", os.O_RDONLY|syscall.O_DIRECTORY, 0)
 	if err != nil {
 		return nil, fmt.Errorf("lock --root %s: %w", r.dir, err)
@@ -62,7 +66,12 @@ func (r *Root) lock(timeout time.Duration, how int) (*Lock, error) {
 			f.Close()
 			return nil, &LockedError{Root: r.dir, Holder: holder, Timeout: timeout}
 		}
-		time.Sleep(50 * time.Millisecond)
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, context.Cause(ctx)
+		case <-time.After(50 * time.Millisecond):
+		}
 	}
 }
 

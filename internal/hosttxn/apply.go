@@ -6,6 +6,7 @@
 package hosttxn
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -73,7 +74,16 @@ type txn struct {
 // Apply writes changes under h with the txn steps above. dirs are the
 // directories to create, parents first; command names the run ("render")
 // and what its result ("the bundle") in the journal and the messages.
-func Apply(h *hostfs.Root, command, what string, changes []Change, dirs []string) error {
+//
+// ctx is checked between steps, never inside one: cancelled before the
+// commit point (a SIGTERM, docs/render.md), the transaction is undone and
+// verified, and the error is an *UndoneError wrapping context.Cause(ctx);
+// cancelled at or after it, the transaction is finished and Apply returns
+// nil.
+func Apply(ctx context.Context, h *hostfs.Root, command, what string, changes []Change, dirs []string) error {
+	if err := stopped(ctx); err != nil {
+		return &UndoneError{Err: err} // nothing was touched
+	}
 	t := &txn{h: h, command: command, what: what}
 	j, contents := planJournal(command, changes, dirs)
 	if err := writeJournal(t.h, j); err != nil {
@@ -82,15 +92,18 @@ func Apply(h *hostfs.Root, command, what string, changes []Change, dirs []string
 			// any other step, so "unchanged" is verified, not assumed.
 			return t.abort(j, err)
 		}
-		if serr := scrub(t.h); serr != nil {
-			return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", err, t.h.Abs(hostlayout.StateDir), serr)
-		}
-		return fmt.Errorf("%w (the host is unchanged)", err)
+		return t.scrubbed(err)
 	}
-	if err := t.prepare(j, contents); err != nil {
+	if err := stopped(ctx); err != nil {
+		return t.abort(j, err)
+	}
+	if err := t.prepare(ctx, j, contents); err != nil {
 		return t.abort(j, err)
 	}
 	for _, op := range j.Ops {
+		if err := stopped(ctx); err != nil {
+			return t.abort(j, err)
+		}
 		if err := t.do(op); err != nil {
 			return t.abort(j, err)
 		}
@@ -100,6 +113,27 @@ func Apply(h *hostfs.Root, command, what string, changes []Change, dirs []string
 		return &DurabilityError{Command: t.command, What: t.what, Err: err}
 	}
 	return nil
+}
+
+// stopped is the cause of ctx's cancellation (the signal), or nil.
+func stopped(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
+}
+
+// scrubbed handles a journal that never got into place: what writing it
+// left is removed, and the host is called unchanged only when nothing of
+// it is left (Pending).
+func (t *txn) scrubbed(cause error) error {
+	if err := scrub(t.h); err != nil {
+		return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", cause, t.h.Abs(hostlayout.StateDir), err)
+	}
+	if Pending(t.h) {
+		return fmt.Errorf("%w; cleaning up left scratch files, inspect %s (the next render, teardown or status removes them)", cause, t.h.Abs(hostlayout.StateDir))
+	}
+	return &UndoneError{Err: cause, Began: true}
 }
 
 // newFile is a temporary file's content.

@@ -124,12 +124,44 @@ func Recover(h *hostfs.Root) (string, error) {
 		if err := rollForward(h, j); err != nil {
 			return "", fmt.Errorf("finish the interrupted %s: %w", j.Command, err)
 		}
+		if err := verifyDone(h, j); err != nil {
+			return fmt.Sprintf("an interrupted %s was completed, but the host does not show it: %v", j.Command, err), nil
+		}
 		return fmt.Sprintf("an interrupted %s was completed: all its new files were on disk, so they were put in place", j.Command), nil
 	}
 	if err := rollBack(h, j); err != nil {
 		return "", fmt.Errorf("undo the interrupted %s: %w", j.Command, err)
 	}
+	// What the next command would trip over fails above; a directory kept
+	// for someone else's file is reported, not fatal.
+	if err := verifyUndone(h, j); err != nil {
+		return fmt.Sprintf("an interrupted %s was undone, except that %v", j.Command, err), nil
+	}
 	return fmt.Sprintf("an interrupted %s was undone: its new files were not all written, so the host is back as it was before it", j.Command), nil
+}
+
+// verifyDone checks the host holds what a finished transaction leaves:
+// every new file, no removed one, no scratch name, no journal.
+func verifyDone(h *hostfs.Root, j *journal) error {
+	for _, op := range j.Ops {
+		switch {
+		case op.Kind == opWrite && fileSHA(h, op.Path) != op.New:
+			return fmt.Errorf("%s does not hold its new content", h.Abs(op.Path))
+		case op.Kind == opRemove && exists(h, op.Path):
+			return fmt.Errorf("%s is still there", h.Abs(op.Path))
+		case op.Kind == opUnpark && fileSHA(h, op.Path) != op.Old:
+			return fmt.Errorf("%s is not back", h.Abs(op.Path))
+		}
+		for _, s := range []string{op.Temp, op.Backup} {
+			if s != "" && exists(h, s) {
+				return fmt.Errorf("%s is left behind", h.Abs(s))
+			}
+		}
+	}
+	if exists(h, hostlayout.JournalPath) {
+		return fmt.Errorf("%s is left behind", h.Abs(hostlayout.JournalPath))
+	}
+	return nil
 }
 
 // scrub removes what a run killed before its journal existed can leave:

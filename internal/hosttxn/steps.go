@@ -1,6 +1,7 @@
 package hosttxn
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,8 +28,24 @@ func (e *DurabilityError) Error() string {
 
 func (e *DurabilityError) Unwrap() error { return e.Err }
 
+// UndoneError is a transaction stopped before its commit point whose undo
+// was verified: every file the journal lists holds its previous content,
+// no scratch file and no journal is left. It is the only error that says
+// the host is unchanged.
+type UndoneError struct {
+	Err error // why it stopped: an I/O error, or the signal (context.Cause)
+	// Began is set when something had been written and was undone; unset
+	// when Apply stopped before its first change.
+	Began bool
+}
+
+func (e *UndoneError) Error() string { return fmt.Sprintf("%v (the host is unchanged)", e.Err) }
+
+func (e *UndoneError) Unwrap() error { return e.Err }
+
 // prepare creates the directories and writes every temporary file.
-func (t *txn) prepare(j *journal, contents map[string]newFile) error {
+// A cancelled ctx stops it between two files.
+func (t *txn) prepare(ctx context.Context, j *journal, contents map[string]newFile) error {
 	modes := map[string]fs.FileMode{}
 	for _, d := range j.Dirs {
 		modes[d] = 0o755
@@ -49,6 +66,9 @@ func (t *txn) prepare(j *journal, contents map[string]newFile) error {
 	for _, op := range j.Ops {
 		if op.Kind != opWrite {
 			continue
+		}
+		if err := stopped(ctx); err != nil {
+			return err
 		}
 		nf := contents[op.Temp]
 		if err := t.h.WriteNew(op.Temp, nf.data, nf.mode); err != nil {
@@ -111,13 +131,18 @@ func (t *txn) do(op journalOp) error {
 // whether the host is verifiably as it was.
 func (t *txn) abort(j *journal, cause error) error {
 	if err := rollBack(t.h, j); err != nil {
-		return fmt.Errorf("%w; undoing it also failed (the journal %s stays, the next render, teardown or status finishes the undo): %v",
-			cause, t.h.Abs(hostlayout.JournalPath), err)
+		if exists(t.h, hostlayout.JournalPath) {
+			return fmt.Errorf("%w; undoing it also failed (the journal %s stays, the next render, teardown or status finishes the undo): %v",
+				cause, t.h.Abs(hostlayout.JournalPath), err)
+		}
+		// The journal went with its state directory, which is now a
+		// hidden scratch name: the files are back, the scratch is not.
+		return fmt.Errorf("%w; undone, but cleaning up failed (the next render, teardown or status removes what is left): %v", cause, err)
 	}
 	if err := verifyUndone(t.h, j); err != nil {
 		return fmt.Errorf("%w; undone, but the host does not match what it was: %v", cause, err)
 	}
-	return fmt.Errorf("%w (the host is unchanged)", cause)
+	return &UndoneError{Err: cause, Began: true}
 }
 
 // finish flushes the renames and removes the backups and the journal.

@@ -89,8 +89,11 @@ type Report struct {
 	CertsReason    string
 	// Recovered says how an interrupted earlier run was finished or undone.
 	Recovered string
-	Files     []FileReport
-	Warnings  framework.Results // check findings that are not errors
+	// Swept lists the temporary files an older certs left in the
+	// certificate directory, which this run removed.
+	Swept    []string
+	Files    []FileReport
+	Warnings framework.Results // check findings that are not errors
 
 	certDir string // absolute certificate directory, once planned
 }

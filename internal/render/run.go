@@ -21,7 +21,10 @@ import (
 // Run renders the bundle onto the host under opts.Root. It holds the
 // root's lock throughout, first finishes or undoes a transaction an
 // interrupted run left, and then writes all or nothing; a second run with
-// the same inputs writes nothing.
+// the same inputs writes nothing. Once it holds the lock it returns its
+// Report even with an error, so Recovered is always told. A cancelled ctx
+// stops it between phases and hosttxn between steps (the error wraps
+// context.Cause(ctx)).
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	return runWith(ctx, opts, nil)
 }
@@ -43,41 +46,56 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	if opts.DryRun {
 		lock = h.LockShared
 	}
-	held, err := lock(opts.LockTimeout)
+	held, err := lock(ctx, opts.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
 	defer held.Unlock()
 	if !opts.DryRun {
 		if rep.Recovered, err = hosttxn.Recover(h); err != nil {
-			return nil, err
+			return rep, err
 		}
 	} else if ok, _ := h.Exists(hostlayout.JournalPath); ok {
 		rep.Recovered = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
 	}
+	if err := stopped(ctx); err != nil {
+		return rep, err // after the recovery, before any change of its own
+	}
 	if in.prev, err = previousState(h); err != nil {
-		return nil, err
+		return rep, err
 	}
 	changes, dirs, err := planAll(ctx, d, opts, in, rep)
 	if err != nil {
-		return nil, err
+		return rep, err
 	}
 	if rep.Disabled {
 		if changes, err = planDisable(h, in.prev, rep); err != nil {
-			return nil, err
+			return rep, err
 		}
 	}
-	if opts.DryRun || !rep.Changed() {
+	if opts.DryRun {
 		return rep, nil
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
+	if rep.Swept, err = hosttxn.SweepLegacyCertTemps(h, append(hosttxn.CertDirs(in.prev), rep.certRel())...); err != nil {
+		return rep, err
+	}
+	if !rep.Changed() {
+		return rep, nil
 	}
 	h.Fault = fault
-	if err := hosttxn.Apply(h, "render", "the bundle", txnChanges(changes), dirRels(dirs)); err != nil {
-		return nil, fmt.Errorf("write the bundle: %w", err)
+	if err := hosttxn.Apply(ctx, h, "render", "the bundle", txnChanges(changes), dirRels(dirs)); err != nil {
+		return rep, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, secureCertDir(rep)
+}
+
+// stopped is why ctx was cancelled (the signal the CLI caught), or nil:
+// render checks it between its phases and hosttxn between its steps.
+func stopped(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
 }
 
 // hostInputs are the validated inputs and the previous state.
@@ -138,7 +156,7 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 		rep.Disabled = true
 		return nil, nil, checkModel(d, bundlemodel.New(nil), nil, true, rep)
 	}
-	if err := ctx.Err(); err != nil {
+	if err := stopped(ctx); err != nil {
 		return nil, nil, err
 	}
 	changes, dirs, err := planHost(d, in, newBundle(objs), rep)
@@ -241,6 +259,15 @@ func checkModel(d *deps, model *bundlemodel.Bundle, certFiles map[string][]byte,
 		return &CheckError{Findings: result.Only(findings, framework.Error)}
 	}
 	return nil
+}
+
+// certRel is the planned certificate directory relative to the root, or "".
+func (r *Report) certRel() string {
+	rel, err := filepath.Rel(r.Root, r.certDir)
+	if r.certDir == "" || err != nil {
+		return ""
+	}
+	return filepath.ToSlash(rel)
 }
 
 // secureCertDir makes the certificate directory a safe place again after

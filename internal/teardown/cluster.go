@@ -56,6 +56,10 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Report) ([]hostlayout.ObjectRef, error) {
 	objs := namespaceLast(st.ClusterObjects)
 	for i, o := range objs {
+		if err := stopped(ctx); err != nil {
+			rep.stop(err, len(objs)-i)
+			return objs[i:], nil
+		}
 		err := c.deleteOwned(ctx, o, st.Owner)
 		var notOurs *notOwnedError
 		switch {
@@ -91,7 +95,9 @@ func (c *Cluster) deleteOwned(ctx context.Context, o hostlayout.ObjectRef, owner
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, requestTimeout)
+	// A signal stops teardown between objects (deleteAll), never in the
+	// middle of a read and its conditional delete.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
 	defer cancel()
 	live, err := r.Get(ctx, o.Name, metav1.GetOptions{})
 	if err != nil {

@@ -2,12 +2,16 @@ package teardown
 
 import (
 	"context"
+	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -118,5 +122,43 @@ func setStateOwner(t *testing.T, root, owner string) {
 	defer h.Close()
 	if err := hostlayout.WriteState(h, st); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestTeardownStopsBetweenClusterObjects: a signal (the cancelled context
+// the CLI makes of it) that comes while the first object is being deleted
+// lets that delete finish, then stops teardown before the next object; the
+// files are removed and the objects not deleted stay recorded.
+func TestTeardownStopsBetweenClusterObjects(t *testing.T) {
+	const ns = "openshift-bootstrap-konnectivity"
+	root := rendered(t)
+	owner := stateOwner(t, root)
+	api := newFakeAPI(t,
+		marked(obj("v1", "Namespace", "", ns), owner),
+		marked(obj("v1", "Secret", ns, "konnectivity-agent-certs"), owner),
+		marked(obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"), owner),
+	)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	signal := errors.New("interrupted by SIGTERM")
+	api.client.PrependReactor("delete", "*", func(k8stesting.Action) (bool, runtime.Object, error) {
+		cancel(signal)
+		return false, nil, nil // the delete itself goes on
+	})
+	rep, err := Run(ctx, Options{Root: root, Cluster: api.Cluster})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Deleted) != 1 || rep.Stopped != signal || len(rep.Pending) != 2 {
+		t.Fatalf("deleted %v, stopped %v, pending %v; want one deleted, then stopped with two recorded", rep.Deleted, rep.Stopped, rep.Pending)
+	}
+	st, err := statetest.Read(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st.Files) != 0 || len(st.ClusterObjects) != 2 {
+		t.Errorf("state after the stop: files %v, objects %v; want no files and the two objects", st.Files, st.ClusterObjects)
+	}
+	if _, err := os.Lstat(filepath.Join(root, staticPod)); err == nil {
+		t.Errorf("the static pod manifest survived")
 	}
 }

@@ -46,6 +46,9 @@ type Report struct {
 	UnreachableErr error
 	// Pending lists cluster objects still recorded in the state file.
 	Pending []hostlayout.ObjectRef
+	// Stopped is the signal that stopped teardown after it removed the
+	// files, before it deleted every cluster object (then in Pending).
+	Stopped error
 }
 
 // UnreachableError is returned with Strict when the API server is unreachable.
@@ -75,7 +78,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer h.Close()
-	lock, err := h.Lock(opts.LockTimeout)
+	lock, err := h.Lock(ctx, opts.LockTimeout)
 	if err != nil {
 		return nil, err
 	}
@@ -83,6 +86,9 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	rep := &Report{}
 	if rep.Recovered, err = hosttxn.Recover(h); err != nil {
 		return nil, err
+	}
+	if err := stopped(ctx); err != nil {
+		return rep, err
 	}
 	recorded, err := h.Exists(hostlayout.StatePath)
 	if err != nil {
@@ -96,10 +102,23 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The last point where a signal leaves the host as it was. Past it the
+	// files go and the state follows without another check: a few
+	// unlinks, and a half-removed bundle is nobody's safe point.
+	if err := stopped(ctx); err != nil {
+		return rep, err
+	}
 	if err := removeFiles(h, st, rep); err != nil {
 		return rep, err
 	}
+	swept, err := hosttxn.SweepLegacyCertTemps(h, hosttxn.CertDirs(st)...)
+	rep.Removed = append(rep.Removed, swept...)
+	if err != nil {
+		return rep, err
+	}
 	pending := st.ClusterObjects
+	// deleteAll stops before the first object it has not begun when a
+	// signal came.
 	if cluster != nil && len(pending) > 0 {
 		if pending, err = cluster.deleteAll(ctx, st, rep); err != nil {
 			return rep, err
@@ -116,6 +135,20 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return rep, &UnreachableError{Err: rep.UnreachableErr}
 	}
 	return rep, nil
+}
+
+// stop records the signal that left n cluster objects undeleted.
+func (rep *Report) stop(err error, n int) {
+	rep.Stopped = err
+	rep.Warnings = append(rep.Warnings, fmt.Sprintf("%v before deleting %d cluster object(s); they stay recorded, run teardown --kubeconfig again", err, n))
+}
+
+// stopped is why ctx was cancelled (the signal the CLI caught), or nil.
+func stopped(ctx context.Context) error {
+	if ctx.Err() == nil {
+		return nil
+	}
+	return context.Cause(ctx)
 }
 
 func checkRoot(root string) (string, error) {

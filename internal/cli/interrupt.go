@@ -1,0 +1,158 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+)
+
+// Exit codes render, teardown and certs share for a SIGTERM or SIGINT
+// (docs/render.md, "Signals"). The first signal stops the run at its next
+// safe point and exits with one of these, which say what it left; a second
+// one ends the process at once by that signal, which a shell reports as
+// 128 + its number (130 SIGINT, 143 SIGTERM), as it did a kill.
+const (
+	exitInterruptedUndone    = 8 // the host is as before: undone, or nothing was changed yet
+	exitInterruptedCompleted = 9 // the signal came past the point of no return: the change is complete
+)
+
+// signalError is the cause of a context the first SIGTERM or SIGINT
+// cancelled: render, teardown, certs and hosttxn stop at their next safe
+// point and return it.
+type signalError struct{ sig syscall.Signal }
+
+func (e *signalError) Error() string { return "interrupted by " + signalName(e.sig) }
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGINT:
+		return "SIGINT"
+	}
+	return s.String()
+}
+
+// signals turns the first SIGTERM or SIGINT into a cancelled context
+// with a *signalError as its cause, so the command stops at its next safe
+// point instead of dying between two steps. A second signal stops the
+// process at once, by that signal, as a kill would: the journal stays and
+// the next render, teardown, certs or status finishes or undoes what this
+// run left.
+type signals struct {
+	ctx    context.Context
+	cancel context.CancelCauseFunc
+	ch     chan os.Signal
+	done   chan struct{}
+	exited chan struct{}
+	stderr io.Writer
+	prefix string // "konnectivity-bundle render"
+}
+
+// catchSignals starts catching; the command passes ctx down and calls
+// settle once it returns.
+func catchSignals(stderr io.Writer, command string) *signals {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	s := &signals{ctx: ctx, cancel: cancel, ch: make(chan os.Signal, 2), done: make(chan struct{}),
+		exited: make(chan struct{}), stderr: stderr, prefix: ProgramName + " " + command}
+	signal.Notify(s.ch, syscall.SIGTERM, syscall.SIGINT)
+	go s.watch()
+	return s
+}
+
+func (s *signals) watch() {
+	defer close(s.exited)
+	select {
+	case first := <-s.ch:
+		s.first(first)
+	case <-s.done:
+		return
+	}
+	select {
+	case again := <-s.ch:
+		sig := again.(syscall.Signal)
+		fmt.Fprintf(s.stderr, "%s: %s again: stopping at once; the next render, teardown, certs or status finishes or undoes what this run left\n", s.prefix, signalName(sig))
+		dieBy(sig)
+	case <-s.done:
+	}
+}
+
+func (s *signals) first(got os.Signal) {
+	sig := got.(syscall.Signal)
+	s.cancel(&signalError{sig: sig})
+	fmt.Fprintf(s.stderr, "%s: %s: stopping at the next safe point (a second signal stops at once)\n", s.prefix, signalName(sig))
+}
+
+// settle stops catching once the command returned: a signal already
+// delivered counts, a later one has its default action (the command only
+// has its report left to print).
+func (s *signals) settle() {
+	signal.Stop(s.ch)
+	close(s.done)
+	<-s.exited
+	select {
+	case got := <-s.ch:
+		if s.ctx.Err() == nil {
+			s.first(got)
+		}
+	default:
+	}
+}
+
+// dieBy ends the process by sig with its default action, so the parent
+// sees the status a kill gives. The kernel does not let a process end init
+// of its PID namespace (in a container, this binary) that way, nor a
+// signal ignored since the process started: then it exits 128 + sig, the
+// status a shell would show.
+func dieBy(sig syscall.Signal) {
+	if os.Getpid() != 1 {
+		signal.Reset(sig)
+		_ = syscall.Kill(os.Getpid(), sig)
+		time.Sleep(time.Second)
+	}
+	os.Exit(128 + int(sig))
+}
+
+// interruption is the exit of a command a signal stopped cleanly, or nil
+// when no signal came or the command failed for another reason (its own
+// error then says what is left). noun names the run ("the render");
+// completed says what finishing meant, "" for "<noun> was completed";
+// cleaned is set when this run first recovered an earlier one or removed
+// what an older one left: the host is then not "as before" it started.
+func interruption(ctx context.Context, noun, completed string, cleaned bool, err error) *ExitError {
+	var sig *signalError
+	if !errors.As(context.Cause(ctx), &sig) {
+		return nil
+	}
+	before := "the host is as before"
+	if cleaned {
+		before = "the host is as it was after the clean-up reported above"
+	}
+	var undone *hosttxn.UndoneError
+	switch {
+	case err == nil && completed == "":
+		return &ExitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s was completed", sig, noun)}
+	case err == nil:
+		return &ExitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s", sig, completed)}
+	case !errors.Is(err, sig):
+		return nil
+	case errors.As(err, &undone) && undone.Began:
+		return &ExitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v: %s was undone, %s", sig, noun, before)}
+	}
+	return &ExitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before %s changed anything: %s", sig, noun, before)}
+}
+
+// printSwept reports the temporary files an older certs left, which this
+// run removed (hosttxn.SweepLegacyCertTemps).
+func printSwept(w io.Writer, swept []string) {
+	for _, p := range swept {
+		fmt.Fprintf(w, "removed %s: a temporary file an older certs left\n", p)
+	}
+}

@@ -1,0 +1,358 @@
+package render_test
+
+import (
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+)
+
+// signalScenario is one command that changes the host, run again and
+// again with a real SIGTERM injected at a different point each time
+// (issue 19 point 5).
+type signalScenario struct {
+	name string
+	noun string // as the messages name the run: "render"
+	base string // copied into each root first; "" is a fresh root
+	args func(root string) []string
+	// completed checks a root the command finished, against the shape
+	// (paths and modes) of an uninterrupted run; it may run the command
+	// again.
+	completed func(t *testing.T, bin, root string)
+}
+
+// signalScenarios are render (fresh and update), certs (fresh and
+// refresh) and teardown of a rendered root.
+func signalScenarios(t *testing.T, bin string) []signalScenario {
+	rendered := t.TempDir()
+	runOK(t, bin, "render", "--root", rendered, "--bootstrap-ip", crashIP, "--image", crashImage)
+	certified := t.TempDir()
+	runOK(t, bin, certsArgs(certified, crashIP)...)
+	renderArgs := func(root string) []string {
+		return []string{"render", "--root", root, "--bootstrap-ip", crashIP2, "--image", crashImage}
+	}
+	certs := func(root string) []string { return certsArgs(root, crashIP2) }
+	teardown := func(root string) []string { return []string{"teardown", "--root", root, "-q"} }
+	return []signalScenario{
+		{name: "render-fresh", noun: "render", args: renderArgs, completed: withShape(t, bin, "", renderArgs, assertFinal)},
+		{name: "render-update", noun: "render", base: rendered, args: renderArgs, completed: withShape(t, bin, rendered, renderArgs, assertFinal)},
+		{name: "certs-fresh", noun: "certs run", args: certs, completed: withShape(t, bin, "", certs, certsFinal)},
+		{name: "certs-refresh", noun: "certs run", base: certified, args: certs, completed: withShape(t, bin, certified, certs, certsFinal)},
+		{name: "teardown", noun: "teardown", base: rendered, args: teardown, completed: withSame(t, bin, rendered, teardown)},
+	}
+}
+
+func certsFinal(t *testing.T, root, bin string) { assertCertsFinal(t, bin, root) }
+
+// withShape runs the command once uninterrupted on a copy of base, and
+// checks a completed root has its paths and modes (the keys differ from
+// run to run) before final checks it.
+func withShape(t *testing.T, bin, base string, args func(string) []string, final func(t *testing.T, root, bin string)) func(*testing.T, string, string) {
+	ref := t.TempDir()
+	if base != "" {
+		copyTree(t, base, ref)
+	}
+	runOK(t, bin, args(ref)...)
+	want := treeOf(t, ref, shape)
+	return func(t *testing.T, bin, root string) {
+		t.Helper()
+		assertSameTree(t, "the completed root and an uninterrupted run's", want, treeOf(t, root, shape))
+		final(t, root, bin)
+	}
+}
+
+// withSame: a completed root is byte for byte an uninterrupted run's
+// (teardown's result has no random part).
+func withSame(t *testing.T, bin, base string, args func(string) []string) func(*testing.T, string, string) {
+	ref := t.TempDir()
+	copyTree(t, base, ref)
+	runOK(t, bin, args(ref)...)
+	want := treeOf(t, ref, content)
+	return func(t *testing.T, _, root string) {
+		t.Helper()
+		assertSameTree(t, "the completed root and an uninterrupted run's", want, treeOf(t, root, content))
+	}
+}
+
+// TestSignalAtEveryStep sends a real SIGTERM (strace -e inject=...:signal=SIGTERM)
+// at the Nth rename, fsync, removal or link of render, certs and teardown,
+// for N = 1, 2, ... until a run makes no Nth call. Each run stops at its
+// next safe point: exit 8 with the root byte for byte as before (same
+// inodes and mtimes) and "was undone" or "before ... changed anything", or
+// exit 9 with the root completed and "was completed". Either way no
+// journal, no scratch file and a free lock. When strace's per-thread count
+// delivers the signal twice, the run must die at once and the next run
+// recover it.
+func TestSignalAtEveryStep(t *testing.T) {
+	strace := tooltest.System(t, "strace", "strace")
+	if testing.Short() {
+		t.Skip("skipping: -short (hundreds of real processes)")
+	}
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	for _, sc := range signalScenarios(t, bin) {
+		t.Run(sc.name, func(t *testing.T) {
+			seen := map[string]int{}
+			for _, call := range []string{"renameat,renameat2", "fsync", "unlinkat", "linkat"} {
+				for n := 1; ; n++ {
+					out := sc.signalled(t, strace, bin, call, fmt.Sprint(n))
+					if out.kind == noSignal {
+						break
+					}
+					seen[out.kind]++
+				}
+			}
+			t.Logf("outcomes: %v", seen)
+			// teardown changes nothing before its first traced call, so
+			// only the lock test sees it stop with the host as before
+			if seen[undone] == 0 && sc.noun != "teardown" {
+				t.Errorf("no signal before the commit point undid the %s", sc.noun)
+			}
+			if seen[completed] == 0 {
+				t.Errorf("no signal after the commit point let the %s complete", sc.noun)
+			}
+		})
+	}
+}
+
+// TestSecondSignalStopsAtOnce injects SIGTERM at every rename and removal
+// from the Nth on: once the first is caught, the next one comes while the
+// run finishes or undoes, and must stop it at once, by the signal, leaving
+// what the next run of the same command recovers.
+func TestSecondSignalStopsAtOnce(t *testing.T) {
+	strace := tooltest.System(t, "strace", "strace")
+	if testing.Short() {
+		t.Skip("skipping: -short (hundreds of real processes)")
+	}
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	for _, sc := range signalScenarios(t, bin) {
+		t.Run(sc.name, func(t *testing.T) {
+			atOnce := 0
+			for n := 1; ; n++ {
+				out := sc.signalled(t, strace, bin, "renameat,renameat2,unlinkat", fmt.Sprint(n)+"+")
+				if out.kind == noSignal {
+					break
+				}
+				if out.kind == stoppedAtOnce {
+					atOnce++
+				}
+			}
+			if atOnce == 0 {
+				t.Errorf("no second signal stopped %s at once", sc.noun)
+			}
+		})
+	}
+}
+
+// TestSignalWhileWaitingForTheLock: a run waiting for the root's lock
+// (held here) stops at a SIGTERM, changes nothing and exits 8.
+func TestSignalWhileWaitingForTheLock(t *testing.T) {
+	strace := tooltest.System(t, "strace", "strace")
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	for _, sc := range signalScenarios(t, bin) {
+		t.Run(sc.name, func(t *testing.T) {
+			root := sc.root(t)
+			d, err := os.Open(root)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer d.Close()
+			if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+				t.Fatal(err)
+			}
+			before := treeOf(t, root, exact)
+			// the first try fails at once; the second comes 50ms later
+			args := append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=flock",
+				"-e", "inject=flock:signal=SIGTERM:when=2+", bin}, sc.args(root)...)
+			out, err := exec.Command(strace, append(args, "--lock-timeout", "10m")...).CombinedOutput()
+			if code := exitCode(err); code != 8 {
+				t.Fatalf("exit %d, want 8:\n%s", code, out)
+			}
+			want := "interrupted by SIGTERM before the " + sc.noun + " changed anything: the host is as before"
+			if !strings.Contains(string(out), want) {
+				t.Errorf("output lacks %q:\n%s", want, out)
+			}
+			assertSameTree(t, "the root before and after", before, treeOf(t, root, exact))
+		})
+	}
+}
+
+// outcome kinds of one signalled run.
+const (
+	noSignal      = "no signal"
+	stoppedAtOnce = "stopped at once"
+	undone        = "undone"
+	completed     = "completed"
+)
+
+type signalOutcome struct{ kind string }
+
+// root is a fresh root holding the scenario's base.
+func (sc signalScenario) root(t *testing.T) string {
+	root := t.TempDir()
+	if sc.base != "" {
+		copyTree(t, sc.base, root)
+	}
+	return root
+}
+
+// signalled runs the command with SIGTERM injected at call (strace's
+// when=), checks what it left and says how it ended.
+func (sc signalScenario) signalled(t *testing.T, strace, bin, call, when string) signalOutcome {
+	t.Helper()
+	root := sc.root(t)
+	before := treeOf(t, root, exact)
+	cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
+		"-e", "inject=" + call + ":signal=SIGTERM:when=" + when, bin}, sc.args(root)...)...)
+	raw, err := cmd.CombinedOutput()
+	out := string(raw)
+	where := fmt.Sprintf("SIGTERM at %s #%s", call, when)
+	code := exitCode(err)
+	caught := strings.Contains(out, "SIGTERM: stopping at the next safe point")
+	switch {
+	case code == 0 && !caught:
+		sc.completed(t, bin, root)
+		return signalOutcome{noSignal}
+	case code == -int(syscall.SIGTERM) && strings.Contains(out, "SIGTERM again: stopping at once"):
+		sc.recovered(t, bin, root, where)
+		return signalOutcome{stoppedAtOnce}
+	case code == 8:
+		if !strings.Contains(out, "interrupted by SIGTERM: the "+sc.noun+" was undone, the host is as before") &&
+			!strings.Contains(out, "interrupted by SIGTERM before the "+sc.noun+" changed anything: the host is as before") {
+			t.Errorf("%s: exit 8 without saying the %s was undone:\n%s", where, sc.noun, out)
+		}
+		assertSameTree(t, where+": the root before and after", before, treeOf(t, root, exact))
+		assertUnlocked(t, root)
+		return signalOutcome{undone}
+	case code == 9:
+		if !strings.Contains(out, "interrupted by SIGTERM: the "+sc.noun+" was completed") {
+			t.Errorf("%s: exit 9 without saying the %s was completed:\n%s", where, sc.noun, out)
+		}
+		assertUnlocked(t, root)
+		assertNoScratch(t, root)
+		sc.completed(t, bin, root)
+		return signalOutcome{completed}
+	}
+	t.Fatalf("%s: exit %d, want 8, 9, or death by a second SIGTERM:\n%s", where, code, out)
+	return signalOutcome{}
+}
+
+// recovered: after a run stopped at once the next run of the same command
+// finishes or undoes what it left, says so when it left a journal, and
+// completes.
+func (sc signalScenario) recovered(t *testing.T, bin, root, where string) {
+	t.Helper()
+	if exists(filepath.Join(root, hostlayout.JournalPath)) {
+		out := runOK(t, bin, sc.args(root)...)
+		if !strings.Contains(out, "recovered: an interrupted ") {
+			t.Errorf("%s, then again: the next %s did not say it recovered:\n%s", where, sc.noun, out)
+		}
+	} else {
+		runOK(t, bin, sc.args(root)...)
+	}
+	assertNoScratch(t, root)
+	sc.completed(t, bin, root)
+}
+
+// exitCode is the process's exit code, or minus the signal that killed it.
+func exitCode(err error) int {
+	var exit *exec.ExitError
+	if err == nil {
+		return 0
+	}
+	if !errors.As(err, &exit) {
+		return -1000
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return -int(ws.Signal())
+	}
+	return exit.ExitCode()
+}
+
+// assertUnlocked: nothing holds the root's lock once the run is over.
+func assertUnlocked(t *testing.T, root string) {
+	t.Helper()
+	d, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		t.Errorf("the root's lock is still held after the run: %v", err)
+	}
+}
+
+// How much of a file treeOf records beside its mode.
+const (
+	shape   = iota // nothing: keys differ from run to run
+	content        // its bytes
+	exact          // its bytes, inode and mtime: an undo restores the same inode
+)
+
+// treeEntry is one path of a root as treeOf records it.
+type treeEntry struct {
+	mode  fs.FileMode
+	sum   [32]byte
+	ino   uint64
+	mtime int64
+}
+
+func treeOf(t *testing.T, root string, level int) map[string]treeEntry {
+	t.Helper()
+	out := map[string]treeEntry{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		fi, err := d.Info()
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		e := treeEntry{mode: fi.Mode()}
+		if level >= content && !d.IsDir() {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			e.sum = sha256.Sum256(data)
+		}
+		if level == exact && !d.IsDir() {
+			e.ino, e.mtime = fi.Sys().(*syscall.Stat_t).Ino, fi.ModTime().UnixNano()
+		}
+		out[rel] = e
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func assertSameTree(t *testing.T, what string, want, got map[string]treeEntry) {
+	t.Helper()
+	for p, w := range want {
+		g, ok := got[p]
+		switch {
+		case !ok:
+			t.Errorf("%s differ: %s is missing", what, p)
+		case g.mode != w.mode:
+			t.Errorf("%s differ: %s has mode %v, want %v", what, p, g.mode, w.mode)
+		case g != w:
+			t.Errorf("%s differ: %s has other content, inode or mtime", what, p)
+		}
+	}
+	for p := range got {
+		if _, ok := want[p]; !ok {
+			t.Errorf("%s differ: %s is extra", what, p)
+		}
+	}
+}
