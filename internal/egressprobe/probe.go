@@ -76,9 +76,9 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 		return res, nil
 	}
 	start := time.Now()
-	conn, err := preflight(ctx, v.host(), res.Socket)
+	var conn net.Conn
+	err = preflight(ctx, v.host(), res.Socket)
 	if err == nil {
-		conn.Close()
 		conn, err = boundedDial(ctx, dial, t.addr)
 	}
 	if err != nil {
@@ -253,8 +253,16 @@ func talkHTTP(ctx context.Context, conn net.Conn, t target, res *Result) {
 // connector ignores the context and retries a missing socket for 30s before
 // it fails with this same error; the probe reports it at once, and a link
 // or anything but a socket at the socket's path as what it is.
-func preflight(ctx context.Context, h host, socket string) (net.Conn, error) {
-	return h.dialUnix(ctx, socket)
+// A cluster selection over TCP has no socket to check.
+func preflight(ctx context.Context, h host, socket string) error {
+	if socket == "" {
+		return nil
+	}
+	conn, err := h.dialUnix(ctx, socket)
+	if err == nil {
+		conn.Close()
+	}
+	return err
 }
 
 // boundedDial runs the kube-apiserver's dialer but gives up when ctx ends,

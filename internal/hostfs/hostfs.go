@@ -59,8 +59,8 @@ func (e *UnsafeError) Error() string {
 	if e.Problem == problemNotDir {
 		return fmt.Sprintf("%s is a file where a directory should be (fix: remove or move that file; a destination's parent directories must be real directories)", e.Path)
 	}
-	return fmt.Sprintf("%s %s; konnectivity-bundle never follows links or writes through special files under --root "+
-		"(fix: replace it with a real directory or regular file, or remove it)", e.Path, e.Problem)
+	return fmt.Sprintf("%s %s; konnectivity-bundle never follows a link or opens a special file under --root "+
+		"(fix: remove it, or replace it with the real directory, file or socket)", e.Path, e.Problem)
 }
 
 // problemNotDir is a file standing where a parent directory should be: no
