@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
 // TestUPIGuideRuns runs every sh block of docs/upi.md, in order and in one
@@ -30,22 +31,12 @@ func TestUPIGuideRuns(t *testing.T) {
 	if dir := kustomizeDir(t); dir != "" {
 		sb.path = dir + ":" + sb.path
 	}
-	before := treeState(t, sb.repo)
+	before := treetest.Snapshot(t, sb.repo, treetest.Exact)
 	out, err := sb.run(script("upi.md", blocks), "ROOT="+filepath.Join(sb.tmp, "scratch", "hostroot"), "TMPDIR="+sb.tmp)
 	if err != nil {
 		t.Fatalf("the guide failed: %v\n%s", err, lastLines(out, 60))
 	}
-	after := treeState(t, sb.repo)
-	for p, st := range after {
-		if before[p] != st {
-			t.Errorf("the guide wrote %s into the clone (%s, was %q)", p, st, before[p])
-		}
-	}
-	for p := range before {
-		if _, ok := after[p]; !ok {
-			t.Errorf("the guide removed %s from the clone", p)
-		}
-	}
+	treetest.AssertSame(t, "the clone before and after the guide", before, treetest.Snapshot(t, sb.repo, treetest.Exact))
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
 	applyGuideRules(t, sb.tmp)
 }
@@ -66,29 +57,6 @@ func kustomizeDir(t *testing.T) string {
 		return ""
 	}
 	return dir
-}
-
-// treeState maps every path under dir to its type, size, mode and
-// modification time, to tell whether anything was written there.
-func treeState(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	st := map[string]string{}
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		st[rel] = fmt.Sprintf("%v %d %v", info.Mode(), info.Size(), info.ModTime().UnixNano())
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return st
 }
 
 // sandbox is a copy of the repository, in a directory named name, with

@@ -13,6 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
 var errInjected = errors.New("injected failure")
@@ -57,7 +58,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 				mustRun(t, opts)
 				opts.Image, opts.BootstrapIP = "quay.io/other/image:2", netip.MustParseAddr("192.0.2.99")
 			}
-			before := snapshot(t, root)
+			before := treetest.Snapshot(t, root, treetest.Exact)
 			_, err := runWith(context.Background(), opts, failingOps(tc.op, tc.n))
 			if !errors.Is(err, errInjected) {
 				t.Fatalf("want the injected failure, got %v", err)
@@ -65,7 +66,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 			if !strings.Contains(err.Error(), "host is unchanged") {
 				t.Errorf("error does not say the host is unchanged: %v", err)
 			}
-			assertSameHost(t, before, snapshot(t, root))
+			treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
 	}
 }
@@ -95,7 +96,7 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	opts := baseOpts(root)
 	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
 	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
-	before := snapshot(t, root)
+	before := treetest.Snapshot(t, root, treetest.Exact)
 	removed, failed := false, false
 	fault := func(op hostfs.Op, rel string) error {
 		removed = removed || (op == hostfs.OpRemove && strings.HasSuffix(rel, "konnectivity-config-override.yaml"))
@@ -111,7 +112,7 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	if !removed {
 		t.Fatal("the old override was never removed, so the test proves nothing")
 	}
-	assertSameHost(t, before, snapshot(t, root))
+	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 }
 
 // TestJournalFlushFailureIsUndone fails the flush of the state directory
@@ -122,7 +123,7 @@ func TestJournalFlushFailureIsUndone(t *testing.T) {
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
 	opts.BootstrapIP = netip.MustParseAddr("192.0.2.99")
-	before := snapshot(t, root)
+	before := treetest.Snapshot(t, root, treetest.Exact)
 	failed := false
 	fault := func(op hostfs.Op, rel string) error {
 		if op == hostfs.OpSync && rel == hostlayout.StateDir && !failed {
@@ -138,7 +139,7 @@ func TestJournalFlushFailureIsUndone(t *testing.T) {
 	if m, _ := filepath.Glob(filepath.Join(root, hostlayout.JournalPath)); len(m) != 0 {
 		t.Fatalf("the error says unchanged, but the journal %s is still there", m[0])
 	}
-	assertSameHost(t, before, snapshot(t, root))
+	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 }
 
 // TestFailedCleanupClaimsNoJournal: an undo whose last step, removing the

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -19,16 +20,16 @@ import (
 // runBad runs render expecting an error, and checks the host is untouched.
 func runBad(t *testing.T, opts Options) error {
 	t.Helper()
-	var before map[string]fileSnap
+	var before map[string]treetest.Entry
 	if fi, err := os.Stat(opts.Root); err == nil && fi.IsDir() {
-		before = snapshot(t, opts.Root)
+		before = treetest.Snapshot(t, opts.Root, treetest.Exact)
 	}
 	rep, err := Run(context.Background(), opts)
 	if err == nil {
 		t.Fatalf("render succeeded, want an error; report %+v", rep)
 	}
 	if before != nil {
-		assertSameHost(t, before, snapshot(t, opts.Root))
+		treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, opts.Root, treetest.Exact))
 	}
 	return err
 }

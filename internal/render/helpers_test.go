@@ -2,10 +2,7 @@ package render
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
-	"io/fs"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -52,62 +49,6 @@ func mustRun(t *testing.T, opts Options) *Report {
 		t.Fatalf("render: %v", err)
 	}
 	return rep
-}
-
-// fileSnap is what "the host is unchanged" compares: for files the bytes,
-// mode and mtime; for directories existence and mode.
-type fileSnap struct {
-	mode  fs.FileMode
-	mtime int64
-	sha   string
-}
-
-func snapshot(t *testing.T, root string) map[string]fileSnap {
-	t.Helper()
-	out := map[string]fileSnap{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		s := fileSnap{mode: fi.Mode()}
-		if !d.IsDir() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			sum := sha256.Sum256(data)
-			s.sha, s.mtime = hex.EncodeToString(sum[:]), fi.ModTime().UnixNano()
-		}
-		out[rel] = s
-		return nil
-	})
-	if err != nil {
-		t.Fatalf("snapshot %s: %v", root, err)
-	}
-	return out
-}
-
-func assertSameHost(t *testing.T, before, after map[string]fileSnap) {
-	t.Helper()
-	for p, b := range before {
-		a, ok := after[p]
-		switch {
-		case !ok:
-			t.Errorf("%s disappeared", p)
-		case a != b:
-			t.Errorf("%s changed: before %+v, after %+v", p, b, a)
-		}
-	}
-	for p := range after {
-		if _, ok := before[p]; !ok {
-			t.Errorf("%s appeared", p)
-		}
-	}
 }
 
 func readFile(t *testing.T, root, rel string) string {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
 // TestSymlinkInTheWayIsRefused plants a link at each directory render
@@ -81,12 +82,12 @@ func TestStateEntriesOutsideTheBundleAreRefused(t *testing.T) {
 			if err := os.WriteFile(p, data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			before := snapshot(t, root)
+			before := treetest.Snapshot(t, root, treetest.Exact)
 			err := runBad(t, baseOpts(root))
 			if err == nil || !strings.Contains(err.Error(), "state file") || !strings.Contains(err.Error(), "fix:") {
 				t.Fatalf("want the state refused with a fix, got %v", err)
 			}
-			assertSameHost(t, before, snapshot(t, root))
+			treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
 	}
 }
@@ -189,12 +190,12 @@ func TestHostileJournalIsRefused(t *testing.T) {
 			if err := os.WriteFile(filepath.Join(root, hostlayout.JournalPath), data, 0o600); err != nil {
 				t.Fatal(err)
 			}
-			before := snapshot(t, root)
+			before := treetest.Snapshot(t, root, treetest.Exact)
 			err := runBad(t, baseOpts(root))
 			if err == nil || !strings.Contains(err.Error(), "journal") || !strings.Contains(err.Error(), "fix:") {
 				t.Fatalf("want the journal refused with a fix, got %v", err)
 			}
-			assertSameHost(t, before, snapshot(t, root))
+			treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/yaml"
@@ -127,7 +128,7 @@ func TestRenderManifestsKeepLabelsAndCarryTheIP(t *testing.T) {
 func TestRenderIsIdempotent(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
-	before := snapshot(t, root)
+	before := treetest.Snapshot(t, root, treetest.Exact)
 	rep := mustRun(t, baseOpts(root))
 	if rep.Changed() || rep.CertsGenerated {
 		t.Errorf("second run changed something: certs generated %v (%s), files %+v", rep.CertsGenerated, rep.CertsReason, rep.Files)
@@ -135,7 +136,7 @@ func TestRenderIsIdempotent(t *testing.T) {
 	if n := rep.Count(ActionUnchanged); n != len(rep.Files) || n == 0 {
 		t.Errorf("%d of %d files unchanged", n, len(rep.Files))
 	}
-	assertSameHost(t, before, snapshot(t, root))
+	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 }
 
 func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
@@ -190,26 +191,26 @@ func sameSet(a, b []string) bool {
 func TestDryRunTouchesNothing(t *testing.T) {
 	t.Run("fresh root", func(t *testing.T) {
 		root := t.TempDir()
-		before := snapshot(t, root)
+		before := treetest.Snapshot(t, root, treetest.Exact)
 		opts := baseOpts(root)
 		opts.DryRun = true
 		rep := mustRun(t, opts)
 		if n := rep.Count(ActionCreate); n != len(rep.Files) || n < len(bundlePaths) {
 			t.Errorf("dry run on an empty root plans %d creates of %d files", n, len(rep.Files))
 		}
-		assertSameHost(t, before, snapshot(t, root))
+		treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 	})
 	t.Run("changed image", func(t *testing.T) {
 		root := t.TempDir()
 		mustRun(t, baseOpts(root))
-		before := snapshot(t, root)
+		before := treetest.Snapshot(t, root, treetest.Exact)
 		opts := baseOpts(root)
 		opts.DryRun, opts.Image = true, "quay.io/other/image:1"
 		rep := mustRun(t, opts)
 		if rep.Count(ActionUpdate) != 3 {
 			t.Errorf("dry run plans %d updates, want 3: %+v", rep.Count(ActionUpdate), rep.Files)
 		}
-		assertSameHost(t, before, snapshot(t, root))
+		treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 	})
 }
 
@@ -271,14 +272,14 @@ func contains(list []string, s string) bool {
 
 func TestDisabledOverlayWritesNothing(t *testing.T) {
 	root := t.TempDir()
-	before := snapshot(t, root)
+	before := treetest.Snapshot(t, root, treetest.Exact)
 	opts := baseOpts(root)
 	opts.Overlay = "sno"
 	rep := mustRun(t, opts)
 	if !rep.Disabled || len(rep.Files) != 0 {
 		t.Errorf("sno: disabled %v, files %+v", rep.Disabled, rep.Files)
 	}
-	assertSameHost(t, before, snapshot(t, root))
+	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 }
 
 func TestAutoUsesTheInstallerOverride(t *testing.T) {

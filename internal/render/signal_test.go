@@ -1,10 +1,8 @@
 package render_test
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
 // signalScenario is one command that changes the host, run again and
@@ -62,10 +61,10 @@ func withShape(t *testing.T, bin, base string, args func(string) []string, final
 		copyTree(t, base, ref)
 	}
 	runOK(t, bin, args(ref)...)
-	want := treeOf(t, ref, shape)
+	want := treetest.Snapshot(t, ref, treetest.Shape)
 	return func(t *testing.T, bin, root string) {
 		t.Helper()
-		assertSameTree(t, "the completed root and an uninterrupted run's", want, treeOf(t, root, shape))
+		treetest.AssertSame(t, "the completed root and an uninterrupted run's", want, treetest.Snapshot(t, root, treetest.Shape))
 		final(t, root, bin)
 	}
 }
@@ -76,10 +75,10 @@ func withSame(t *testing.T, bin, base string, args func(string) []string) func(*
 	ref := t.TempDir()
 	copyTree(t, base, ref)
 	runOK(t, bin, args(ref)...)
-	want := treeOf(t, ref, content)
+	want := treetest.Snapshot(t, ref, treetest.Content)
 	return func(t *testing.T, _, root string) {
 		t.Helper()
-		assertSameTree(t, "the completed root and an uninterrupted run's", want, treeOf(t, root, content))
+		treetest.AssertSame(t, "the completed root and an uninterrupted run's", want, treetest.Snapshot(t, root, treetest.Content))
 	}
 }
 
@@ -168,7 +167,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 			if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
 				t.Fatal(err)
 			}
-			before := treeOf(t, root, exact)
+			before := treetest.Snapshot(t, root, treetest.Exact)
 			// the first try fails at once; the second comes 50ms later
 			args := append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=flock",
 				"-e", "inject=flock:signal=SIGTERM:when=2+", bin}, sc.args(root)...)
@@ -180,7 +179,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 			if !strings.Contains(string(out), want) {
 				t.Errorf("output lacks %q:\n%s", want, out)
 			}
-			assertSameTree(t, "the root before and after", before, treeOf(t, root, exact))
+			treetest.AssertSame(t, "the root before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
 	}
 }
@@ -209,7 +208,7 @@ func (sc signalScenario) root(t *testing.T) string {
 func (sc signalScenario) signalled(t *testing.T, strace, bin, call, when string) signalOutcome {
 	t.Helper()
 	root := sc.root(t)
-	before := treeOf(t, root, exact)
+	before := treetest.Snapshot(t, root, treetest.Exact)
 	cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
 		"-e", "inject=" + call + ":signal=SIGTERM:when=" + when, bin}, sc.args(root)...)...)
 	raw, err := cmd.CombinedOutput()
@@ -229,7 +228,7 @@ func (sc signalScenario) signalled(t *testing.T, strace, bin, call, when string)
 			!strings.Contains(out, "interrupted by SIGTERM before the "+sc.noun+" changed anything: the host is as before") {
 			t.Errorf("%s: exit 8 without saying the %s was undone:\n%s", where, sc.noun, out)
 		}
-		assertSameTree(t, where+": the root before and after", before, treeOf(t, root, exact))
+		treetest.AssertSame(t, where+": the root before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		assertUnlocked(t, root)
 		return signalOutcome{undone}
 	case code == 9:
@@ -287,72 +286,5 @@ func assertUnlocked(t *testing.T, root string) {
 	defer d.Close()
 	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		t.Errorf("the root's lock is still held after the run: %v", err)
-	}
-}
-
-// How much of a file treeOf records beside its mode.
-const (
-	shape   = iota // nothing: keys differ from run to run
-	content        // its bytes
-	exact          // its bytes, inode and mtime: an undo restores the same inode
-)
-
-// treeEntry is one path of a root as treeOf records it.
-type treeEntry struct {
-	mode  fs.FileMode
-	sum   [32]byte
-	ino   uint64
-	mtime int64
-}
-
-func treeOf(t *testing.T, root string, level int) map[string]treeEntry {
-	t.Helper()
-	out := map[string]treeEntry{}
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		fi, err := d.Info()
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(root, p)
-		e := treeEntry{mode: fi.Mode()}
-		if level >= content && !d.IsDir() {
-			data, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			e.sum = sha256.Sum256(data)
-		}
-		if level == exact && !d.IsDir() {
-			e.ino, e.mtime = fi.Sys().(*syscall.Stat_t).Ino, fi.ModTime().UnixNano()
-		}
-		out[rel] = e
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return out
-}
-
-func assertSameTree(t *testing.T, what string, want, got map[string]treeEntry) {
-	t.Helper()
-	for p, w := range want {
-		g, ok := got[p]
-		switch {
-		case !ok:
-			t.Errorf("%s differ: %s is missing", what, p)
-		case g.mode != w.mode:
-			t.Errorf("%s differ: %s has mode %v, want %v", what, p, g.mode, w.mode)
-		case g != w:
-			t.Errorf("%s differ: %s has other content, inode or mtime", what, p)
-		}
-	}
-	for p := range got {
-		if _, ok := want[p]; !ok {
-			t.Errorf("%s differ: %s is extra", what, p)
-		}
 	}
 }

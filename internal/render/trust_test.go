@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
 // TestUnsafeCertificatesAreReplaced: certificates render wrote, then made
@@ -57,11 +58,11 @@ func TestUnsafeCertificatesAreReplaced(t *testing.T) {
 			if err := syscall.Stat(certDir, &st); err != nil || int(st.Uid) != os.Geteuid() || st.Mode&0o777 != 0o700 {
 				t.Errorf("certificate directory not repaired: uid %d mode %o (%v)", st.Uid, st.Mode&0o777, err)
 			}
-			before := snapshot(t, root)
+			before := treetest.Snapshot(t, root, treetest.Exact)
 			if rep := mustRun(t, baseOpts(root)); rep.Changed() || rep.CertsGenerated {
 				t.Errorf("the run after the repair changed %v", rep.Files)
 			}
-			assertSameHost(t, before, snapshot(t, root))
+			treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
 	}
 }
