@@ -15,7 +15,7 @@ import (
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
-// --image) are declared only here, so each is spelled, defaulted, checked
+// --image, --gather) are declared only here, so each is spelled, defaulted, checked
 // and explained the same way in every command; TestSharedFlags walks every
 // command to keep it so. README "Commands" describes them.
 
@@ -91,6 +91,17 @@ const imageEnv = "$KONNECTIVITY_IMAGE"
 func imageFlag(fs *pflag.FlagSet, p *string, note string) {
 	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
+}
+
+// gatherHelp starts every --gather help line: the directory is the one
+// openshift-install gather bootstrap collects (docs/troubleshooting.md).
+const gatherHelp = "also write "
+
+// gatherFlag declares --gather DIR; files names what the command writes
+// there, each file atomically, for the log bundle.
+func gatherFlag(fs *pflag.FlagSet, p *string, files string) {
+	fs.StringVar(p, "gather", "", gatherHelp+files+" into this directory, for the log bundle (docs/troubleshooting.md)")
+	markShared(fs, "gather")
 }
 
 // imagePairFlag is diff's --image: one image for both sides, or IMAGE_A,IMAGE_B.

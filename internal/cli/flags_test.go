@@ -13,6 +13,7 @@ type sharedFlagUse struct {
 	output      []string // --output formats, the first the default; nil: no --output
 	bootstrapIP bool
 	image       bool
+	gather      bool
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
@@ -27,13 +28,13 @@ var sharedFlagTable = map[string]sharedFlagUse{
 		bootstrapIP: true, image: true},
 	"probe":    {root: "reads", output: []string{"text", "json"}},
 	"render":   {root: "places", bootstrapIP: true, image: true},
-	"status":   {root: "reads", output: []string{"text", "json"}},
-	"teardown": {root: "places"},
+	"status":   {root: "reads", output: []string{"text", "json"}, gather: true},
+	"teardown": {root: "places", gather: true},
 	"version":  {},
-	"wait":     {root: "reads", output: []string{"text", "json"}},
+	"wait":     {root: "reads", output: []string{"text", "json"}, gather: true},
 }
 
-var sharedNames = []string{"output", "root", "bootstrap-ip", "image"}
+var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "gather"}
 
 // TestSharedFlags walks every command's flag set: the shared flags are
 // declared by the helpers in flags.go (never by the command itself), with
@@ -49,7 +50,7 @@ func TestSharedFlags(t *testing.T) {
 			}
 			fs := newFlagSet(cmd)
 			cmd.Setup(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image}
+			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "gather": want.gather}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {
@@ -68,6 +69,9 @@ func TestSharedFlags(t *testing.T) {
 			}
 			if f := fs.Lookup("image"); f != nil && !strings.HasPrefix(f.Usage, "apiserver-network-proxy image reference (default $KONNECTIVITY_IMAGE)") {
 				t.Errorf("--image help %q does not start with the shared text", f.Usage)
+			}
+			if f := fs.Lookup("gather"); f != nil && (!strings.HasPrefix(f.Usage, gatherHelp) || f.DefValue != "") {
+				t.Errorf("--gather help %q, default %q; want the shared text and no default", f.Usage, f.DefValue)
 			}
 			if want.root != "" {
 				_, help, _ := runProgram(t, c, nil, "help", cmd.Name)

@@ -58,7 +58,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
 	outputp := outputFlag(fs, "text", "json")
 	var gather, kubeconfig string
-	fs.StringVar(&gather, "gather", "", "also write status.json, metrics.txt and usage.json into this directory (for a log bundle)")
+	gatherFlag(fs, &gather, "status.json, metrics.txt and usage.json")
 	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {

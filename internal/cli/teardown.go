@@ -83,7 +83,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
-	fs.StringVar(&gather, "gather", "", "also write usage.json (what used the tunnel, read before anything is removed) into this directory")
+	gatherFlag(fs, &gather, "usage.json (what used the tunnel, read before anything is removed)")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {

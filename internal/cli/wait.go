@@ -70,7 +70,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
 	outputp := outputFlag(fs, "text", "json")
-	fs.StringVar(&gather, "gather", "", "also write wait.json (the --output json verdict) into this directory (for a log bundle)")
+	gatherFlag(fs, &gather, "wait.json (the --output json verdict)")
 	return func(io IO, args []string) error {
 		output := *outputp
 		if err := checkWaitArgs(args, opts); err != nil {
