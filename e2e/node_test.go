@@ -214,8 +214,16 @@ func (c *nodeCase) waitPodReady(t *testing.T, namespace, name string) time.Durat
 
 // webhookThroughTunnel: once the webhook pod serves, the bootstrap
 // kube-apiserver (no route to the pod network) admits and denies with it.
+// It waits for the refusal first: an allowed ConfigMap proves nothing until
+// the kube-apiserver has seen the new webhook configuration, and right
+// after it is created the first call can pass without any webhook.
 func (c *nodeCase) webhookThroughTunnel(t *testing.T) {
-	took, err := eventually(nodeWait, time.Second, func() error { return admit(c.e.kas.client, false) })
+	took, err := eventually(nodeWait, time.Second, func() error {
+		if err := admit(c.e.kas.client, true); err == nil || !strings.Contains(err.Error(), denyMessage) {
+			return fmt.Errorf("labelled ConfigMap: %v, want denied with %q", err, denyMessage)
+		}
+		return nil
+	})
 	if err != nil {
 		t.Fatalf("no webhook call through the tunnel: %v", err)
 	}
@@ -231,9 +239,8 @@ func (c *nodeCase) webhookThroughTunnel(t *testing.T) {
 	if err := dialFrom(c.e.tp.node, addr); err != nil {
 		t.Fatalf("the node cannot reach the webhook pod %s: %v", addr, err)
 	}
-	err = admit(c.e.kas.client, true)
-	if err == nil || !strings.Contains(err.Error(), denyMessage) {
-		t.Fatalf("labelled ConfigMap: %v, want denied with %q", err, denyMessage)
+	if err := admit(c.e.kas.client, false); err != nil {
+		t.Fatalf("unlabelled ConfigMap: %v, want allowed by the webhook", err)
 	}
 }
 
