@@ -59,6 +59,13 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 			if rep.Agents != 1 {
 				return fmt.Errorf("%d agents connected", rep.Agents)
 			}
+			// status reads /readyz before the metrics, so one run can see
+			// the agent counted but the server not yet ready: wait for both.
+			for _, c := range rep.Checks {
+				if result.Rule(c) == "server ready" && c.Severity != hoststatus.OK {
+					return fmt.Errorf("server ready: %s", c.Message)
+				}
+			}
 			return nil
 		}); err != nil {
 			t.Fatal(err)
