@@ -24,6 +24,37 @@ func runCLI(t *testing.T, stdin string, args ...string) (code int, stdout, stder
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one run of the command line: its exit code, text stdout must
+// contain and text stderr must contain.
+type cliCase struct {
+	name   string
+	args   []string
+	code   int
+	stdout []string
+	stderr string
+}
+
+// runCLICases runs each case as a subtest.
+func runCLICases(t *testing.T, cases []cliCase) {
+	t.Helper()
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, "", tc.args...)
+			if code != tc.code {
+				t.Fatalf("exit %d, want %d\nstdout:\n%s\nstderr:\n%s", code, tc.code, stdout, stderr)
+			}
+			for _, s := range tc.stdout {
+				if !strings.Contains(stdout, s) {
+					t.Errorf("stdout lacks %q:\n%s", s, stdout)
+				}
+			}
+			if !strings.Contains(stderr, tc.stderr) {
+				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
+			}
+		})
+	}
+}
+
 const goldenImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 
 func golden(name string) string {

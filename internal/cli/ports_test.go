@@ -20,13 +20,7 @@ func TestPortsCommand(t *testing.T) {
 	}
 	upi := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")
 	empty := t.TempDir() // like `ports /` on a host render has not run on
-	for _, tc := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout []string
-		stderr string
-	}{
+	runCLICases(t, []cliCase{
 		{"customised overlay dir", []string{"ports", upi}, 0, []string{"TCP 9091  agent tunnel", "to:     the bootstrap host 192.0.2.10", "nodes labelled node-role.kubernetes.io/worker"}, ""},
 		{"golden file", []string{"ports", golden("ipv4")}, 0, []string{"TCP 8091  agent tunnel", "unix socket /etc/kubernetes/bootstrap-configs/konnectivity-server.socket"}, ""},
 		{"rendered root", []string{"ports", root}, 0, []string{"Network requirements of the host root " + root, "to:     the bootstrap host 2001:db8::10"}, ""},
@@ -36,22 +30,7 @@ func TestPortsCommand(t *testing.T) {
 		{"two args", []string{"ports", upi, upi}, 2, nil, "at most one"},
 		{"unknown target", []string{"ports", "nope"}, 1, nil, `"nope" is not a file, a directory or an overlay`},
 		{"a root with nothing rendered", []string{"ports", empty}, 1, nil, empty + ": nothing rendered here (no var/lib/konnectivity-bundle/state.json)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
-			}
-			for _, s := range tc.stdout {
-				if !strings.Contains(stdout, s) {
-					t.Errorf("stdout lacks %q:\n%s", s, stdout)
-				}
-			}
-			if !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
-			}
-		})
-	}
+	})
 }
 
 func TestPortsCommandJSON(t *testing.T) {

@@ -13,35 +13,16 @@ import (
 // own contract: arguments, formats and exit codes.
 func TestStatusAndProbeCommands(t *testing.T) {
 	empty := t.TempDir()
-	for _, tc := range []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
-		{"status of an unrendered root", []string{"status", "--root", empty}, 1, "render has not written this root", ""},
-		{"status json", []string{"status", "--root", empty, "-o", "json"}, 1, `"usable": false`, ""},
-		{"status bad output", []string{"status", "-o", "yaml"}, 2, "", "--output"},
-		{"status takes no args", []string{"status", "x"}, 2, "", "takes no arguments"},
-		{"probe unrendered root", []string{"probe", "--root", empty, "192.0.2.1:443"}, 1, "failed: no state file", ""},
-		{"probe json", []string{"probe", "--root", empty, "-o", "json", "https://192.0.2.1/"}, 1, `"stage": "config"`, ""},
-		{"probe needs a target", []string{"probe"}, 2, "", "exactly one TARGET"},
-		{"probe bad target", []string{"probe", "--root", empty, "nohost"}, 2, "", "give host:port"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			code, stdout, stderr := runCLI(t, "", tc.args...)
-			if code != tc.code {
-				t.Fatalf("exit %d, want %d\n%s%s", code, tc.code, stdout, stderr)
-			}
-			if !strings.Contains(stdout, tc.stdout) {
-				t.Errorf("stdout lacks %q:\n%s", tc.stdout, stdout)
-			}
-			if !strings.Contains(stderr, tc.stderr) {
-				t.Errorf("stderr %q lacks %q", stderr, tc.stderr)
-			}
-		})
-	}
+	runCLICases(t, []cliCase{
+		{"status of an unrendered root", []string{"status", "--root", empty}, 1, []string{"render has not written this root"}, ""},
+		{"status json", []string{"status", "--root", empty, "-o", "json"}, 1, []string{`"usable": false`}, ""},
+		{"status bad output", []string{"status", "-o", "yaml"}, 2, nil, "--output"},
+		{"status takes no args", []string{"status", "x"}, 2, nil, "takes no arguments"},
+		{"probe unrendered root", []string{"probe", "--root", empty, "192.0.2.1:443"}, 1, []string{"failed: no state file"}, ""},
+		{"probe json", []string{"probe", "--root", empty, "-o", "json", "https://192.0.2.1/"}, 1, []string{`"stage": "config"`}, ""},
+		{"probe needs a target", []string{"probe"}, 2, nil, "exactly one TARGET"},
+		{"probe bad target", []string{"probe", "--root", empty, "nohost"}, 2, nil, "give host:port"},
+	})
 }
 
 // TestStatusGather: --gather writes the JSON report and the usage report
