@@ -82,14 +82,16 @@ func certsArgs(root, ip string) []string {
 // recovered, which runs the next command and checks the host.
 func killEachCall(t *testing.T, strace, bin, call, base string, args func(root, ip string) []string, recovered func(t *testing.T, root string, n int)) {
 	t.Helper()
-	for n := 1; ; n++ {
+	fresh := func() string {
 		root := t.TempDir()
 		if base != "" {
 			copyTree(t, base, root)
 		}
-		cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
-			"-e", "inject=" + call + ":signal=SIGKILL:when=" + fmt.Sprint(n), bin}, args(root, crashIP2)...)...)
-		out, err := cmd.CombinedOutput()
+		return root
+	}
+	withIP := func(root string) []string { return args(root, crashIP2) }
+	for n := 1; ; n++ {
+		root, out, err := traced(t, strace, bin, call, "signal=SIGKILL:when="+fmt.Sprint(n), fresh, withIP)
 		if err == nil {
 			if n == 1 && call != "linkat" {
 				t.Fatalf("%s never made a %s call", args(root, "")[0], call)

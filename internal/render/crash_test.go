@@ -79,14 +79,15 @@ func (sc crashScenario) args(root string) []string {
 // killEach kills the render at the first, second, ... call until one
 // completes, checking the host after each kill and after its recovery.
 func (sc crashScenario) killEach(t *testing.T, strace, bin, call string) {
-	for n := 1; ; n++ {
+	fresh := func() string {
 		root := t.TempDir()
 		if sc.base != "" {
 			copyTree(t, sc.base, root)
 		}
-		cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
-			"-e", "inject=" + call + ":signal=SIGKILL:when=" + fmt.Sprint(n), bin}, sc.args(root)...)...)
-		out, err := cmd.CombinedOutput()
+		return root
+	}
+	for n := 1; ; n++ {
+		root, out, err := traced(t, strace, bin, call, "signal=SIGKILL:when="+fmt.Sprint(n), fresh, sc.args)
 		if err == nil {
 			if n == 1 && !(sc.base == "" && call == "linkat") { // a fresh root replaces nothing
 				t.Fatalf("render never made a %s call", call)

@@ -207,11 +207,13 @@ func (sc signalScenario) root(t *testing.T) string {
 // when=), checks what it left and says how it ended.
 func (sc signalScenario) signalled(t *testing.T, strace, bin, call, when string) signalOutcome {
 	t.Helper()
-	root := sc.root(t)
-	before := treetest.Snapshot(t, root, treetest.Exact)
-	cmd := exec.Command(strace, append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=" + call,
-		"-e", "inject=" + call + ":signal=SIGTERM:when=" + when, bin}, sc.args(root)...)...)
-	raw, err := cmd.CombinedOutput()
+	var before map[string]treetest.Entry
+	fresh := func() string {
+		root := sc.root(t)
+		before = treetest.Snapshot(t, root, treetest.Exact)
+		return root
+	}
+	root, raw, err := traced(t, strace, bin, call, "signal=SIGTERM:when="+when, fresh, sc.args)
 	out := string(raw)
 	where := fmt.Sprintf("SIGTERM at %s #%s", call, when)
 	code := exitCode(err)
