@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"os"
@@ -36,8 +37,9 @@ or --kubeconfig, the text output ends with the usage report's table.
 ` + usageHelp + `
 
 If a render was interrupted (its journal var/lib/konnectivity-bundle/txn.json
-exists), status first takes the root's lock and finishes or undoes it, saying
-which on stderr, so it reports a host render can explain.
+exists), status first takes the root's lock, waiting at most --timeout for
+a run that holds it, and finishes or undoes it, saying which on stderr, so
+it reports a host render can explain.
 
 Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
 2 usage error.`
@@ -55,7 +57,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server, and of the wait for the root's lock when an interrupted run must be recovered first")
 	outputp := outputFlag(fs, "text", "json")
 	var gather, kubeconfig string
 	gatherFlag(fs, &gather, "status.json, metrics.txt and usage.json")
@@ -65,7 +67,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			return Usagef("status takes no arguments, got %q", args)
 		}
 		output := *outputp
-		if msg, err := recoverInterrupted(opts.Root); err != nil {
+		if msg, err := recoverInterrupted(opts.Root, opts.Timeout); err != nil {
 			return err
 		} else if msg != "" {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
@@ -159,7 +161,10 @@ func writeAtomic(dir, name string, data []byte) error {
 // recoverInterrupted finishes or undoes a render an interrupted run left
 // under root, and the scratch files a killed run left, so status reports a
 // host render can explain. With neither it changes nothing and takes no lock.
-func recoverInterrupted(root string) (string, error) {
+// It waits for the lock at most wait, status's --timeout: the wait of a
+// diagnosis is bounded, and a run holding the lock finishes or undoes its
+// own journal anyway.
+func recoverInterrupted(root string, wait time.Duration) (string, error) {
 	abs, err := filepath.Abs(root)
 	if err != nil {
 		return "", nil // status itself reports the bad root
@@ -172,7 +177,12 @@ func recoverInterrupted(root string) (string, error) {
 	if !hosttxn.Pending(h) {
 		return "", nil
 	}
-	lock, err := h.Lock(context.Background(), hostfs.DefaultLockTimeout)
+	lock, err := h.Lock(context.Background(), wait)
+	var locked *hostfs.LockedError
+	if errors.As(err, &locked) {
+		locked.Flag = "--timeout"
+		return "", fmt.Errorf("an interrupted run waits to be recovered, and %w", locked)
+	}
 	if err != nil {
 		return "", err
 	}

@@ -5,7 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // The status and probe scenarios against the real server and agent are in
@@ -68,5 +71,40 @@ func TestStatusGather(t *testing.T) {
 	entries, _ := os.ReadDir(dir)
 	if len(entries) != 2 {
 		t.Errorf("gather left %d entries, want only status.json and usage.json (no temporary files)", len(entries))
+	}
+}
+
+// TestStatusRecoveryWaitsOnlyTimeout: with a journal to recover and the
+// root's lock held by another run, status waits for the lock no longer than
+// its --timeout, says so and names that flag as the fix, and leaves the
+// journal to the run that holds the lock.
+func TestStatusRecoveryWaitsOnlyTimeout(t *testing.T) {
+	root := t.TempDir()
+	journal := filepath.Join(root, hostlayout.JournalPath)
+	if err := os.MkdirAll(filepath.Dir(journal), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(journal, []byte("{}"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	d, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil { // another open file: flock conflicts with it
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, "", "status", "--root", root, "--timeout", "300ms")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	}
+	for _, want := range []string{"an interrupted run waits to be recovered", "still held after waiting 300ms", "raise --timeout"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr)
+		}
+	}
+	if _, err := os.Stat(journal); err != nil {
+		t.Errorf("the journal is gone, want it left to the lock's holder: %v", err)
 	}
 }

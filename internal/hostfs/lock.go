@@ -27,11 +27,16 @@ type LockedError struct {
 	Root    string
 	Holder  string // "pid 123 (konnectivity-bundle render --root /)", or "unknown"
 	Timeout time.Duration
+	Flag    string // the flag that sets Timeout; "" is --lock-timeout
 }
 
 func (e *LockedError) Error() string {
+	flag := e.Flag
+	if flag == "" {
+		flag = "--lock-timeout"
+	}
 	return fmt.Sprintf("--root %s is locked by %s, still held after waiting %s; "+
-		"fix: let it finish, or raise --lock-timeout", e.Root, e.Holder, e.Timeout)
+		"fix: let it finish, or raise %s", e.Root, e.Holder, e.Timeout, flag)
 }
 
 // Lock waits up to timeout (0: not at all) for the exclusive lock. A
