@@ -8,7 +8,9 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // File and directory modes on disk.
@@ -33,10 +35,17 @@ func Ensure(opts Options) (*Result, error) {
 // Write makes dir hold exactly r.Files and returns the names it rewrote.
 // Files whose bytes are already right are not touched (their modification
 // times stay), except that modes are tightened to DirMode/KeyMode/CertMode.
-// Every changed file is first written in full to a temporary file in dir;
-// only when all are written are they renamed into place.
+// Every changed file is first written in full to a temporary file in dir.
+// Then the old files of those names are removed, and only then are the new
+// ones renamed into place, the CA pair first: whenever a kill stops it, dir
+// holds at most an incomplete set, which the next Plan regenerates, never a
+// certificate beside a key or a CA it does not match. The temporary files a
+// killed Write left are removed by the next one.
 func Write(dir string, r *Result) ([]string, error) {
 	if err := ensureDir(dir); err != nil {
+		return nil, err
+	}
+	if err := sweepTemps(dir); err != nil {
 		return nil, err
 	}
 	var changed, temps []string
@@ -64,12 +73,46 @@ func Write(dir string, r *Result) ([]string, error) {
 		temps = append(temps, tmp)
 		changed = append(changed, name)
 	}
-	for i, name := range changed {
-		if err := os.Rename(temps[i], filepath.Join(dir, name)); err != nil {
-			return nil, fmt.Errorf("write certificates: %w", err)
-		}
+	if err := replace(dir, changed, temps); err != nil {
+		return nil, err
 	}
 	return changed, syncDir(dir, len(changed) > 0)
+}
+
+// replace removes the old files of the changed names, makes that durable,
+// and renames each temporary file to its name, in CertFileNames order (the
+// CA pair before the leaves it signs).
+func replace(dir string, changed, temps []string) error {
+	for _, name := range changed {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("write certificates: remove the old %s: %w", name, err)
+		}
+	}
+	if err := syncDir(dir, len(changed) > 0); err != nil {
+		return err
+	}
+	for i, name := range changed {
+		if err := os.Rename(temps[i], filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("write certificates: %w", err)
+		}
+	}
+	return nil
+}
+
+// sweepTemps removes the temporary files a killed Write (or an older certs
+// command) left in dir, two of them possibly copies of a private key. Only
+// exact names are removed, only regular files of the running user, never
+// through a link (hosttxn.SweepLegacyCertTemps).
+func sweepTemps(dir string) error {
+	h, err := hostfs.Open(dir)
+	if err != nil {
+		return fmt.Errorf("certificate directory: %w", err)
+	}
+	defer h.Close()
+	if _, err := hosttxn.SweepLegacyCertTemps(h, "."); err != nil {
+		return fmt.Errorf("certificate directory: %w", err)
+	}
+	return nil
 }
 
 func modeOf(name string) fs.FileMode {

@@ -3,6 +3,7 @@ package render_test
 import (
 	"crypto/tls"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -143,4 +144,72 @@ func assertCertsFinal(t *testing.T, bin, root string) {
 	if out := runOK(t, bin, certsArgs(root, crashIP2)...); !strings.Contains(out, "reused") {
 		t.Errorf("certs after the recovery is not reused:\n%s", out)
 	}
+}
+
+// TestKillCertsFunctionAtEveryChange kills the KonnectivityCerts function
+// with spec.generate (functions/certs.Write) at the Nth call of each
+// changing syscall, run as kustomize's exec wiring runs it: `fn` in the
+// kustomization's directory with a ResourceList on stdin, on a fresh
+// directory and when a new bootstrap IP refreshes the server pair. After
+// every kill no pair in the directory mismatches and no leaf lacks its CA;
+// the next run leaves the whole set for the new IP and no temporary file
+// (no key copy).
+func TestKillCertsFunctionAtEveryChange(t *testing.T) {
+	strace := tooltest.System(t, "strace", "strace")
+	if testing.Short() {
+		t.Skip("skipping: -short (hundreds of real function runs)")
+	}
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	dir := t.TempDir()
+	fn := filepath.Join(dir, "fn")
+	script := "#!/bin/sh\n# $1: the kustomization's directory, $2: the ResourceList\ncd \"$1\" && exec " + bin + " fn < \"$2\"\n"
+	if err := os.WriteFile(fn, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	lists := map[string]string{}
+	for _, ip := range []string{crashIP, crashIP2} {
+		lists[ip] = filepath.Join(dir, ip+".yaml")
+		if err := os.WriteFile(lists[ip], []byte(certsFunctionList(ip)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	args := func(root, ip string) []string { return []string{root, lists[ip]} }
+	old := t.TempDir()
+	runOK(t, fn, args(old, crashIP)...)
+	for _, base := range []struct{ name, dir string }{{"fresh", ""}, {"refresh", old}} {
+		for _, call := range killedSyscalls {
+			t.Run(base.name+"/"+strings.Split(call, ",")[0], func(t *testing.T) {
+				killEachCall(t, strace, fn, call, base.dir, args, func(t *testing.T, root string, n int) {
+					assertLoadableMatches(t, root, fmt.Sprintf("after a kill at %s #%d", call, n))
+					runOK(t, fn, args(root, crashIP2)...)
+					assertLoadableMatches(t, root, "after the next run")
+					if left, _ := filepath.Glob(filepath.Join(root, certRel, ".*")); len(left) > 0 {
+						t.Errorf("after a kill at %s #%d the next run left %v", call, n, left)
+					}
+					server := readCert(t, filepath.Join(root, certRel, "server.crt"))
+					if len(server.IPAddresses) != 1 || server.IPAddresses[0].String() != crashIP2 {
+						t.Errorf("server certificate is for %v, want %s", server.IPAddresses, crashIP2)
+					}
+				})
+			})
+		}
+	}
+}
+
+// certsFunctionList is a ResourceList for the KonnectivityCerts function
+// that generates into certRel, relative to the working directory.
+func certsFunctionList(ip string) string {
+	return `apiVersion: config.kubernetes.io/v1
+kind: ResourceList
+items: []
+functionConfig:
+  apiVersion: bundle.konnectivity.io/v1alpha1
+  kind: KonnectivityCerts
+  metadata:
+    name: konnectivity-certs
+  spec:
+    certDir: ` + certRel + `
+    bootstrapIP: ` + ip + `
+    generate: true
+`
 }
