@@ -92,11 +92,7 @@ func withSame(t *testing.T, bin, base string, args func(string) []string) func(*
 // delivers the signal twice, the run must die at once and the next run
 // recover it.
 func TestSignalAtEveryStep(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "processes")
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
 			seen := map[string]int{}
@@ -127,11 +123,7 @@ func TestSignalAtEveryStep(t *testing.T) {
 // run finishes or undoes, and must stop it at once, by the signal, leaving
 // what the next run of the same command recovers.
 func TestSecondSignalStopsAtOnce(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "processes")
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
 			atOnce := 0
