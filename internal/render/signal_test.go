@@ -150,20 +150,16 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 	bin := tooltest.BuildSelf(t, t.TempDir())
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
-			root := sc.root(t)
-			d, err := os.Open(root)
-			if err != nil {
-				t.Fatal(err)
+			var before map[string]treetest.Entry
+			fresh := func() string {
+				root := sc.root(t)
+				holdLock(t, root)
+				before = treetest.Snapshot(t, root, treetest.Exact)
+				return root
 			}
-			defer d.Close()
-			if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
-				t.Fatal(err)
-			}
-			before := treetest.Snapshot(t, root, treetest.Exact)
+			args := func(root string) []string { return append(sc.args(root), "--lock-timeout", "10m") }
 			// the first try fails at once; the second comes 50ms later
-			args := append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=flock",
-				"-e", "inject=flock:signal=SIGTERM:when=2+", bin}, sc.args(root)...)
-			out, err := exec.Command(strace, append(args, "--lock-timeout", "10m")...).CombinedOutput()
+			root, out, err := traced(t, strace, bin, "flock", "signal=SIGTERM:when=2+", fresh, args)
 			if code := exitCode(err); code != 8 {
 				t.Fatalf("exit %d, want 8:\n%s", code, out)
 			}
@@ -173,6 +169,20 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 			}
 			treetest.AssertSame(t, "the root before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
+	}
+}
+
+// holdLock takes root's lock for the rest of the test, as another run
+// would hold it (flock: a second open file conflicts even in one process).
+func holdLock(t *testing.T, root string) {
+	t.Helper()
+	d, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
 	}
 }
 
