@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestKillCertsAtEveryChange kills a real certs process at the Nth call of
@@ -21,11 +20,7 @@ import (
 // leaves no scratch file (no key copy) and no state directory, since certs
 // records nothing there.
 func TestKillCertsAtEveryChange(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real certs processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "certs processes")
 	old := t.TempDir()
 	runOK(t, bin, certsArgs(old, crashIP)...)
 	for _, base := range []struct{ name, dir string }{{"fresh", ""}, {"refresh", old}} {
@@ -54,11 +49,7 @@ func TestKillCertsAtEveryChange(t *testing.T) {
 // each changing syscall; the next teardown leaves only the record of the
 // cluster objects (no --kubeconfig), and no scratch file (issue 19 point 2).
 func TestKillTeardownAtEveryChange(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real teardown processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "teardown processes")
 	rendered := t.TempDir()
 	runOK(t, bin, "render", "--root", rendered, "--bootstrap-ip", crashIP, "--image", crashImage)
 	args := func(root, _ string) []string { return []string{"teardown", "--root", root, "-q"} }
@@ -155,11 +146,7 @@ func assertCertsFinal(t *testing.T, bin, root string) {
 // the next run leaves the whole set for the new IP and no temporary file
 // (no key copy).
 func TestKillCertsFunctionAtEveryChange(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real function runs)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "function runs")
 	dir := t.TempDir()
 	fn := filepath.Join(dir, "fn")
 	script := "#!/bin/sh\n# $1: the kustomization's directory, $2: the ResourceList\ncd \"$1\" && exec " + bin + " fn < \"$2\"\n"

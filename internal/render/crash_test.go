@@ -19,8 +19,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // killedSyscalls are the calls a render makes to change the host: every
@@ -46,11 +44,7 @@ const (
 // a correct bundle (3b, 3c); a teardown after a kill leaves only the
 // record of the cluster objects it could not delete without --kubeconfig.
 func TestKillAtEveryChange(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real render processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "render processes")
 	rendered := t.TempDir()
 	runOK(t, bin, "render", "--root", rendered, "--bootstrap-ip", crashIP, "--image", crashImage)
 	for _, sc := range []crashScenario{

@@ -92,11 +92,7 @@ func withSame(t *testing.T, bin, base string, args func(string) []string) func(*
 // delivers the signal twice, the run must die at once and the next run
 // recover it.
 func TestSignalAtEveryStep(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "processes")
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
 			seen := map[string]int{}
@@ -127,11 +123,7 @@ func TestSignalAtEveryStep(t *testing.T) {
 // run finishes or undoes, and must stop it at once, by the signal, leaving
 // what the next run of the same command recovers.
 func TestSecondSignalStopsAtOnce(t *testing.T) {
-	strace := tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real processes)")
-	}
-	bin := tooltest.BuildSelf(t, t.TempDir())
+	strace, bin := killTools(t, "processes")
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
 			atOnce := 0
@@ -158,20 +150,16 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 	bin := tooltest.BuildSelf(t, t.TempDir())
 	for _, sc := range signalScenarios(t, bin) {
 		t.Run(sc.name, func(t *testing.T) {
-			root := sc.root(t)
-			d, err := os.Open(root)
-			if err != nil {
-				t.Fatal(err)
+			var before map[string]treetest.Entry
+			fresh := func() string {
+				root := sc.root(t)
+				holdLock(t, root)
+				before = treetest.Snapshot(t, root, treetest.Exact)
+				return root
 			}
-			defer d.Close()
-			if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
-				t.Fatal(err)
-			}
-			before := treetest.Snapshot(t, root, treetest.Exact)
+			args := func(root string) []string { return append(sc.args(root), "--lock-timeout", "10m") }
 			// the first try fails at once; the second comes 50ms later
-			args := append([]string{"-f", "-qq", "-o", "/dev/null", "-e", "trace=flock",
-				"-e", "inject=flock:signal=SIGTERM:when=2+", bin}, sc.args(root)...)
-			out, err := exec.Command(strace, append(args, "--lock-timeout", "10m")...).CombinedOutput()
+			root, out, err := traced(t, strace, bin, "flock", "signal=SIGTERM:when=2+", fresh, args)
 			if code := exitCode(err); code != 8 {
 				t.Fatalf("exit %d, want 8:\n%s", code, out)
 			}
@@ -181,6 +169,20 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 			}
 			treetest.AssertSame(t, "the root before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 		})
+	}
+}
+
+// holdLock takes root's lock for the rest of the test, as another run
+// would hold it (flock: a second open file conflicts even in one process).
+func holdLock(t *testing.T, root string) {
+	t.Helper()
+	d, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
 	}
 }
 

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"regexp"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // tracerLost matches the line strace prints, under its own name, when the
@@ -19,6 +21,18 @@ var tracerLost = regexp.MustCompile(`(?m)^\S*strace: ptrace\(`)
 // tracerTries bounds the runs of one injection point: a command that loses
 // its tracer every time is a finding, not luck.
 const tracerTries = 3
+
+// killTools returns strace and this module's binary, built afresh, for a
+// test that kills or signals hundreds of real processes (what names them),
+// which -short skips.
+func killTools(t *testing.T, what string) (strace, bin string) {
+	t.Helper()
+	strace = tooltest.System(t, "strace", "strace")
+	if testing.Short() {
+		t.Skip("skipping: -short (hundreds of real " + what + ")")
+	}
+	return strace, tooltest.BuildSelf(t, t.TempDir())
+}
 
 // traced runs bin with args(root) under strace, which injects at the calls
 // in call (strace's -e trace= list) the fault inject names ("signal=SIGKILL:when=3").
