@@ -91,10 +91,16 @@ func (r *frozenRun) assertDialing(t *testing.T, m frozenMode, bounded bool) {
 	if r.okAfter == 0 {
 		t.Errorf("no call succeeded after the freeze through the live agent")
 	}
-	if n := len(r.failedAfter[kindOther]) + len(r.failedAfter[kindCallerTimeout]); n > 0 {
-		t.Errorf("%d calls after the freeze failed otherwise than by a dial or webhook timeout", n)
-	}
 	dial, hung := len(r.failedAfter[m.boundKind]), len(r.failedAfter[kindWebhookTimeout])
+	other, late := len(r.failedAfter[kindOther]), len(r.failedAfter[kindCallerTimeout])
+	if bounded {
+		other += late // the bound answers 4 s before the caller gives up
+	} else {
+		hung += late // unanswered at 10 s: it waited out the webhook's 8 s, and a busy kube-apiserver was slow to say so
+	}
+	if other > 0 {
+		t.Errorf("%d calls after the freeze failed otherwise than by a dial or webhook timeout", other)
+	}
 	if bounded {
 		if dial == 0 || hung > 0 {
 			t.Errorf("with the bound: %d calls failed with the server's dial timeout and %d waited out the webhook's timeout; want some and none", dial, hung)
