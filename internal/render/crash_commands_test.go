@@ -74,13 +74,7 @@ func certsArgs(root, ip string) []string {
 // recovered, which runs the next command and checks the host.
 func killEachCall(t *testing.T, strace, bin, call, base string, args func(root, ip string) []string, recovered func(t *testing.T, root string, n int)) {
 	t.Helper()
-	fresh := func() string {
-		root := t.TempDir()
-		if base != "" {
-			copyTree(t, base, root)
-		}
-		return root
-	}
+	fresh := func() string { return rootFrom(t, base) }
 	withIP := func(root string) []string { return args(root, crashIP2) }
 	for n := 1; ; n++ {
 		root, out, err := traced(t, strace, bin, call, "signal=SIGKILL:when="+fmt.Sprint(n), fresh, withIP)

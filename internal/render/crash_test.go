@@ -73,13 +73,7 @@ func (sc crashScenario) args(root string) []string {
 // killEach kills the render at the first, second, ... call until one
 // completes, checking the host after each kill and after its recovery.
 func (sc crashScenario) killEach(t *testing.T, strace, bin, call string) {
-	fresh := func() string {
-		root := t.TempDir()
-		if sc.base != "" {
-			copyTree(t, sc.base, root)
-		}
-		return root
-	}
+	fresh := func() string { return rootFrom(t, sc.base) }
 	for n := 1; ; n++ {
 		root, out, err := traced(t, strace, bin, call, "signal=SIGKILL:when="+fmt.Sprint(n), fresh, sc.args)
 		if err == nil {
@@ -279,6 +273,16 @@ func assertTornDown(t *testing.T, root, when string) {
 	if len(st.Files) != 0 || len(st.ClusterObjects) == 0 {
 		t.Errorf("%s: the state left lists files %v and cluster objects %v, want only cluster objects", when, st.Files, st.ClusterObjects)
 	}
+}
+
+// rootFrom is a new temporary root holding a copy of base ("": empty).
+func rootFrom(t *testing.T, base string) string {
+	t.Helper()
+	root := t.TempDir()
+	if base != "" {
+		copyTree(t, base, root)
+	}
+	return root
 }
 
 func copyTree(t *testing.T, from, to string) {

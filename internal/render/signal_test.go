@@ -56,10 +56,7 @@ func certsFinal(t *testing.T, root, bin string) { assertCertsFinal(t, bin, root)
 // checks a completed root has its paths and modes (the keys differ from
 // run to run) before final checks it.
 func withShape(t *testing.T, bin, base string, args func(string) []string, final func(t *testing.T, root, bin string)) func(*testing.T, string, string) {
-	ref := t.TempDir()
-	if base != "" {
-		copyTree(t, base, ref)
-	}
+	ref := rootFrom(t, base)
 	runOK(t, bin, args(ref)...)
 	want := treetest.Snapshot(t, ref, treetest.Shape)
 	return func(t *testing.T, bin, root string) {
@@ -72,8 +69,7 @@ func withShape(t *testing.T, bin, base string, args func(string) []string, final
 // withSame: a completed root is byte for byte an uninterrupted run's
 // (teardown's result has no random part).
 func withSame(t *testing.T, bin, base string, args func(string) []string) func(*testing.T, string, string) {
-	ref := t.TempDir()
-	copyTree(t, base, ref)
+	ref := rootFrom(t, base)
 	runOK(t, bin, args(ref)...)
 	want := treetest.Snapshot(t, ref, treetest.Content)
 	return func(t *testing.T, _, root string) {
@@ -152,7 +148,7 @@ func TestSignalWhileWaitingForTheLock(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			var before map[string]treetest.Entry
 			fresh := func() string {
-				root := sc.root(t)
+				root := rootFrom(t, sc.base)
 				holdLock(t, root)
 				before = treetest.Snapshot(t, root, treetest.Exact)
 				return root
@@ -196,22 +192,13 @@ const (
 
 type signalOutcome struct{ kind string }
 
-// root is a fresh root holding the scenario's base.
-func (sc signalScenario) root(t *testing.T) string {
-	root := t.TempDir()
-	if sc.base != "" {
-		copyTree(t, sc.base, root)
-	}
-	return root
-}
-
 // signalled runs the command with SIGTERM injected at call (strace's
 // when=), checks what it left and says how it ended.
 func (sc signalScenario) signalled(t *testing.T, strace, bin, call, when string) signalOutcome {
 	t.Helper()
 	var before map[string]treetest.Entry
 	fresh := func() string {
-		root := sc.root(t)
+		root := rootFrom(t, sc.base)
 		before = treetest.Snapshot(t, root, treetest.Exact)
 		return root
 	}

@@ -51,7 +51,7 @@ func traced(t *testing.T, strace, bin, call, inject string, fresh func() string,
 			return root, out, err
 		}
 		if try == tracerTries {
-			t.Fatalf("strace lost the process at %s (%s) in %d runs out of %d; the last printed:\n%s", call, inject, try, try, out)
+			t.Fatalf("strace lost the process at %s (%s) in all %d runs; the last printed:\n%s", call, inject, try, out)
 		}
 		t.Logf("strace lost the process at %s (%s), so the run proves nothing about the command; running it again on a fresh root:\n%s", call, inject, out)
 	}
