@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Builds the real components the e2e suite runs (kustomize, proxy-server,
-# proxy-agent, kube-apiserver, etcd; for the real-node test also kubelet,
+# Builds the real components the e2e suite runs (kustomize, proxy-server and
+# proxy-agent of every supported proxy version, kube-apiserver, etcd; for the
+# real-node test also kubelet,
 # kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
 # one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
@@ -19,8 +20,13 @@ out=${KB_TOOLS_BIN:-$repo/_output/bin}
 # name -> "module-dir package"
 declare -A spec=(
   [kustomize]="kustomize sigs.k8s.io/kustomize/kustomize/v5"
-  [proxy-server]="anp sigs.k8s.io/apiserver-network-proxy/cmd/server"
-  [proxy-agent]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
+  # One module per proxy version the bundle targets (internal/anp.Versions):
+  # v0.36 is upstream v0.36.0 (OpenShift 4.23+); v0.28 is upstream v0.29.0,
+  # the stand-in for OpenShift 4.18-4.22's v0.28-era fork (same flags and metrics).
+  [proxy-server-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/server"
+  [proxy-agent-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
+  [proxy-server-v0.28]="anp-v0.28 sigs.k8s.io/apiserver-network-proxy/cmd/server"
+  [proxy-agent-v0.28]="anp-v0.28 sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
   [etcd]="etcd go.etcd.io/etcd/server/v3"
   [kubelet]="kube-apiserver k8s.io/kubernetes/cmd/kubelet"
@@ -29,7 +35,7 @@ declare -A spec=(
 )
 # The node tools are slow to build (the kubelet alone takes about twice the
 # kube-apiserver's time) and only `make node-e2e` needs them: not in the default set.
-order=(kustomize proxy-server proxy-agent etcd kube-apiserver)
+order=(kustomize proxy-server-v0.36 proxy-agent-v0.36 proxy-server-v0.28 proxy-agent-v0.28 etcd kube-apiserver)
 node=(kubelet kube-controller-manager kube-scheduler)
 
 # Version stamps so `kube-apiserver --version` and `etcd --version` tell the truth.

@@ -18,6 +18,9 @@
 # Environment (the defaults are the bootstrap node's):
 #   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
 #   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render)
+#   KONNECTIVITY_PROXY_VERSION the proxy version that image runs (v0.28 or
+#                              v0.36); unset, render asks the image's own
+#                              proxy-server --help (docs/bootkube.md)
 #   KONNECTIVITY_OVERLAY       overlay name (default ipv4)
 #   HOST_ROOT                  host root (default /); tests pass a scratch root
 #   ASSET_DIR                  bootkube's asset dir, mounted as /assets in the
@@ -64,11 +67,13 @@ trap 'stopped=1' TERM INT
 # default user is nobody) and no SELinux relabelling of the host root.
 # Its stderr is passed on after the command ends, and explained when podman
 # could not start the container at all.
+# With -i first, the command reads this script's stdin.
 bundle() {
   : "${KONNECTIVITY_BUNDLE_IMAGE:?set KONNECTIVITY_BUNDLE_IMAGE to the konnectivity-bundle image}"
-  local errf rc=0
+  local errf rc=0 stdin=()
+  if [[ $1 == -i ]]; then stdin=(--interactive); shift; fi
   errf=$(mktemp)
-  "$PODMAN" run --quiet --rm --net=host --user 0 --security-opt label=disable \
+  "$PODMAN" run --quiet --rm "${stdin[@]}" --net=host --user 0 --security-opt label=disable \
     --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
     --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
   cat "$errf" >&2
@@ -95,14 +100,36 @@ explain_podman() {
   fi
 }
 
+# proxy_version prints the proxy version the image runs: the one given in
+# KONNECTIVITY_PROXY_VERSION, else what the image's own proxy-server says
+# by the flags its --help lists. The payload's image comes by digest, which
+# names no release, and bootkube.sh computes no release version, so asking
+# the binary is the one source that cannot be wrong about its flags.
+proxy_version() {
+  if [[ -n ${KONNECTIVITY_PROXY_VERSION:-} ]]; then
+    echo "$KONNECTIVITY_PROXY_VERSION"
+    return
+  fi
+  local help
+  help=$("$PODMAN" run --quiet --rm --net=none --entrypoint /usr/bin/proxy-server "$KONNECTIVITY_IMAGE" --help 2>&1) || {
+    log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE to learn its version:"
+    printf '%s\n' "$help" >&2
+    log "fix: make the image pullable, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.18 to 4.22, v0.36 for 4.23 and later)"
+    return 1
+  }
+  printf '%s\n' "$help" | bundle -i proxy-version --from-help -
+}
+
 render_stage() {
   if [[ -f "$assets/konnectivity.done" ]]; then
     log "konnectivity.done exists: the bundle is rendered"
   else
     : "${KONNECTIVITY_IMAGE:?set KONNECTIVITY_IMAGE to the apiserver-network-proxy image}"
-    log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY)"
+    local version
+    version=$(proxy_version)
+    log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY, proxy $version)"
     bundle render --root /host --bootstrap-ip auto --overlay "$KONNECTIVITY_OVERLAY" \
-      --image "$KONNECTIVITY_IMAGE" >&2
+      --image "$KONNECTIVITY_IMAGE" --proxy-version "$version" >&2
     touch "$assets/konnectivity.done"
   fi
   # The KAS render runs with $ASSET_DIR mounted at /assets.

@@ -11,20 +11,27 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
-const proxyImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+// taggedProxyImage names its release, so render learns v0.28 from the tag;
+// for the tests that render without the stage, or give the stage the
+// version, so podman never has to run (or pull) it.
+const taggedProxyImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 
-// stage runs konnectivity.sh against root and returns stdout.
+// stage runs konnectivity.sh against root and returns stdout. The proxy
+// image is a local v0.28 one whose tag names no release, as the payload's
+// image by digest does not: the render stage asks the image which proxy it
+// runs. env may name another.
 func stage(t *testing.T, root, image string, env []string, args ...string) (string, string, error) {
 	t.Helper()
 	cmd := exec.Command(filepath.Join(tooltest.RepoRoot(), "deploy", "bootkube", "konnectivity.sh"), args...)
 	cmd.Env = append(append(podmantest.Env(t),
 		"HOST_ROOT="+root,
 		"KONNECTIVITY_BUNDLE_IMAGE="+image,
-		"KONNECTIVITY_IMAGE="+proxyImage,
+		"KONNECTIVITY_IMAGE="+podmantest.ProxyImage(t, anp.V028),
 		"OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10",
 	), env...)
 	var stdout, stderr bytes.Buffer
@@ -110,6 +117,42 @@ func TestStageRenderAndTeardown(t *testing.T) {
 			}
 			if _, err := os.Stat(filepath.Join(root, "opt", "openshift", "konnectivity-teardown.done")); err != nil {
 				t.Errorf("no teardown .done marker: %v", err)
+			}
+		})
+	}
+}
+
+// TestStageAsksTheImage: without KONNECTIVITY_PROXY_VERSION the render
+// stage learns the proxy version from the image's own proxy-server and
+// renders only the flags that binary has; the variable, when set, wins.
+func TestStageAsksTheImage(t *testing.T) {
+	image := podmantest.BundleImage(t)
+	for _, tc := range []struct {
+		name    string
+		proxy   *anp.Version
+		env     []string
+		want    *anp.Version
+		bounded bool // --backend-dial-timeout rendered
+	}{
+		{"v0.28 image", anp.V028, nil, anp.V028, false},
+		{"v0.36 image", anp.V036, nil, anp.V036, true},
+		{"variable wins", anp.V036, []string{"KONNECTIVITY_PROXY_VERSION=v0.28"}, anp.V028, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			root := scratchRoot(t)
+			env := append([]string{"KONNECTIVITY_IMAGE=" + podmantest.ProxyImage(t, tc.proxy)}, tc.env...)
+			if _, stderr, err := stage(t, root, image, env, "render"); err != nil {
+				t.Fatalf("render stage: %v\n%s", err, stderr)
+			}
+			pod, err := os.ReadFile(filepath.Join(root, "etc", "kubernetes", "manifests", "konnectivity-server-pod.yaml"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if want := anp.AnnotationProxyVersion + ": " + tc.want.Name; !strings.Contains(string(pod), want) {
+				t.Errorf("the server pod does not say %q:\n%s", want, pod)
+			}
+			if got := strings.Contains(string(pod), "--backend-dial-timeout="); got != tc.bounded {
+				t.Errorf("--backend-dial-timeout rendered = %v, want %v for proxy %s", got, tc.bounded, tc.want)
 			}
 		})
 	}

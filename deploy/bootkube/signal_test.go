@@ -34,7 +34,7 @@ func TestStageStopReachesTheCommand(t *testing.T) {
 	before := listing(t, root)
 	cmd := exec.Command(filepath.Join(tooltest.RepoRoot(), "deploy", "bootkube", "konnectivity.sh"), "render")
 	cmd.Env = append(podmantest.Env(t), "HOST_ROOT="+root, "KONNECTIVITY_BUNDLE_IMAGE="+image,
-		"KONNECTIVITY_IMAGE="+proxyImage, "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10")
+		"KONNECTIVITY_IMAGE="+taggedProxyImage, "KONNECTIVITY_PROXY_VERSION=v0.28", "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10")
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

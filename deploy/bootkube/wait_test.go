@@ -50,7 +50,7 @@ func waitMarker(root string) string {
 func TestStageWaitNotReady(t *testing.T) {
 	image := podmantest.BundleImage(t)
 	root := scratchRoot(t)
-	if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv4", Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: proxyImage}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Overlay: "ipv4", Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: taggedProxyImage}); err != nil {
 		t.Fatal(err)
 	}
 	env := []string{"KONNECTIVITY_WAIT_TIMEOUT=2s"}

@@ -64,7 +64,7 @@ func agentDaemonSet(s *v1alpha1.Spec) *appsv1.DaemonSet {
 		ObjectMeta: metav1.ObjectMeta{
 			Name: hostlayout.AgentName, Namespace: s.Namespace,
 			Labels:      bundleLabels(hostlayout.AppAgent),
-			Annotations: placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.DaemonSetFileName)),
+			Annotations: targeted(s, placement(hostlayout.PlacementClusterManifest, s.Paths.ClusterManifest(hostlayout.DaemonSetFileName))),
 		},
 		Spec: appsv1.DaemonSetSpec{
 			Selector: &metav1.LabelSelector{MatchLabels: selector},

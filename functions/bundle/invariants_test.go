@@ -8,6 +8,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -22,10 +23,12 @@ var invariantConfigs = []struct {
 	spec string
 	env  map[string]string
 }{
-	{name: "defaults", spec: "bootstrapIP: 192.0.2.10"},
-	{name: "ipv6-grpc", spec: "ipFamily: ipv6\nbootstrapIP: 2001:db8::10\nmode: grpc"},
-	{name: "dualstack-from-env", spec: "ipFamily: dualstack", env: map[string]string{v1alpha1.EnvBootstrapIP: "192.0.2.44", v1alpha1.EnvImage: "quay.io/x/anp:1"}},
+	{name: "defaults", spec: "bootstrapIP: 192.0.2.10\nproxyVersion: v0.36"},
+	{name: "ipv6-grpc", spec: "ipFamily: ipv6\nbootstrapIP: 2001:db8::10\nmode: grpc\nproxyVersion: v0.28"},
+	{name: "dualstack-from-env", spec: "ipFamily: dualstack", env: map[string]string{v1alpha1.EnvBootstrapIP: "192.0.2.44", v1alpha1.EnvImage: "quay.io/x/anp:4.21"}},
+	{name: "version-from-env", spec: "bootstrapIP: 192.0.2.10", env: map[string]string{v1alpha1.EnvImage: "quay.io/x/anp@sha256:" + strings.Repeat("ab", 32), v1alpha1.EnvProxyVersion: "v0.36"}},
 	{name: "everything-moved", spec: `bootstrapIP: 198.51.100.7
+proxyVersion: v0.28
 namespace: konnectivity-x
 mode: grpc
 server: {agentPort: 9443, healthPort: 9444, adminPort: 9445, agentBindAddress: 198.51.100.7}
@@ -126,7 +129,30 @@ func TestInvariants(t *testing.T) {
 			checkProbes(t, b)
 			checkCertificates(t, b)
 			checkLabelsAndPlacement(t, b)
+			checkTargetVersion(t, b)
 		})
+	}
+}
+
+// checkTargetVersion: both workloads carry the spec's version, and every
+// flag each runs is one that version's binary has.
+func checkTargetVersion(t *testing.T, b *bundleObjects) {
+	v := b.spec.Version()
+	if v == nil {
+		t.Fatalf("spec.proxyVersion %q names no version", b.spec.ProxyVersion)
+	}
+	for _, got := range []string{b.pod.Annotations[anp.AnnotationProxyVersion], b.daemonSet.Annotations[anp.AnnotationProxyVersion]} {
+		if got != v.Name {
+			t.Errorf("annotation %s = %q, want %s", anp.AnnotationProxyVersion, got, v.Name)
+		}
+	}
+	for _, c := range []struct {
+		bin  *anp.Binary
+		args []string
+	}{{v.Server, b.server.Args}, {v.Agent, b.agent.Args}} {
+		for _, u := range c.bin.Parse(append([]string{c.bin.Name}, c.args...)).Unknown {
+			t.Errorf("%s %s has no flag --%s, yet it is rendered", c.bin.Name, v, u.Name)
+		}
 	}
 }
 

@@ -1,6 +1,10 @@
 package bundle
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+)
 
 // What the emitted containers run and mount; only the generator names them,
 // the host and the checker find them through the objects.
@@ -18,4 +22,11 @@ func bundleLabels(app string) map[string]string {
 
 func placement(where, hostPath string) map[string]string {
 	return map[string]string{hostlayout.AnnotationPlacement: where, hostlayout.AnnotationHostPath: hostPath}
+}
+
+// targeted adds the proxy version the workload's flags were rendered for,
+// which check, status and wait read back (internal/bundlemodel.Target).
+func targeted(s *v1alpha1.Spec, annotations map[string]string) map[string]string {
+	annotations[anp.AnnotationProxyVersion] = s.Version().Name
+	return annotations
 }

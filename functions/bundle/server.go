@@ -31,7 +31,7 @@ func serverArgs(s *v1alpha1.Spec) []string {
 	if s.Server.AgentBindAddress != "" {
 		args = append(args, "--agent-bind-address="+s.Server.AgentBindAddress)
 	}
-	return append(args,
+	args = append(args,
 		fmt.Sprintf("--health-port=%d", s.Server.HealthPort),
 		// Only the kubelet's probes (host 127.0.0.1) and status need the
 		// health port; upstream binds it to every interface of the host.
@@ -43,11 +43,20 @@ func serverArgs(s *v1alpha1.Spec) []string {
 		"--keepalive-time="+s.Server.KeepaliveTime,
 		"--proxy-strategies="+joinComma(s.Server.ProxyStrategies),
 		"--server-count=1",
-		// ANP v0.36.0's protections (README.md, "The config").
-		"--backend-dial-timeout="+s.Server.BackendDialTimeout,
-		"--tls-min-version="+s.Server.TLSMinVersion,
-		fmt.Sprintf("--xfr-channel-size=%d", s.Server.XfrChannelSize),
 	)
+	// The protections newer proxies have (docs/proxy-versions.md); a target
+	// without the flag gets none, since it would refuse to start.
+	v := s.Version()
+	if v.Has("backend-dial-timeout") {
+		args = append(args, "--backend-dial-timeout="+s.Server.BackendDialTimeout)
+	}
+	if v.Has("tls-min-version") {
+		args = append(args, "--tls-min-version="+s.Server.TLSMinVersion)
+	}
+	if v.Has("xfr-channel-size") {
+		args = append(args, fmt.Sprintf("--xfr-channel-size=%d", s.Server.XfrChannelSize))
+	}
+	return args
 }
 
 // serverPod is the static pod the bootstrap kubelet runs. Readiness probes
@@ -62,7 +71,7 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{
 			Name: hostlayout.ServerPodName, Namespace: hostlayout.ServerPodNamespace,
 			Labels:      bundleLabels(hostlayout.AppServer),
-			Annotations: placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest),
+			Annotations: targeted(s, placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest)),
 		},
 		Spec: corev1.PodSpec{
 			HostNetwork:       true,

@@ -1,7 +1,8 @@
 // Package check finds what would break a bootstrap Konnectivity bundle before
 // a cluster install does: objects that disagree with each other, flags the real
-// proxy-server and proxy-agent (ANP v0.36.0) refuse, and KAS configuration the
-// kube-apiserver would reject or silently ignore.
+// proxy-server and proxy-agent of the targeted version (internal/anp.Versions)
+// refuse, and KAS configuration the kube-apiserver would reject or silently
+// ignore.
 package check
 
 import (
@@ -20,6 +21,7 @@ type Severity = framework.Severity
 const (
 	SeverityError   = framework.Error
 	SeverityWarning = framework.Warning
+	SeverityInfo    = framework.Info
 )
 
 // Finding is one problem in the bundle: a result (internal/result) whose
@@ -74,6 +76,7 @@ func run(b *bundlemodel.Bundle, opts Options) framework.Results {
 var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 	checkEmpty,
 	checkMalformed,
+	checkTarget,
 	checkServerFlags,
 	checkAgentFlags,
 	checkPorts,
@@ -101,4 +104,8 @@ func (r *report) errorf(rule, object, field, fix, format string, args ...any) {
 
 func (r *report) warnf(rule, object, field, fix, format string, args ...any) {
 	r.add(SeverityWarning, rule, object, field, fmt.Sprintf(format, args...), fix)
+}
+
+func (r *report) infof(rule, object, field, fix, format string, args ...any) {
+	r.add(SeverityInfo, rule, object, field, fmt.Sprintf(format, args...), fix)
 }

@@ -1,6 +1,8 @@
 package check
 
 import (
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -34,7 +36,7 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, f := range got {
+			for _, f := range withoutVersionNotes(got) {
 				t.Errorf("[%s] %s", result.Rule(f), result.Line(f))
 			}
 			if name != "sno" {
@@ -49,4 +51,18 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 			}
 		})
 	}
+}
+
+// withoutVersionNotes drops the info a bundle for a proxy without the dial
+// bound always carries (rule backend-dial-timeout-unavailable): the golden
+// overlays are built for an OpenShift 4.20 image, so v0.28.
+func withoutVersionNotes(fs framework.Results) framework.Results {
+	var out framework.Results
+	for _, f := range fs {
+		if f.Severity == SeverityInfo && result.Rule(f) == "backend-dial-timeout-unavailable" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
 }

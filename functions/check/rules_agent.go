@@ -115,7 +115,7 @@ func checkServerHost(w *bundlemodel.Workload, r *report) {
 	const fix = "set --proxy-server-host to the bootstrap node's IP"
 	if !ok || u.Value == "" {
 		r.errorf("proxy-server-host-invalid", w.Object.Ref(), w.Flags.FieldOr("proxy-server-host", w.Field+".args"), fix,
-			"--proxy-server-host is missing; agents would dial %s, their own node", anp.Agent.Default("proxy-server-host"))
+			"--proxy-server-host is missing; agents would dial %s, their own node", w.Flags.Binary.Default("proxy-server-host"))
 		return
 	}
 	if ip := net.ParseIP(u.Value); ip != nil {

@@ -1,6 +1,7 @@
 package check
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 
@@ -12,6 +13,16 @@ import (
 func checkFlagSyntax(w *bundlemodel.Workload, r *report) {
 	ref, bin := w.Object.Ref(), w.Flags.Binary
 	for _, u := range w.Flags.Unknown {
+		name := strings.TrimPrefix(u.Name, "-")
+		if since, newer := bin.IntroducedIn(name); since != "" {
+			fix := "remove it: the targeted proxy cannot take it"
+			if newer != nil {
+				fix += fmt.Sprintf(", or target %s if the image runs that proxy (spec.proxyVersion, --proxy-version)", newer.Describe())
+			}
+			r.errorf("unknown-flag", ref, u.Field, fix,
+				"%s %s has no flag --%s (it arrived in %s) and exits with `unknown flag`", bin.Name, bin.Version.Describe(), name, since)
+			continue
+		}
 		fix := "remove it or correct the spelling"
 		if norm := strings.ReplaceAll(u.Name, "_", "-"); norm != u.Name {
 			if _, ok := bin.Flags[norm]; ok {
@@ -19,7 +30,7 @@ func checkFlagSyntax(w *bundlemodel.Workload, r *report) {
 			}
 		}
 		r.errorf("unknown-flag", ref, u.Field, fix,
-			"%s has no flag --%s and exits with `unknown flag`", bin.Name, strings.TrimPrefix(u.Name, "-"))
+			"%s has no flag --%s and exits with `unknown flag`", bin.Name, name)
 	}
 	for _, u := range w.Flags.Missing {
 		r.errorf("flag-value-invalid", ref, u.Field, "write --"+u.Name+"=VALUE",

@@ -7,12 +7,19 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
-// checkProtections holds the server to the protections ANP v0.36.0 added
-// after production incidents (functions/check/README.md): a bounded backend
-// dial timeout, no TLS below 1.2 on the agent listener, and a transfer
-// channel the binary accepts.
+// checkProtections holds the server to the protections ANP added after
+// production incidents (functions/check/README.md): a bounded backend dial
+// timeout (v0.36), no TLS below 1.2 on the agent listener (a flag since
+// v0.35, fixed at 1.2 before), and a transfer channel the binary accepts (a
+// flag since v0.31, a constant before). On a version without the dial
+// bound it says what that means instead.
 func checkProtections(w *bundlemodel.Workload, r *report) {
 	f, ref, args := w.Flags, w.Object.Ref(), w.Field+".args"
+	if v := f.Binary.Version; !v.Has("backend-dial-timeout") {
+		r.infof("backend-dial-timeout-unavailable", ref, args,
+			"nothing to set on this version; OpenShift 4.23 and later ship v0.36, which has the bound",
+			"proxy-server %s has no --backend-dial-timeout: a dial to a frozen or partitioned agent waits until the kube-apiserver gives up on the call (the webhook's timeoutSeconds, 10s by default) instead of failing after 6s; wait still names such an agent from the server's pending dials", v.Describe())
+	}
 	if d, ok := f.Duration("backend-dial-timeout"); ok {
 		switch {
 		case d < 0:
@@ -29,8 +36,10 @@ func checkProtections(w *bundlemodel.Workload, r *report) {
 				"--backend-dial-timeout=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", d, anp.MaxWebhookTimeout)
 		}
 	}
+	tlsFlag, hasTLS := f.Binary.Flags["tls-min-version"]
 	switch v := f.ValueOr("tls-min-version"); {
-	case !anp.Server.Flags["tls-min-version"].Allows(v):
+	case !hasTLS:
+	case !tlsFlag.Allows(v):
 		r.errorf("flag-value-invalid", ref, f.FieldOr("tls-min-version", args),
 			"set --tls-min-version=VersionTLS12 or VersionTLS13",
 			"--tls-min-version=%q is not a TLS version proxy-server knows; it refuses to start", v)

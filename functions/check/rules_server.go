@@ -24,7 +24,7 @@ func checkServerFlags(b *bundlemodel.Bundle, opts Options, r *report) {
 
 func checkServerMode(w *bundlemodel.Workload, r *report) {
 	mode := w.Flags.ValueOr("mode")
-	if !anp.Server.Flags["mode"].Allows(mode) {
+	if !w.Flags.Binary.Flags["mode"].Allows(mode) {
 		r.errorf("flag-value-invalid", w.Object.Ref(), w.Flags.FieldOr("mode", w.Field+".args"),
 			"set --mode=http-connect (egress proxyProtocol HTTPConnect) or --mode=grpc (GRPC)",
 			"--mode must be grpc or http-connect, not %q", mode)

@@ -40,6 +40,9 @@ type Flag struct {
 	// Repeatable flags are string slices: each use appends. Any other flag
 	// given twice keeps only its last value, silently.
 	Repeatable bool
+	// Since is the first upstream tag that has the flag; "" for a flag every
+	// supported version has. An older binary exits with `unknown flag`.
+	Since string
 }
 
 // Allows reports whether the binary accepts v as this flag's value, beyond
@@ -85,11 +88,16 @@ func (k Kind) ParseError(v string) string {
 	return ""
 }
 
-// Binary is one ANP command-line program and the flags it accepts.
+// Binary is one ANP command-line program of one version and the flags it
+// accepts.
 type Binary struct {
-	Name  string            // basename of the executable
-	Flags map[string]Flag   // by long name
-	Short map[string]string // pflag shorthand -> long name
+	Name    string            // basename of the executable
+	Version *Version          // the release family it belongs to; nil for AnyProgram
+	Flags   map[string]Flag   // by long name
+	Short   map[string]string // pflag shorthand -> long name
+	// Missing are the flags of the table a newer version has and this one
+	// lacks, so that check can name when a refused flag appeared.
+	Missing map[string]Flag
 }
 
 // Runs reports whether argv[0] of a container starts this binary.
@@ -100,11 +108,40 @@ func (b *Binary) Runs(argv []string) bool {
 // Default is the value the binary uses when flag name is not given.
 func (b *Binary) Default(name string) string { return b.Flags[name].Default }
 
-// newBinary joins a binary's own flags with those every ANP binary has.
-func newBinary(name string, own map[string]Flag) *Binary {
-	b := &Binary{Name: name, Flags: map[string]Flag{}, Short: map[string]string{"v": "v", "h": "help"}}
+// newBinary joins a binary's own flags with those every ANP binary has,
+// keeping those that version v has.
+func newBinary(name string, v *Version, own map[string]Flag) *Binary {
+	b := &Binary{Name: name, Version: v, Flags: map[string]Flag{}, Missing: map[string]Flag{},
+		Short: map[string]string{"v": "v", "h": "help"}}
+	all := map[string]Flag{}
 	for _, set := range []map[string]Flag{klogFlags, sharedFlags, own} {
-		maps.Copy(b.Flags, set)
+		maps.Copy(all, set)
+	}
+	for name, f := range all {
+		if f.Since == "" || !tagBefore(v.Upstream, f.Since) {
+			b.Flags[name] = f
+		} else {
+			b.Missing[name] = f
+		}
 	}
 	return b
+}
+
+// tagBefore reports whether upstream tag a (vX.Y.Z) is older than b.
+func tagBefore(a, b string) bool {
+	pa, pb := tagParts(a), tagParts(b)
+	for i := range pa {
+		if pa[i] != pb[i] {
+			return pa[i] < pb[i]
+		}
+	}
+	return false
+}
+
+func tagParts(tag string) [3]int {
+	var out [3]int
+	for i, p := range strings.SplitN(strings.TrimPrefix(tag, "v"), ".", 3) {
+		out[i], _ = strconv.Atoi(p)
+	}
+	return out
 }

@@ -8,7 +8,7 @@ import (
 // TestDefaultsAreAccepted: every default in the tables parses as its flag's
 // kind and is an allowed value, since check's rules fall back on them.
 func TestDefaultsAreAccepted(t *testing.T) {
-	for _, b := range []*Binary{Server, Agent} {
+	for _, b := range []*Binary{V028.Server, V028.Agent, V036.Server, V036.Agent} {
 		for name, f := range b.Flags {
 			if f.Default == "" && f.Kind != KindString {
 				t.Errorf("%s --%s: only a string flag may leave its default empty", b.Name, name)
@@ -25,7 +25,7 @@ func TestDefaultsAreAccepted(t *testing.T) {
 }
 
 func TestAllows(t *testing.T) {
-	mode, strategies := Server.Flags["mode"], Server.Flags["proxy-strategies"]
+	mode, strategies := V036.Server.Flags["mode"], V036.Server.Flags["proxy-strategies"]
 	cases := []struct {
 		flag  Flag
 		value string
@@ -38,7 +38,7 @@ func TestAllows(t *testing.T) {
 		{strategies, "destHost,defaultRoute", true},
 		{strategies, "destHost,,default", true},
 		{strategies, "desthost", false},
-		{Server.Flags["uds-name"], "anything", true},
+		{V036.Server.Flags["uds-name"], "anything", true},
 	}
 	for _, tc := range cases {
 		if got := tc.flag.Allows(tc.value); got != tc.want {
@@ -51,7 +51,7 @@ func TestAllows(t *testing.T) {
 func TestParse(t *testing.T) {
 	argv := []string{"proxy-server", "--mode", "grpc", "--enable-profiling", "-v=3", "-v4",
 		"--server-count=1", "positional", "--log_file=x", "-x", "--", "--after=1"}
-	got := Server.Parse(argv)
+	got := V036.Server.Parse(argv)
 	want := &CommandLine{
 		Uses: []Use{
 			{Name: "mode", Value: "grpc", HasValue: true, Arg: 1, ValueArg: 2},
@@ -69,7 +69,7 @@ func TestParse(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Parse(%q)\n got %+v\nwant %+v", argv, got, want)
 	}
-	missing := Server.Parse([]string{"proxy-server", "--agent-port"})
+	missing := V036.Server.Parse([]string{"proxy-server", "--agent-port"})
 	if len(missing.Missing) != 1 || missing.Missing[0].Name != "agent-port" || len(missing.Uses) != 0 {
 		t.Errorf("--agent-port last on the line: got %+v, want it in Missing", missing)
 	}

@@ -1,15 +1,23 @@
 package anp
 
-// The flag tables of proxy-server and proxy-agent v0.36.0: every flag their
-// --help lists (cmd/server/app/options and cmd/agent/app/options, plus klog),
-// with its kind, default and allowed values. TestTablesMatchHelp compares
-// them with the real binaries' --help.
+// The flag tables of proxy-server and proxy-agent: every flag their --help
+// lists in any supported version (cmd/server/app/options and
+// cmd/agent/app/options, plus klog), with its kind, default, allowed values
+// and, for a flag younger than the oldest supported version, the upstream tag
+// that introduced it (Since). Each Version keeps the flags it has
+// (version.go). TestTablesMatchHelp compares every version's tables with its
+// real binaries' --help.
 
 // Values of the flags whose allowed values the binaries enforce at start.
 const (
 	ModeGRPC        = "grpc"
 	ModeHTTPConnect = "http-connect"
 )
+
+// klogSince is the first ANP tag built with a klog (v2.130) that has
+// --legacy-stderr-threshold-behavior and --alsologtostderrthreshold; the
+// v0.28-era binaries use klog v2.90 and refuse both.
+const klogSince = "v0.31.0"
 
 // klogFlags are added to both binaries from klog.InitFlags with '_' turned
 // into '-' (ANP's util.Normalize), so `--log_file` is unknown to them.
@@ -19,14 +27,14 @@ var klogFlags = map[string]Flag{
 	"log-file-max-size":                {Kind: KindInt, Default: "1800"},
 	"logtostderr":                      {Kind: KindBool, Default: "true"},
 	"alsologtostderr":                  {Kind: KindBool, Default: "false"},
-	"legacy-stderr-threshold-behavior": {Kind: KindBool, Default: "true"},
+	"legacy-stderr-threshold-behavior": {Kind: KindBool, Default: "true", Since: klogSince},
 	"v":                                {Kind: KindInt, Default: "4"},
 	"add-dir-header":                   {Kind: KindBool, Default: "false"},
 	"skip-headers":                     {Kind: KindBool, Default: "false"},
 	"one-output":                       {Kind: KindBool, Default: "false"},
 	"skip-log-headers":                 {Kind: KindBool, Default: "false"},
 	"stderrthreshold":                  {Kind: KindString, Default: "2"},
-	"alsologtostderrthreshold":         {Kind: KindString},
+	"alsologtostderrthreshold":         {Kind: KindString, Since: klogSince},
 	"vmodule":                          {Kind: KindString},
 	"log-backtrace-at":                 {Kind: KindString, Default: ":0"},
 	"help":                             {Kind: KindBool, Default: "false"},
@@ -36,16 +44,16 @@ var klogFlags = map[string]Flag{
 var sharedFlags = map[string]Flag{
 	"enable-profiling":            {Kind: KindBool, Default: "false"},
 	"enable-contention-profiling": {Kind: KindBool, Default: "false"},
-	"kubeconfig":                  {Kind: KindString},
-	"kube-api-content-type":       {Kind: KindString, Default: "application/vnd.kubernetes.protobuf"},
-	"lease-namespace":             {Kind: KindString, Default: "kube-system"},
-	"lease-label":                 {Kind: KindString, Default: "k8s-app=konnectivity-server"},
+	"kube-api-content-type":       {Kind: KindString, Default: "application/vnd.kubernetes.protobuf", Since: "v0.31.0"},
+	"lease-namespace":             {Kind: KindString, Default: "kube-system", Since: "v0.31.1"},
+	"lease-label":                 {Kind: KindString, Default: "k8s-app=konnectivity-server", Since: "v0.31.1"},
 	"admin-bind-address":          {Kind: KindString, Default: "127.0.0.1"},
 	"keepalive-time":              {Kind: KindDuration, Default: "1h0m0s"},
 }
 
-// Server is proxy-server v0.36.0.
-var Server = newBinary("proxy-server", map[string]Flag{
+// serverFlags are proxy-server's own flags.
+var serverFlags = map[string]Flag{
+	"kubeconfig":                {Kind: KindString},
 	"server-cert":               {Kind: KindString},
 	"server-key":                {Kind: KindString},
 	"server-ca-cert":            {Kind: KindString},
@@ -72,17 +80,18 @@ var Server = newBinary("proxy-server", map[string]Flag{
 	"authentication-audience":   {Kind: KindString},
 	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
 	"cipher-suites":             {Kind: KindString, Repeatable: true},
-	"tls-min-version":           {Kind: KindString, Allowed: append([]string{""}, TLSVersions...)},
-	"xfr-channel-size":          {Kind: KindInt, Default: "10"},
-	"enable-lease-controller":   {Kind: KindBool, Default: "false"},
-	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s"},
-	"backend-dial-timeout":      {Kind: KindDuration, Default: "0s"},
+	"tls-min-version":           {Kind: KindString, Allowed: append([]string{""}, TLSVersions...), Since: "v0.35.0"},
+	"xfr-channel-size":          {Kind: KindInt, Default: "10", Since: "v0.31.0"},
+	"enable-lease-controller":   {Kind: KindBool, Default: "false", Since: "v0.31.0"},
+	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s", Since: "v0.35.0"},
+	"backend-dial-timeout":      {Kind: KindDuration, Default: "0s", Since: "v0.36.0"},
 	// Deprecated and hidden from --help, but still parsed.
 	"warn-on-channel-limit": {Kind: KindBool, Default: "true"},
-})
+}
 
-// Agent is proxy-agent v0.36.0.
-var Agent = newBinary("proxy-agent", map[string]Flag{
+// agentFlags are proxy-agent's own flags.
+var agentFlags = map[string]Flag{
+	"kubeconfig":                 {Kind: KindString, Since: "v0.31.0"},
 	"agent-cert":                 {Kind: KindString},
 	"agent-key":                  {Kind: KindString},
 	"ca-cert":                    {Kind: KindString},
@@ -100,7 +109,7 @@ var Agent = newBinary("proxy-agent", map[string]Flag{
 	"agent-identifiers":          {Kind: KindString},
 	"warn-on-channel-limit":      {Kind: KindBool, Default: "false"},
 	"sync-forever":               {Kind: KindBool, Default: "false"},
-	"xfr-channel-size":           {Kind: KindInt, Default: "150"},
-	"count-server-leases":        {Kind: KindBool, Default: "false"},
-	"server-count-source":        {Kind: KindString, Default: "default", Allowed: []string{"", "default", "max"}},
-})
+	"xfr-channel-size":           {Kind: KindInt, Default: "150", Since: "v0.31.0"},
+	"count-server-leases":        {Kind: KindBool, Default: "false", Since: "v0.31.0"},
+	"server-count-source":        {Kind: KindString, Default: "default", Allowed: []string{"", "default", "max"}, Since: "v0.31.1"},
+}

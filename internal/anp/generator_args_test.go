@@ -52,62 +52,82 @@ var overlayInputs = map[string]struct {
 	"ipv4":      {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, true},
 	"ipv6":      {kustbuild.Options{BootstrapIP: netip.MustParseAddr("2001:db8::10"), Image: "example.com/anp:test"}, true},
 	"dualstack": {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, true},
-	"upi":       {kustbuild.Options{}, true},
-	"sno":       {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, false},
+	// upi names its own proxy version, which wins over --proxy-version.
+	"upi": {kustbuild.Options{}, true},
+	"sno": {kustbuild.Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "example.com/anp:test"}, false},
 }
 
-// TestGeneratorArgsMatchTable builds every shipped overlay and holds the
-// generator's proxy-server and proxy-agent command lines (serverArgs and
-// agentArgs) to the same tables check uses: a flag the binary lacks, a value
+// TestGeneratorArgsMatchTable builds every shipped overlay for every proxy
+// version and holds the generator's proxy-server and proxy-agent command
+// lines (serverArgs and agentArgs) to the tables of the version the bundle
+// says it targets, the tables check uses: a flag the binary lacks, a value
 // it refuses or a flag given twice fails here, not on a bootstrap node.
 func TestGeneratorArgsMatchTable(t *testing.T) {
 	for _, overlay := range kustbuild.Overlays() {
-		t.Run(overlay, func(t *testing.T) {
-			in, ok := overlayInputs[overlay]
-			if !ok {
-				t.Fatalf("overlay %s has no inputs: add it to overlayInputs", overlay)
+		for _, v := range anp.Versions {
+			t.Run(overlay+"/"+v.Name, func(t *testing.T) { matchOverlayArgs(t, overlay, v) })
+		}
+	}
+}
+
+func matchOverlayArgs(t *testing.T, overlay string, v *anp.Version) {
+	in, ok := overlayInputs[overlay]
+	if !ok {
+		t.Fatalf("overlay %s has no inputs: add it to overlayInputs", overlay)
+	}
+	in.opts.Getenv = func(string) string { return "" }
+	in.opts.ProxyVersion = v.Name
+	out, err := kustbuild.Build(overlay, in.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commands, target := commandLines(t, out)
+	if in.tunnel && target == nil {
+		t.Fatalf("the bundle names no proxy version (%s annotation)", anp.AnnotationProxyVersion)
+	}
+	for _, bin := range []*anp.Binary{v.Server, v.Agent} {
+		if target != nil {
+			bin = bin.In(target)
+		}
+		argvs := commands[bin.Name]
+		if !in.tunnel {
+			if len(argvs) != 0 {
+				t.Errorf("%s deploys no tunnel, yet runs %s: %q", overlay, bin.Name, argvs)
 			}
-			in.opts.Getenv = func(string) string { return "" }
-			out, err := kustbuild.Build(overlay, in.opts)
-			if err != nil {
-				t.Fatal(err)
-			}
-			commands := commandLines(t, out)
-			for _, bin := range []*anp.Binary{anp.Server, anp.Agent} {
-				argvs := commands[bin.Name]
-				if !in.tunnel {
-					if len(argvs) != 0 {
-						t.Errorf("%s deploys no tunnel, yet runs %s: %q", overlay, bin.Name, argvs)
-					}
-					continue
-				}
-				if len(argvs) != 1 {
-					t.Fatalf("want exactly one container running %s, got %d", bin.Name, len(argvs))
-				}
-				argv := argvs[0]
-				if len(bin.Parse(argv).Uses) == 0 {
-					t.Fatalf("%s runs with no flags at all: %q", bin.Name, argv)
-				}
-				for _, p := range argProblems(bin, argv) {
-					t.Errorf("%s: %s\n  command line: %q", bin.Name, p, argv)
-				}
-			}
-		})
+			continue
+		}
+		if len(argvs) != 1 {
+			t.Fatalf("want exactly one container running %s, got %d", bin.Name, len(argvs))
+		}
+		argv := argvs[0]
+		if len(bin.Parse(argv).Uses) == 0 {
+			t.Fatalf("%s runs with no flags at all: %q", bin.Name, argv)
+		}
+		for _, p := range argProblems(bin, argv) {
+			t.Errorf("%s: %s\n  command line: %q", bin.Name, p, argv)
+		}
 	}
 }
 
 // commandLines returns command+args of every container in the build's Pods
-// and DaemonSets, by the basename of the binary it runs.
-func commandLines(t *testing.T, stream []byte) map[string][][]string {
+// and DaemonSets, by the basename of the binary it runs, and the version
+// the workloads' annotation names.
+func commandLines(t *testing.T, stream []byte) (map[string][][]string, *anp.Version) {
 	t.Helper()
 	nodes, err := kio.FromBytes(stream)
 	if err != nil {
 		t.Fatal(err)
 	}
 	out := map[string][][]string{}
+	var target *anp.Version
 	for _, n := range nodes {
 		if k := n.GetKind(); k != "Pod" && k != "DaemonSet" {
 			continue
+		}
+		if name := n.GetAnnotations()[anp.AnnotationProxyVersion]; name != "" {
+			if target, err = anp.Lookup(name); err != nil {
+				t.Fatalf("%s %s: %v", n.GetKind(), n.GetName(), err)
+			}
 		}
 		raw, err := n.MarshalJSON()
 		if err != nil {
@@ -124,14 +144,14 @@ func commandLines(t *testing.T, stream []byte) map[string][][]string {
 		}
 		for _, c := range append(o.Spec.Containers, o.Spec.Template.Spec.Containers...) {
 			argv := append(append([]string{}, c.Command...), c.Args...)
-			for _, bin := range []*anp.Binary{anp.Server, anp.Agent} {
+			for _, bin := range []*anp.Binary{anp.Newest.Server, anp.Newest.Agent} {
 				if bin.Runs(argv) {
 					out[bin.Name] = append(out[bin.Name], argv)
 				}
 			}
 		}
 	}
-	return out
+	return out, target
 }
 
 // TestArgProblemsCatchesBadArgs feeds the validation above command lines
@@ -144,18 +164,18 @@ func TestArgProblemsCatchesBadArgs(t *testing.T) {
 		args []string
 		want string // a substring of the one problem, "" for none
 	}{
-		{"valid", anp.Server, []string{"--mode=grpc", "--agent-port=8091", "--keepalive-time=30s"}, ""},
-		{"unknown flag", anp.Server, []string{"--uds-path=/x.sock"}, "proxy-server has no flag --uds-path"},
-		{"agent flag on the server", anp.Server, []string{"--proxy-server-host=192.0.2.10"}, "proxy-server has no flag --proxy-server-host"},
-		{"klog underscore spelling", anp.Agent, []string{"--log_file=/tmp/a"}, "proxy-agent has no flag --log_file"},
-		{"int that is not", anp.Server, []string{"--agent-port=eighty"}, `--agent-port="eighty" is not an integer`},
-		{"duration without unit", anp.Agent, []string{"--keepalive-time=30"}, `--keepalive-time="30" is not a duration`},
-		{"bool that is not", anp.Server, []string{"--delete-existing-uds-file=yes"}, "is not a boolean"},
-		{"mode not allowed", anp.Server, []string{"--mode=tcp"}, `--mode="tcp" is not one of`},
-		{"strategy not allowed", anp.Server, []string{"--proxy-strategies=default,desthost"}, `--proxy-strategies="default,desthost" is not one of`},
-		{"given twice", anp.Agent, []string{"--sync-interval=1s", "--sync-interval=5s"}, "--sync-interval is given more than once"},
-		{"a list may repeat", anp.Server, []string{"--cipher-suites=TLS_AES_128_GCM_SHA256", "--cipher-suites=TLS_AES_256_GCM_SHA384"}, ""},
-		{"value missing", anp.Agent, []string{"--ca-cert=/c", "--proxy-server-port"}, "--proxy-server-port needs a value"},
+		{"valid", anp.V036.Server, []string{"--mode=grpc", "--agent-port=8091", "--keepalive-time=30s"}, ""},
+		{"unknown flag", anp.V036.Server, []string{"--uds-path=/x.sock"}, "proxy-server has no flag --uds-path"},
+		{"agent flag on the server", anp.V036.Server, []string{"--proxy-server-host=192.0.2.10"}, "proxy-server has no flag --proxy-server-host"},
+		{"klog underscore spelling", anp.V036.Agent, []string{"--log_file=/tmp/a"}, "proxy-agent has no flag --log_file"},
+		{"int that is not", anp.V036.Server, []string{"--agent-port=eighty"}, `--agent-port="eighty" is not an integer`},
+		{"duration without unit", anp.V036.Agent, []string{"--keepalive-time=30"}, `--keepalive-time="30" is not a duration`},
+		{"bool that is not", anp.V036.Server, []string{"--delete-existing-uds-file=yes"}, "is not a boolean"},
+		{"mode not allowed", anp.V036.Server, []string{"--mode=tcp"}, `--mode="tcp" is not one of`},
+		{"strategy not allowed", anp.V036.Server, []string{"--proxy-strategies=default,desthost"}, `--proxy-strategies="default,desthost" is not one of`},
+		{"given twice", anp.V036.Agent, []string{"--sync-interval=1s", "--sync-interval=5s"}, "--sync-interval is given more than once"},
+		{"a list may repeat", anp.V036.Server, []string{"--cipher-suites=TLS_AES_128_GCM_SHA256", "--cipher-suites=TLS_AES_256_GCM_SHA384"}, ""},
+		{"value missing", anp.V036.Agent, []string{"--ca-cert=/c", "--proxy-server-port"}, "--proxy-server-port needs a value"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

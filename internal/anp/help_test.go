@@ -22,9 +22,10 @@ var helpLine = regexp.MustCompile(`^\s+(?:-(\w), )?--([a-z0-9-]+)(?: (\w+))?\s{2
 // text is not one.
 var helpDefault = regexp.MustCompile(`\(default (.+)\)$`)
 
-func readHelp(t *testing.T, bin string) map[string]helpFlag {
+func readHelp(t *testing.T, path string) map[string]helpFlag {
 	t.Helper()
-	out, _ := exec.Command(tooltest.Bin(t, bin), "--help").CombinedOutput()
+	bin := path
+	out, _ := exec.Command(path, "--help").CombinedOutput()
 	flags := map[string]helpFlag{}
 	for _, line := range strings.Split(string(out), "\n") {
 		m := helpLine.FindStringSubmatch(line)
@@ -65,36 +66,56 @@ var computedDefaults = map[string]bool{"server-id": true, "agent-id": true}
 // zeroDefaults are the defaults pflag does not print.
 var zeroDefaults = map[string]bool{"": true, "0": true, "0s": true, "false": true}
 
-// TestTablesMatchHelp compares the flag tables with the real binaries'
-// --help: the same flags, kinds, list-ness, defaults and shorthands.
+// TestTablesMatchHelp compares every version's flag tables with its real
+// binaries' --help: the same flags, kinds, list-ness, defaults and
+// shorthands. A flag the table gives a version but its binary lacks would
+// be rendered and crash-loop the server; this is where that shows.
 func TestTablesMatchHelp(t *testing.T) {
-	for _, bin := range []*anp.Binary{anp.Server, anp.Agent} {
-		t.Run(bin.Name, func(t *testing.T) {
-			help := readHelp(t, bin.Name)
-			for name, h := range help {
-				f, ok := bin.Flags[name]
-				if !ok {
-					t.Errorf("--%s is in --help but not in the table", name)
-					continue
-				}
-				want, ok := helpKinds[h.typ]
-				if !ok {
-					t.Errorf("--%s: --help type %q is not in helpKinds", name, h.typ)
-				} else if f.Kind != want.kind || f.Repeatable != want.repeatable {
-					t.Errorf("--%s: table kind %v repeatable %v, --help type %q", name, f.Kind, f.Repeatable, h.typ)
-				}
-				if h.def != f.Default && !computedDefaults[name] && (h.def != "" || !zeroDefaults[f.Default]) {
-					t.Errorf("--%s: table default %q, --help default %q", name, f.Default, h.def)
-				}
-				if h.short != "" && bin.Short[h.short] != name {
-					t.Errorf("-%s: --help says it is --%s, table says --%s", h.short, name, bin.Short[h.short])
-				}
-			}
-			for name := range bin.Flags {
-				if _, ok := help[name]; !ok && !notInHelp[bin.Name+"/"+name] {
-					t.Errorf("--%s is in the table but not in --help", name)
-				}
+	for _, v := range anp.Versions {
+		for _, bin := range []*anp.Binary{v.Server, v.Agent} {
+			t.Run(v.Name+"/"+bin.Name, func(t *testing.T) { matchHelp(t, bin, readHelp(t, tooltest.ProxyBin(t, v, bin.Name))) })
+		}
+	}
+}
+
+// TestFromHelpOnRealBinaries: each version's real proxy-server --help is
+// recognised as that version, as the bootkube stage asks the image.
+func TestFromHelpOnRealBinaries(t *testing.T) {
+	for _, v := range anp.Versions {
+		t.Run(v.Name, func(t *testing.T) {
+			out, _ := exec.Command(tooltest.ProxyBin(t, v, "proxy-server"), "--help").CombinedOutput()
+			got, err := anp.FromHelp(string(out))
+			if err != nil || got != v {
+				t.Fatalf("FromHelp(%s --help) = %v, %v; want %s", v.Name, got, err, v.Name)
 			}
 		})
+	}
+}
+
+func matchHelp(t *testing.T, bin *anp.Binary, help map[string]helpFlag) {
+	t.Helper()
+	for name, h := range help {
+		f, ok := bin.Flags[name]
+		if !ok {
+			t.Errorf("--%s is in --help but not in the table", name)
+			continue
+		}
+		want, ok := helpKinds[h.typ]
+		if !ok {
+			t.Errorf("--%s: --help type %q is not in helpKinds", name, h.typ)
+		} else if f.Kind != want.kind || f.Repeatable != want.repeatable {
+			t.Errorf("--%s: table kind %v repeatable %v, --help type %q", name, f.Kind, f.Repeatable, h.typ)
+		}
+		if h.def != f.Default && !computedDefaults[name] && (h.def != "" || !zeroDefaults[f.Default]) {
+			t.Errorf("--%s: table default %q, --help default %q", name, f.Default, h.def)
+		}
+		if h.short != "" && bin.Short[h.short] != name {
+			t.Errorf("-%s: --help says it is --%s, table says --%s", h.short, name, bin.Short[h.short])
+		}
+	}
+	for name := range bin.Flags {
+		if _, ok := help[name]; !ok && !notInHelp[bin.Name+"/"+name] {
+			t.Errorf("--%s is in the table but not in --help", name)
+		}
 	}
 }

@@ -81,9 +81,10 @@ func (b *Binary) splitFlag(a string) (name, value string, hasValue, ok bool) {
 // with '='. diff reads containers that run neither ANP binary with it.
 var AnyProgram = &Binary{Flags: map[string]Flag{}, Short: map[string]string{}}
 
-// Running is the binary argv starts: proxy-server, proxy-agent, else AnyProgram.
-func Running(argv []string) *Binary {
-	for _, b := range []*Binary{Server, Agent} {
+// Running is the binary of version v that argv starts: proxy-server,
+// proxy-agent, else AnyProgram.
+func (v *Version) Running(argv []string) *Binary {
+	for _, b := range []*Binary{v.Server, v.Agent} {
 		if b.Runs(argv) {
 			return b
 		}

@@ -53,7 +53,7 @@ func containerArgv(c map[string]any) ([2][]argEntry, bool) {
 		command = []string{""} // the image's entrypoint, unknown here
 	}
 	argv := append(append([]string{}, command...), lists[1]...)
-	all := argvEntries(anp.Running(argv), argv)
+	all := argvEntries(anp.Newest.Running(argv), argv)
 	n := len(command)
 	return [2][]argEntry{numberPositionals(all[:len(lists[0])]), numberPositionals(all[n:])}, true
 }

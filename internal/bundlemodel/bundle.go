@@ -49,6 +49,9 @@ type Bundle struct {
 	Namespace *Object   // the agents' Namespace
 	// SecretData is Secret decoded; nil when there is none or it is malformed.
 	SecretData *corev1.Secret
+	// Target is the proxy version the bundle is for (see version.go); its
+	// binaries parse the Server's and Agent's flags.
+	Target Target
 }
 
 // Parse reads a YAML stream into a bundle. The error is only for a stream
@@ -81,6 +84,7 @@ func New(nodes []*yaml.RNode) *Bundle {
 	}
 	b.findSecret()
 	b.findNamespace()
+	b.settleTarget()
 	return b
 }
 
@@ -147,11 +151,13 @@ func (b *Bundle) classify(o *Object) {
 	if spec == nil {
 		return
 	}
+	// Binaries are found by name, which every version shares; settleTarget
+	// parses their flags once the bundle's version is known.
 	if b.Server == nil {
-		b.Server = findWorkload(o, spec, specField, anp.Server)
+		b.Server = findWorkload(o, spec, specField, anp.Newest.Server)
 	}
 	if b.Agent == nil {
-		b.Agent = findWorkload(o, spec, specField, anp.Agent)
+		b.Agent = findWorkload(o, spec, specField, anp.Newest.Agent)
 	}
 }
 

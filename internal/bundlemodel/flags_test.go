@@ -10,7 +10,7 @@ import (
 func TestParseFlags(t *testing.T) {
 	argv := []string{"/usr/bin/proxy-agent", "--ca-cert", "/a", "--sync-forever", "-v=3", "--keepalive-time=1m", "positional", "--bogus", "--", "--after=1"}
 	fields := argvFields("c", 1, len(argv)-1)
-	s := parseFlags(anp.Agent, argv, fields)
+	s := parseFlags(anp.Newest.Agent, argv, fields)
 	for name, want := range map[string]string{"ca-cert": "/a", "sync-forever": "true", "v": "3", "keepalive-time": "1m"} {
 		if got := s.Value(name); got != want {
 			t.Errorf("--%s = %q, want %q", name, got, want)

@@ -55,7 +55,7 @@ func podSpecOf(o *Object) (*corev1.PodSpec, string) {
 	}
 	spec := &corev1.PodSpec{}
 	if err := decodeInto(specNode, spec); err != nil {
-		if mentionsBinary(specNode, anp.Server) || mentionsBinary(specNode, anp.Agent) {
+		if mentionsBinary(specNode, anp.Newest.Server) || mentionsBinary(specNode, anp.Newest.Agent) {
 			o.Malformed = fmt.Errorf("%s: %w", specField, err)
 		}
 		return nil, ""
@@ -72,11 +72,18 @@ func findWorkload(o *Object, spec *corev1.PodSpec, specField string, bin *anp.Bi
 			continue
 		}
 		field := fmt.Sprintf("%s.containers[%d]", specField, i)
-		fields := argvFields(field, len(c.Command), len(c.Args))
-		return &Workload{Object: o, Spec: spec, SpecField: specField, Index: i, Field: field,
-			Flags: parseFlags(bin, argv, fields)}
+		w := &Workload{Object: o, Spec: spec, SpecField: specField, Index: i, Field: field}
+		w.parse(bin)
+		return w
 	}
 	return nil
+}
+
+// parse reads the container's command line as bin does.
+func (w *Workload) parse(bin *anp.Binary) {
+	c := w.Container()
+	argv := append(append([]string{}, c.Command...), c.Args...)
+	w.Flags = parseFlags(bin, argv, argvFields(w.Field, len(c.Command), len(c.Args)))
 }
 
 // mentionsBinary tells whether a pod spec that fails to decode was meant to run

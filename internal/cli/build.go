@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"github.com/spf13/pflag"
 )
 
@@ -28,6 +30,7 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 			var opts kustbuild.Options
 			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
 			imageFlag(fs, &opts.Image, "else a placeholder for kustomize images:")
+			proxyVersionFlag(fs, &opts.ProxyVersion)
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
 					return Usagef("build takes at most one OVERLAY or DIR, got %d", len(args))
@@ -37,9 +40,14 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 					target = args[0]
 				}
 				opts.Getenv = io.Getenv
+				var notes framework.Results
+				opts.Notes = &notes
 				out, err := kustbuild.Build(target, opts)
 				if err != nil {
 					return err
+				}
+				if len(notes) > 0 {
+					fmt.Fprintln(io.Stderr, result.Lines(notes))
 				}
 				_, err = fmt.Fprint(io.Stdout, string(out))
 				return err

@@ -64,7 +64,7 @@ functionConfig:
   apiVersion: bundle.konnectivity.io/v1alpha1
   kind: KonnectivityBundle
   metadata: {name: konnectivity}
-  spec: {bootstrapIP: %s}
+  spec: {bootstrapIP: %s, proxyVersion: v0.36}
 `
 
 func TestFnCommand(t *testing.T) {
@@ -82,7 +82,7 @@ func TestFnCommand(t *testing.T) {
 // binary is invoked under the kind's name with the config file path.
 func TestLegacyPluginMode(t *testing.T) {
 	config := filepath.Join(t.TempDir(), "config.yaml")
-	body := "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata: {name: k}\nspec: {bootstrapIP: 192.0.2.10}\n"
+	body := "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata: {name: k}\nspec: {bootstrapIP: 192.0.2.10, proxyVersion: v0.28}\n"
 	if err := os.WriteFile(config, []byte(body), 0o644); err != nil {
 		t.Fatal(err)
 	}

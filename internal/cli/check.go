@@ -47,6 +47,7 @@ that does not build.`,
 			var build kustbuild.Options
 			bootstrapIPFlag(fs, &build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
 			imageFlag(fs, &build.Image, "for a DIR that is built")
+			proxyVersionFlag(fs, &build.ProxyVersion)
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
 			return func(io IO, args []string) error {

@@ -103,7 +103,7 @@ func TestCheckCommandJSON(t *testing.T) {
 // TestCheckCommandDir builds kustomization directories in-process first: the
 // repository's ipv4 overlay checks clean, a hand-edited bundle does not.
 func TestCheckCommandDir(t *testing.T) {
-	env := map[string]string{"KONNECTIVITY_BOOTSTRAP_IP": "192.0.2.10"}
+	env := map[string]string{"KONNECTIVITY_BOOTSTRAP_IP": "192.0.2.10", "KONNECTIVITY_PROXY_VERSION": "v0.36"}
 	code, stdout, stderr := runCheckCmd(t, "", env, "../../overlays/ipv4")
 	if code != 0 || stdout != "" {
 		t.Errorf("overlays/ipv4: exit %d, stdout %q, stderr %q; want a clean pass", code, stdout, stderr)

@@ -105,6 +105,7 @@ func New(cfg Config) *CLI {
 		newFnCommand(),
 		newPortsCommand(),
 		newProbeCommand(),
+		newProxyVersionCommand(),
 		newRenderCommand(),
 		newStatusCommand(),
 		newTeardownCommand(),

@@ -52,6 +52,8 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
 	bootstrapIPPairFlag(fs, &ips)
 	imagePairFlag(fs, &images)
+	var versions []string
+	proxyVersionPairFlag(fs, &versions)
 	outputp := outputFlag(fs, formatNames()...)
 	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
 	return func(io IO, args []string) error {
@@ -66,7 +68,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		if args[0] == "-" && args[1] == "-" {
 			return Usagef("only one of A and B can be - (stdin)")
 		}
-		opts, err := sideOptions(ips, images, io.Getenv)
+		opts, err := sideOptions(ips, images, versions, io.Getenv)
 		if err != nil {
 			return err
 		}
@@ -95,7 +97,7 @@ func formatNames() []string {
 
 // sideOptions gives each side its build inputs: one value serves both sides,
 // two (A,B) differ per side, e.g. --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10.
-func sideOptions(ips []netip.Addr, images []string, getenv func(string) string) ([2]kustbuild.Options, error) {
+func sideOptions(ips []netip.Addr, images, versions []string, getenv func(string) string) ([2]kustbuild.Options, error) {
 	var opts [2]kustbuild.Options
 	ipA, ipB, err := perSide("--bootstrap-ip", ips)
 	if err != nil {
@@ -105,8 +107,12 @@ func sideOptions(ips []netip.Addr, images []string, getenv func(string) string) 
 	if err != nil {
 		return opts, err
 	}
-	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, Getenv: getenv}
-	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, Getenv: getenv}
+	versionA, versionB, err := perSide("--proxy-version", versions)
+	if err != nil {
+		return opts, err
+	}
+	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, ProxyVersion: versionA, Getenv: getenv}
+	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, ProxyVersion: versionB, Getenv: getenv}
 	return opts, nil
 }
 

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 )
@@ -91,6 +92,75 @@ const imageEnv = "$KONNECTIVITY_IMAGE"
 func imageFlag(fs *pflag.FlagSet, p *string, note string) {
 	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
+}
+
+// proxyVersionHelp says what --proxy-version decides and where it defaults from.
+var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the image runs, which decides the flags rendered: %s (default $%s, else the image's OpenShift tag :4.N)",
+	strings.Join(versionNames(), " or "), anp.EnvProxyVersion)
+
+// proxyVersionFlag declares --proxy-version, checked when the flags are
+// read: an unknown version fails there, naming the supported ones.
+func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
+	fs.Var(&versionValue{p: p}, "proxy-version", proxyVersionHelp)
+	markShared(fs, "proxy-version")
+}
+
+// proxyVersionPairFlag is diff's --proxy-version: one for both sides, or A,B.
+func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
+	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
+	markShared(fs, "proxy-version")
+}
+
+func versionNames() []string {
+	out := make([]string, 0, len(anp.Versions))
+	for _, v := range anp.Versions {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
+// versionValue is one --proxy-version.
+type versionValue struct{ p *string }
+
+func (v *versionValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
+}
+func (v *versionValue) Type() string { return "version" }
+
+func (v *versionValue) Set(s string) error {
+	got, err := anp.Lookup(s)
+	if err != nil {
+		return err
+	}
+	*v.p = got.Name
+	return nil
+}
+
+// versionListValue is VERSION or VERSION_A,VERSION_B.
+type versionListValue struct{ p *[]string }
+
+func (v *versionListValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return strings.Join(*v.p, ",")
+}
+func (v *versionListValue) Type() string { return "versions" }
+
+func (v *versionListValue) Set(s string) error {
+	var out []string
+	for _, item := range strings.Split(s, ",") {
+		got, err := anp.Lookup(strings.TrimSpace(item))
+		if err != nil {
+			return err
+		}
+		out = append(out, got.Name)
+	}
+	*v.p = out
+	return nil
 }
 
 // gatherHelp starts every --gather help line: the directory is the one

@@ -26,15 +26,16 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"fn":        {},
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
-	"probe":    {root: "reads", output: []string{"text", "json"}},
-	"render":   {root: "places", bootstrapIP: true, image: true},
-	"status":   {root: "reads", output: []string{"text", "json"}, gather: true},
-	"teardown": {root: "places", gather: true},
-	"version":  {},
-	"wait":     {root: "reads", output: []string{"text", "json"}, gather: true},
+	"probe":         {root: "reads", output: []string{"text", "json"}},
+	"render":        {root: "places", bootstrapIP: true, image: true},
+	"status":        {root: "reads", output: []string{"text", "json"}, gather: true},
+	"teardown":      {root: "places", gather: true},
+	"version":       {},
+	"proxy-version": {},
+	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true},
 }
 
-var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "gather"}
+var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather"}
 
 // TestSharedFlags walks every command's flag set: the shared flags are
 // declared by the helpers in flags.go (never by the command itself), with
@@ -50,7 +51,7 @@ func TestSharedFlags(t *testing.T) {
 			}
 			fs := newFlagSet(cmd)
 			cmd.Setup(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "gather": want.gather}
+			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {

@@ -52,6 +52,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	var rf ruleFlags
 	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
 	imageFlag(fs, &opts.Image, "when building")
+	proxyVersionFlag(fs, &opts.ProxyVersion)
 	outputp := outputFlag(fs, append([]string{"text", "json"}, firewall.Formats()...)...)
 	rf.register(fs)
 	return func(io IO, args []string) error {

@@ -57,7 +57,7 @@ func writeRules(io IO, format string, rep *netreq.Report, opts firewall.Options)
 	}
 	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
 	if req.Dial == "" {
-		req.Dial = anp.Agent.Default("proxy-server-host")
+		req.Dial = anp.Newest.Agent.Default("proxy-server-host")
 	}
 	plan, err := firewall.NewPlan(req, opts)
 	if err != nil {

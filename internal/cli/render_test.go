@@ -64,7 +64,7 @@ func TestRenderCommandExitCodes(t *testing.T) {
 			"--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 		{"overlay gives the IP", []string{"render", "--root", t.TempDir(), "--overlay", "upi"}, 0, ""},
 		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 3, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
-		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP}, 3,
+		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--proxy-version", "v0.36"}, 3,
 			"--image was not given, and DaemonSet konnectivity-agent of overlay ipv4 still uses the placeholder image"},
 		{"bad key size", hostRenderArgs(t.TempDir(), "--key-algorithm", "rsa", "--key-size", "1024"), 3, "--key-size: 1024"},
 	}

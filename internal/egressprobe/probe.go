@@ -14,6 +14,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
@@ -22,6 +23,9 @@ type Options struct {
 	Root    string        // host root render wrote under
 	Target  string        // host:port, or an https:// (or http://) URL
 	Timeout time.Duration // whole probe; 0 = 10s
+	// Version is the proxy the root was rendered for; nil reads it from
+	// the rendered bundle. It decides what an HTTP CONNECT's 200 proves.
+	Version *anp.Version
 }
 
 // Stages a probe can fail at.
@@ -88,9 +92,12 @@ func Probe(ctx context.Context, opts Options) (*Result, error) {
 		return res, nil
 	}
 	defer conn.Close()
-	if t.scheme != "" {
+	switch {
+	case t.scheme != "":
 		talkHTTP(ctx, conn, t, res)
-	} else {
+	case res.Protocol == "HTTPConnect" && versionOf(opts).ConnectBeforeDial:
+		confirm(ctx, conn, res)
+	default:
 		res.OK = true
 	}
 	res.Took = time.Since(start)

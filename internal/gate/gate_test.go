@@ -8,10 +8,12 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
@@ -50,24 +52,47 @@ func options(h *tunneltest.Host, timeout time.Duration, p *progressLog) gate.Opt
 }
 
 // target listens on the pod address in the node namespace, reachable only
-// through the tunnel, and accepts whatever comes.
+// through the tunnel, and answers every connection with one line, as a
+// server that speaks first would: on a proxy that accepts a CONNECT before
+// its agent dials (v0.28), the target's first bytes are what proves a dial.
 func target(t *testing.T, h *tunneltest.Host) string {
 	t.Helper()
 	addr := net.JoinHostPort(h.Addr.Target, "9443")
-	tunneltest.ServeAccepts(t, h.Node, addr)
+	l, err := tunneltest.Listen(h.Node, addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			_, _ = c.Write([]byte("target\n"))
+			c.Close()
+		}
+	}()
 	return addr
 }
 
 // TestWaitAgainstRealServerAndAgents runs the gate against the real
-// proxy-server and proxy-agent started from a rendered root.
+// proxy-server and proxy-agent of every supported version, started from a
+// root rendered for that version.
 func TestWaitAgainstRealServerAndAgents(t *testing.T) {
+	for _, ver := range anp.Versions {
+		t.Run(ver.Name, func(t *testing.T) { waitVerdicts(t, ver) })
+	}
+}
+
+func waitVerdicts(t *testing.T, ver *anp.Version) {
 	t.Run("server not running", func(t *testing.T) {
-		h := tunneltest.New(t, "ipv4")
+		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		v := gate.Wait(context.Background(), options(h, time.Second, &progressLog{}))
 		want(t, v, gate.ServerNotRunning, "no such file or directory", "crictl")
 	})
 	t.Run("agent started late", func(t *testing.T) {
-		h := tunneltest.New(t, "ipv4")
+		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		h.StartServer(t)
 		opts := options(h, 2*time.Minute, &progressLog{})
 		opts.Targets = []string{target(t, h)}
@@ -96,7 +121,7 @@ func TestWaitAgainstRealServerAndAgents(t *testing.T) {
 			returned.Sub(connected).Round(time.Millisecond), v.Waited.Round(time.Millisecond))
 	})
 	t.Run("agent port dropped", func(t *testing.T) {
-		h := tunneltest.New(t, "ipv4")
+		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		port, err := h.Rendered.Bundle.Server.Port("agent-port")
 		if err != nil {
 			t.Fatal(err)
@@ -107,8 +132,25 @@ func TestWaitAgainstRealServerAndAgents(t *testing.T) {
 		v := gate.Wait(context.Background(), options(h, 5*time.Second, &progressLog{}))
 		want(t, v, gate.NoAgentConnected, "no agent connected", fmt.Sprintf("allow tcp %d from every node", port))
 	})
+	t.Run("agent frozen", func(t *testing.T) {
+		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
+		h.StartServer(t)
+		agent := h.StartAgent(t)
+		agentConnected(t, h)
+		if err := agent.Signal(syscall.SIGSTOP); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = agent.Signal(syscall.SIGCONT) })
+		opts := options(h, 30*time.Second, &progressLog{})
+		opts.Targets = []string{target(t, h)}
+		v := gate.Wait(context.Background(), opts)
+		want(t, v, gate.TargetUnreachable, "never answered (pending_backend_dials)", "an agent is frozen or cut off")
+		if bound := ver.Has("backend-dial-timeout"); bound == strings.Contains(v.Fix, "has no --backend-dial-timeout") {
+			t.Errorf("proxy %s: the fix should mention the missing bound only without --backend-dial-timeout: %s", ver, v.Fix)
+		}
+	})
 	t.Run("agent certificate from another CA", func(t *testing.T) {
-		h := tunneltest.New(t, "ipv4")
+		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		other := t.TempDir()
 		if _, err := certs.Ensure(certs.Options{Dir: filepath.Join(other, "certs"), BootstrapIP: netip.MustParseAddr(tunneltest.BootIP)}); err != nil {
 			t.Fatal(err)

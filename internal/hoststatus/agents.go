@@ -32,12 +32,15 @@ func (s *session) agents() {
 			lastErr = fmt.Sprintf("%s: %s", u, describe(code, body, err))
 			continue
 		}
-		m, ok := parseMetrics(body)
-		if !ok {
-			lastErr = fmt.Sprintf("%s has neither %s nor %s", u, metricAgentStreams, metricReadyBackends)
+		m, err := parseMetrics(body, s.root.Bundle.Target.Version)
+		if err != nil || !m.found() {
+			lastErr = fmt.Sprintf("%s has no agent count (%s{service_method=%q})", u, anp.Newest.Metrics.AgentStreams, anp.ConnectMethod)
+			if err != nil {
+				lastErr = fmt.Sprintf("%s: %v", u, err)
+			}
 			continue
 		}
-		s.rep.Agents = m.connected()
+		s.rep.Agents, s.rep.PendingDials = m.connected(), m.pending
 		s.rep.Metrics, s.rep.MetricsFrom = body, u
 		s.reportAgents(u, m)
 		return
@@ -48,8 +51,15 @@ func (s *session) agents() {
 }
 
 // reportAgents says how many agents are connected and whether the server's
-// strategies can route to them.
+// strategies can route to them. A version that reports no readiness per
+// strategy (v0.28) is not taken to say that none can route: the rendered
+// strategies and identifiers decide that instead.
 func (s *session) reportAgents(u string, m serverMetrics) {
+	if m.unreadable != "" {
+		s.rep.add(newCheck("agents", Error, fmt.Sprintf("unreadable figure in %s: %s; no verdict on the agents", u, m.unreadable),
+			"the server's metrics are corrupt or not proxy-server's: check what listens on the admin and health ports"))
+		return
+	}
 	n := m.connected()
 	if n == 0 {
 		port, _ := s.root.Bundle.Server.Port("agent-port")
@@ -59,6 +69,10 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 		return
 	}
 	strategies := s.strategies()
+	if !m.perStrategy() {
+		s.reportUnrouted(u, m, n, strategies)
+		return
+	}
 	served, first := m.routable(strategies)
 	served = slices.DeleteFunc(served, func(st string) bool { return !s.renderedServes(st) })
 	backends := m.describe(strategies)
@@ -80,7 +94,7 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 func (s *session) strategies() []string {
 	v, ok := s.root.Bundle.Server.Flags.Lookup("proxy-strategies")
 	if !ok || v == "" {
-		return []string{anp.Server.Default("proxy-strategies")}
+		return []string{s.root.Bundle.Server.Flags.Binary.Default("proxy-strategies")}
 	}
 	var out []string
 	for _, st := range strings.Split(v, ",") {
@@ -122,4 +136,19 @@ func (s *session) identifierHint() string {
 		}
 	}
 	return fmt.Sprintf("; the agents advertise --agent-identifiers=%q", raw)
+}
+
+// reportUnrouted is reportAgents for a version without per-strategy
+// readiness: the count is the server's, routing is judged from the
+// rendered strategies and identifiers alone.
+func (s *session) reportUnrouted(u string, m serverMetrics, n int, strategies []string) {
+	served := slices.DeleteFunc(slices.Clone(strategies), func(st string) bool { return !s.renderedServes(st) })
+	note := fmt.Sprintf("routing per strategy is not reported by proxy %s", m.version)
+	if len(served) == 0 {
+		s.rep.add(newCheck("agents", Error,
+			fmt.Sprintf("%d agent(s) connected, but the rendered agents advertise nothing the strategies %s match: every request gets `No agent available` (%s; %s)", n, strings.Join(strategies, ","), note, u),
+			anp.RoutingFix+s.identifierHint()))
+		return
+	}
+	s.rep.add(newCheck("agents", OK, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, note, u), ""))
 }

@@ -1,50 +1,82 @@
 package hoststatus
 
 import (
-	"bufio"
 	"fmt"
-	"strconv"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/promtext"
 )
 
-// Metric names of ANP v0.36.0 (pkg/server/metrics). grpc_connections with
-// service_method="Connect" counts agent streams (one per connected agent);
-// ready_backends counts, per proxy strategy, the keys an agent registered
-// under (agent IDs for default, addresses for destHost).
-const (
-	metricAgentStreams  = `konnectivity_network_proxy_server_grpc_connections{service_method="Connect"}`
-	metricReadyBackends = "konnectivity_network_proxy_server_ready_backends"
-)
-
-// serverMetrics is what status reads from /metrics.
+// serverMetrics is what status reads from the server's /metrics, by the
+// metric names of the server's version (anp.ServerMetrics).
 type serverMetrics struct {
-	streams  int            // -1 when the metric is absent
-	backends map[string]int // strategy -> ready_backends
+	version  *anp.Version
+	streams  int            // agent streams; -1 when the metric is absent
+	backends map[string]int // strategy -> ready_backends; nil when the version reports none per strategy
+	pending  int            // dials waiting for an agent's answer; -1 when absent
+	// unreadable names a figure that is not a finite count (the agents
+	// line then gives no verdict).
+	unreadable string
 }
 
-// parseMetrics reads the Prometheus text exposition.
-func parseMetrics(body string) (serverMetrics, bool) {
-	m := serverMetrics{streams: -1, backends: map[string]int{}}
-	sc := bufio.NewScanner(strings.NewReader(body))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		name, val, ok := strings.Cut(strings.TrimSpace(sc.Text()), " ")
-		if !ok || strings.HasPrefix(name, "#") {
-			continue
-		}
-		f, err := strconv.ParseFloat(strings.Fields(val)[0], 64)
-		if err != nil {
-			continue
-		}
-		if name == metricAgentStreams {
-			m.streams = int(f)
-		}
-		if st, ok := strings.CutPrefix(name, metricReadyBackends+`{proxy_strategy="`); ok {
-			m.backends[strings.TrimSuffix(st, `"}`)] = int(f)
+// parseMetrics reads the families status needs. The version is the
+// bundle's target; a bundle that names none is read as the page shows
+// itself: ready_backends exists from v0.36 on.
+func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
+	m := anp.Newest.Metrics
+	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials)
+	if err != nil {
+		return serverMetrics{}, err
+	}
+	v := target
+	if v == nil {
+		v = anp.V028
+		if page.Has(anp.V036.Metrics.ReadyBackends) {
+			v = anp.V036
 		}
 	}
-	return m, m.streams >= 0 || len(m.backends) > 0
+	out := serverMetrics{version: v, streams: -1, pending: -1}
+	names := v.Metrics
+	for _, fam := range []string{names.AgentStreams, names.ReadyBackends, names.PendingDials} {
+		if why := page.Unreadable(fam); fam != "" && why != "" {
+			out.unreadable = why
+			return out, nil
+		}
+	}
+	if hasConnect(page, names.AgentStreams) {
+		out.streams, _ = page.Sum(names.AgentStreams, func(l map[string]string) bool { return l["service_method"] == anp.ConnectMethod })
+	}
+	if names.ReadyBackends != "" && page.Has(names.ReadyBackends) {
+		out.backends = map[string]int{}
+		for _, s := range page.Series(names.ReadyBackends) {
+			out.backends[s.Labels["proxy_strategy"]] = s.Count()
+		}
+	}
+	if n, ok := page.Sum(names.PendingDials, nil); ok {
+		out.pending = n
+	}
+	return out, nil
 }
+
+// hasConnect: the agent-stream family exists before any agent has
+// connected only once a series of it was created; absent, it says nothing.
+func hasConnect(page *promtext.Page, family string) bool {
+	for _, s := range page.Series(family) {
+		if s.Labels["service_method"] == anp.ConnectMethod {
+			return true
+		}
+	}
+	return false
+}
+
+// found reports whether the page held anything status counts agents by.
+func (m serverMetrics) found() bool {
+	return m.unreadable != "" || m.streams >= 0 || m.backends != nil
+}
+
+// perStrategy reports whether the version says which strategy can route.
+func (m serverMetrics) perStrategy() bool { return m.backends != nil }
 
 // connected is the number of agents with an open stream; without that
 // metric, the largest per-strategy count.

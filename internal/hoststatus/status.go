@@ -36,6 +36,10 @@ type Report struct {
 	Root        string `json:"root"`
 	BootstrapIP string `json:"bootstrapIP,omitempty"`
 	Agents      int    `json:"agents"`
+	// PendingDials are dials the server sent to an agent and got no answer
+	// for yet (pending_backend_dials); -1 when not read. Many that stay
+	// pending mean a frozen or cut-off agent (the gate reads it).
+	PendingDials int `json:"-"`
 	Usable      bool   `json:"usable"`
 	// Checks are every check, in order; WriteJSON writes them as "checks".
 	Checks framework.Results `json:"-"`
@@ -80,7 +84,7 @@ func (o *Options) defaults() {
 // a finding that makes the tunnel unusable.
 func Run(ctx context.Context, opts Options) *Report {
 	opts.defaults()
-	rep := &Report{Root: opts.Root}
+	rep := &Report{Root: opts.Root, PendingDials: -1}
 	root, err := renderedroot.Load(opts.Root)
 	if err != nil {
 		rep.add(newCheck("rendered files", Error, err.Error(),

@@ -19,6 +19,7 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 )
 
@@ -33,6 +34,9 @@ type Options struct {
 	// as a value, not through KONNECTIVITY_BOOTSTRAP_IP.
 	BootstrapIP netip.Addr
 	Image       string              // KONNECTIVITY_IMAGE for the generator
+	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
+	// generator; checked against anp.Versions where the flag is read.
+	ProxyVersion string
 	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
 	// BootstrapIPFor, when set, decides the bootstrap IP once the build
 	// reaches a KonnectivityBundle config: it gets that config's spec after
@@ -42,6 +46,10 @@ type Options struct {
 	// for that config, so a caller learns the overlay's ipFamily and
 	// bootstrapIP from the build itself.
 	BootstrapIPFor func(spec bundle.Spec) (netip.Addr, error)
+	// Notes, when set, receives the warnings and info results of the
+	// checks the kustomization wires in (an error result fails the build):
+	// `build` prints them, as kustomize would not.
+	Notes *framework.Results
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -93,6 +101,9 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 	if err := wrapped.validate(m, dir); err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
+	if opts.Notes != nil {
+		*opts.Notes = append(*opts.Notes, wrapped.notes...)
+	}
 	return m, wrapped, nil
 }
 
@@ -115,6 +126,9 @@ func (o Options) env() func(string) string {
 	return func(key string) string {
 		if key == bundle.EnvImage && o.Image != "" {
 			return o.Image
+		}
+		if key == bundle.EnvProxyVersion && o.ProxyVersion != "" {
+			return o.ProxyVersion
 		}
 		return base(key)
 	}

@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/kio"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
@@ -43,6 +44,7 @@ type fnFS struct {
 	bootstrapIPFor func(bundle.Spec) (netip.Addr, error) // Options.BootstrapIPFor
 	spec           *bundle.Spec                          // the first KonnectivityBundle spec generated
 	ip             netip.Addr                            // the address settled for spec, if any
+	notes          framework.Results                     // the wired checks' warnings and info
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {

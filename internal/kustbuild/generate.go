@@ -62,6 +62,9 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 		if err := result.Collect(rl, fn.Factory(bundle.Inputs{Getenv: f.getenv}).Process(rl)); err != nil {
 			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
 		}
+		f.mu.Lock()
+		f.notes = append(f.notes, rl.Results...)
+		f.mu.Unlock()
 	}
 	return nil
 }

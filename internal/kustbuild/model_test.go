@@ -99,7 +99,7 @@ func TestModelSpecIsThePatchedConfig(t *testing.T) {
 		{"upi", "", "ipv4", "http-connect", true, 9091},
 	}
 	for _, tc := range cases {
-		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), Getenv: noEnv})
+		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), ProxyVersion: "v0.36", Getenv: noEnv})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.overlay, err)
 		}

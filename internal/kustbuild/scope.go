@@ -65,5 +65,8 @@ func (f *fnFS) validateIncluded(dir string) error {
 	if err != nil {
 		return fmt.Errorf("in %s, which this kustomization includes: %w", dir, err)
 	}
+	f.mu.Lock()
+	f.notes = append(f.notes, sub.notes...)
+	f.mu.Unlock()
 	return nil
 }

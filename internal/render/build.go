@@ -18,7 +18,7 @@ import (
 // also returns where the address came from, for the report.
 func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, string, error) {
 	var source string
-	kopts := kustbuild.Options{Image: opts.Image, Getenv: getenvOf(opts),
+	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Getenv: getenvOf(opts),
 		BootstrapIPFor: func(spec bundlev1.Spec) (netip.Addr, error) {
 			var ip netip.Addr
 			var err error

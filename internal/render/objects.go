@@ -5,6 +5,8 @@ import (
 	"path"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
@@ -93,7 +95,7 @@ func checkHostPath(p string) error {
 	return nil
 }
 
-// fileBytes is the object as written: internal annotations removed, and for
+// fileBytes is the object as written: placement annotations removed, and for
 // KAS configuration files the whole metadata, which the KAS and the
 // config-override render read as plain configuration.
 func (o object) fileBytes() ([]byte, error) {
@@ -104,7 +106,10 @@ func (o object) fileBytes() ([]byte, error) {
 		}
 	} else {
 		for k := range n.GetAnnotations() {
-			if strings.HasPrefix(k, hostlayout.AnnotationPrefix) {
+			// The proxy version stays: status and wait read it from the
+			// written files, and it tells a reader of the cluster's
+			// DaemonSet which proxy the flags are for.
+			if strings.HasPrefix(k, hostlayout.AnnotationPrefix) && k != anp.AnnotationProxyVersion {
 				if err := n.PipeE(yaml.ClearAnnotation(k)); err != nil {
 					return nil, fmt.Errorf("%s: strip %s: %w", o.id(), k, err)
 				}

@@ -28,6 +28,9 @@ type Options struct {
 	AutoBootstrapIP bool
 	// Image is the apiserver-network-proxy image reference.
 	Image string
+	// ProxyVersion is --proxy-version: the proxy version the image runs
+	// (kustbuild.Options.ProxyVersion).
+	ProxyVersion string
 	// DryRun plans and reports but touches nothing.
 	DryRun bool
 	// Force overwrites destinations that render did not write.

@@ -15,7 +15,7 @@ import (
 
 func TestLoadRenderedRoot(t *testing.T) {
 	root := t.TempDir()
-	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:1"}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:4.23"}); err != nil {
 		t.Fatal(err)
 	}
 	r, err := Load(root)
@@ -111,7 +111,7 @@ func write(t *testing.T, p, content string) {
 // outside file is never read.
 func TestLoadNeverFollowsALinkOutOfTheRoot(t *testing.T) {
 	root, outside := t.TempDir(), t.TempDir()
-	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:1"}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:4.23"}); err != nil {
 		t.Fatal(err)
 	}
 	pod := filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")

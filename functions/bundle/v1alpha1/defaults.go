@@ -63,8 +63,9 @@ const (
 
 // Environment variables a bootstrap script sets to supply runtime values.
 const (
-	EnvBootstrapIP = "KONNECTIVITY_BOOTSTRAP_IP"
-	EnvImage       = "KONNECTIVITY_IMAGE"
+	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
+	EnvImage        = "KONNECTIVITY_IMAGE"
+	EnvProxyVersion = anp.EnvProxyVersion
 )
 
 // Accepted values.
@@ -86,14 +87,30 @@ func (s *Spec) Default(getenv func(string) string) {
 	setString(&s.BootstrapIP, getenv(EnvBootstrapIP))
 	setString(&s.Image, getenv(EnvImage))
 	setString(&s.Image, DefaultImage)
+	setString(&s.ProxyVersion, getenv(EnvProxyVersion))
+	if v, err := anp.FromImage(s.Image); s.ProxyVersion == "" && err == nil {
+		s.ProxyVersion = v.Name
+	}
 	setString(&s.Namespace, DefaultNamespace)
 	setString(&s.Mode, DefaultMode)
-	s.Server.defaults()
+	s.Server.defaults(s.Version())
 	s.Agent.defaults()
 	s.Paths.defaults()
 }
 
-func (s *ServerSpec) defaults() {
+// Version is the proxy version the spec targets; nil until ProxyVersion
+// names a supported one.
+func (s *Spec) Version() *anp.Version {
+	v, err := anp.Lookup(s.ProxyVersion)
+	if err != nil {
+		return nil
+	}
+	return v
+}
+
+// defaults fill the server's fields; the protections only where version v
+// has their flags, so a v0.28 bundle renders none of them.
+func (s *ServerSpec) defaults(v *anp.Version) {
 	setPort(&s.AgentPort, DefaultAgentPort)
 	setPort(&s.HealthPort, DefaultServerHealthPort)
 	setPort(&s.AdminPort, DefaultServerAdminPort)
@@ -101,9 +118,15 @@ func (s *ServerSpec) defaults() {
 	if len(s.ProxyStrategies) == 0 {
 		s.ProxyStrategies = []string{"default"}
 	}
-	setString(&s.BackendDialTimeout, DefaultBackendDialTimeout)
-	setString(&s.TLSMinVersion, DefaultTLSMinVersion)
-	setPort(&s.XfrChannelSize, DefaultXfrChannelSize)
+	if v != nil && v.Has("backend-dial-timeout") {
+		setString(&s.BackendDialTimeout, DefaultBackendDialTimeout)
+	}
+	if v != nil && v.Has("tls-min-version") {
+		setString(&s.TLSMinVersion, DefaultTLSMinVersion)
+	}
+	if v != nil && v.Has("xfr-channel-size") {
+		setPort(&s.XfrChannelSize, DefaultXfrChannelSize)
+	}
 	if s.Resources == nil {
 		// Measured (e2e TestScale): about 30 MiB with no agent plus about
 		// 110 KiB per connected agent, 57 MiB at the peak of 200 agents

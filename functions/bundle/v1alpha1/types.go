@@ -41,6 +41,12 @@ type Spec struct {
 	// Empty means KONNECTIVITY_IMAGE from the environment, else a placeholder
 	// that kustomize's images: field replaces.
 	Image string `json:"image,omitempty"`
+	// ProxyVersion is the apiserver-network-proxy version the image runs:
+	// v0.28 (OpenShift 4.18 to 4.22) or v0.36 (4.23 and later). It decides
+	// which flags are rendered (docs/proxy-versions.md). Empty means
+	// KONNECTIVITY_PROXY_VERSION from the environment, else the version the
+	// image's OpenShift tag (:4.N) names; an image by digest needs it set.
+	ProxyVersion string `json:"proxyVersion,omitempty"`
 	// Namespace holds the agents, their Secret and nothing else.
 	Namespace string `json:"namespace,omitempty"`
 	// Mode is the proxy-server --mode; the egress proxyProtocol follows from it.
@@ -63,11 +69,13 @@ type ServerSpec struct {
 	ProxyStrategies []string `json:"proxyStrategies,omitempty"`
 	// BackendDialTimeout is --backend-dial-timeout: how long the server
 	// waits for an agent to answer a dial before failing it (upstream's 0
-	// waits for ever).
+	// waits for ever). Proxy v0.36 only.
 	BackendDialTimeout string `json:"backendDialTimeout,omitempty"`
-	// TLSMinVersion is --tls-min-version of the agent listener.
+	// TLSMinVersion is --tls-min-version of the agent listener. Proxy
+	// v0.36 only; v0.28 is fixed at TLS 1.2.
 	TLSMinVersion string `json:"tlsMinVersion,omitempty"`
 	// XfrChannelSize is --xfr-channel-size: packets buffered per stream.
+	// Proxy v0.36 only; v0.28 is fixed at 10.
 	XfrChannelSize    int32                        `json:"xfrChannelSize,omitempty"`
 	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
 	PriorityClassName string                       `json:"priorityClassName,omitempty"`

@@ -41,9 +41,11 @@ func (s *Spec) validate(ip netip.Addr) error {
 		s.BootstrapIP = v.ip.String()
 	}
 	v.image(s.Image)
+	target := v.proxyVersion(s)
 	v.namespace(s.Namespace)
 	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
 	v.server(&s.Server)
+	v.protections(&s.Server, target)
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
 	v.bindAddress(s.IPFamily, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)
@@ -143,16 +145,6 @@ func (v *validator) server(s *ServerSpec) {
 		v.add("spec.server.agentBindAddress", "give an IP address, or leave it empty to listen on all addresses", "%q is not an IP address", s.AgentBindAddress)
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
-	v.backendDialTimeout(s.BackendDialTimeout)
-	if !slices.Contains(anp.TLSVersions, s.TLSMinVersion) {
-		v.oneOf("spec.server.tlsMinVersion", s.TLSMinVersion, anp.SecureTLSVersions...)
-	} else if !slices.Contains(anp.SecureTLSVersions, s.TLSMinVersion) {
-		v.add("spec.server.tlsMinVersion", "use VersionTLS12 or VersionTLS13", "%s allows TLS versions RFC 8996 deprecates; proxy-server warns about it and agents never need it", s.TLSMinVersion)
-	}
-	if s.XfrChannelSize < 1 || s.XfrChannelSize > MaxXfrChannelSize {
-		v.add("spec.server.xfrChannelSize", fmt.Sprintf("give 1 to %d (default %d)", MaxXfrChannelSize, DefaultXfrChannelSize),
-			"%d packets is outside 1..%d: proxy-server refuses below 1, and every agent and kube-apiserver stream buffers that many", s.XfrChannelSize, MaxXfrChannelSize)
-	}
 	for i, st := range s.ProxyStrategies {
 		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
 	}

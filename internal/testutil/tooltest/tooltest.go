@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // RepoRoot is the repository's top directory, three levels above this
@@ -66,4 +68,11 @@ func BuildSelf(tb testing.TB, dir string) string {
 		tb.Fatalf("building konnectivity-bundle: %v\n%s", err, b)
 	}
 	return out
+}
+
+// ProxyBin returns the path of proxy-server or proxy-agent of version v, as
+// tools/build.sh names them (proxy-server-v0.28, proxy-agent-v0.36, ...).
+func ProxyBin(tb testing.TB, v *anp.Version, name string) string {
+	tb.Helper()
+	return Bin(tb, name+"-"+v.Name)
 }

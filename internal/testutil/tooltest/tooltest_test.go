@@ -37,7 +37,7 @@ func TestWriteOverlay(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: netip.MustParseAddr(tc.ip), Getenv: func(string) string { return "" }})
+			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: netip.MustParseAddr(tc.ip), ProxyVersion: "v0.36", Getenv: func(string) string { return "" }})
 			if err != nil {
 				t.Fatal(err)
 			}

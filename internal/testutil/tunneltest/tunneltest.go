@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
@@ -46,10 +47,11 @@ type Host struct {
 	Outsider   string // a third namespace, outside the node network ("" unless Options.Outsider)
 	Addr       Addrs  // the addresses of this host's family
 	Rendered   *renderedroot.Root
-	Server     []string // argv mapped from the static pod
-	Agent      []string // argv mapped from the DaemonSet
-	ServerEnv  []string // the static pod container's env, NAME=value
-	Socket     string   // host path of the server's socket
+	Server     []string     // argv mapped from the static pod
+	Agent      []string     // argv mapped from the DaemonSet
+	ServerEnv  []string     // the static pod container's env, NAME=value
+	Socket     string       // host path of the server's socket
+	Version    *anp.Version // the proxy version rendered and run
 	logDir     string
 	server     *proctest.Proc
 	agent      *proctest.Proc
@@ -74,6 +76,10 @@ type Options struct {
 	Overlay  string
 	IPv6     bool // render with BootIP6 and address the links in IPv6
 	Outsider bool // add a namespace linked to the bootstrap one from outside the node network
+	// Version is the proxy version to render for and run; nil is the
+	// newest. An overlay that names its own (upi) keeps it, and the host
+	// runs the binaries of the version the rendered bundle targets.
+	Version *anp.Version
 }
 
 // New renders overlay under a fresh root and creates the namespaces. It
@@ -96,11 +102,18 @@ func NewWith(t *testing.T, o Options) *Host {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(h.Root) })
-	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot), Image: image}); err != nil {
+	if o.Version == nil {
+		o.Version = anp.Newest
+	}
+	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
+		Image: image, ProxyVersion: o.Version.Name}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
 		t.Fatal(err)
+	}
+	if h.Version = h.Rendered.Bundle.Target.Version; h.Version == nil {
+		t.Fatalf("rendered root %s names no proxy version: %s", h.Root, h.Rendered.Bundle.Target.Problem)
 	}
 	h.mapCommands(t)
 	h.namespaces(t, o.Outsider)
@@ -133,7 +146,7 @@ func (h *Host) mapCommands(t *testing.T) {
 	if b.Server == nil || b.Agent == nil {
 		t.Fatalf("rendered root %s has no server pod or agent DaemonSet", h.Root)
 	}
-	bins := map[string]string{"proxy-server": tooltest.Bin(t, "proxy-server"), "proxy-agent": tooltest.Bin(t, "proxy-agent")}
+	bins := map[string]string{"proxy-server": tooltest.ProxyBin(t, h.Version, "proxy-server"), "proxy-agent": tooltest.ProxyBin(t, h.Version, "proxy-agent")}
 	h.Server = mapArgs(t, b.Server, bins, func(p string) (string, bool) { return h.Rendered.ServerHostPath(p) })
 	secretDir := h.secretFiles(t)
 	h.Agent = mapArgs(t, b.Agent, bins, func(p string) (string, bool) {

@@ -1,0 +1,60 @@
+package anp
+
+// ServerMetrics names the metric families a proxy-server version exports
+// on /metrics (its admin and health ports), as status, wait and the usage
+// report read them. A name left "" is a family that version does not have.
+type ServerMetrics struct {
+	// AgentStreams counts open gRPC streams by service_method; the
+	// "Connect" series is one per connected agent.
+	AgentStreams string
+	// ReadyBackends counts, per proxy_strategy, the keys agents registered
+	// under; only v0.36 reports readiness per strategy.
+	ReadyBackends string
+	// ReadyBackendConnections is one gauge of agents that the version sets
+	// from whichever strategy's storage changed last: a count, not a
+	// routing verdict.
+	ReadyBackendConnections string
+	// PendingDials are dials sent to an agent and not yet answered.
+	PendingDials string
+	// DialFailures counts failed dials by reason.
+	DialFailures string
+	// DialDuration is the histogram of dials an agent answered.
+	DialDuration string
+	// StreamPackets counts packets by segment and packet_type.
+	StreamPackets string
+}
+
+// ConnectMethod is the service_method of agent streams in AgentStreams.
+const ConnectMethod = "Connect"
+
+const serverPrefix = "konnectivity_network_proxy_server_"
+
+// metricsV028 are the families of the v0.28-era server (pkg/server/metrics
+// and konnectivity-client's common metrics of that tree).
+var metricsV028 = ServerMetrics{
+	AgentStreams:            serverPrefix + "grpc_connections",
+	ReadyBackendConnections: serverPrefix + "ready_backend_connections",
+	PendingDials:            serverPrefix + "pending_backend_dials",
+	DialFailures:            serverPrefix + "dial_failure_count",
+	DialDuration:            serverPrefix + "dial_duration_seconds",
+	StreamPackets:           serverPrefix + "stream_packets_total",
+}
+
+// metricsV036 add ready_backends per strategy to the v0.28 families.
+var metricsV036 = func() ServerMetrics {
+	m := metricsV028
+	m.ReadyBackends = serverPrefix + "ready_backends"
+	return m
+}()
+
+// Families lists the families the version names, for tests that hold the
+// table to the real binary.
+func (m ServerMetrics) Families() []string {
+	var out []string
+	for _, f := range []string{m.AgentStreams, m.ReadyBackends, m.ReadyBackendConnections, m.PendingDials, m.DialFailures, m.DialDuration, m.StreamPackets} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}

@@ -1,0 +1,87 @@
+package anp
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// openShiftTag is an image tag that names an OpenShift release: 4.20,
+// 4.20.3, v4.21.0-rc.1, 4.22.0-0.nightly-... (the minor is what decides).
+var openShiftTag = regexp.MustCompile(`^v?([45])\.(\d+)(?:[.-].*)?$`)
+
+// NoReleaseError is an image reference that does not say which proxy it
+// holds: a digest, no tag, or a tag that names no OpenShift release.
+type NoReleaseError struct {
+	Image, Why string
+}
+
+func (e *NoReleaseError) Error() string {
+	return fmt.Sprintf("the image %q %s, so it does not say which proxy version it runs", e.Image, e.Why)
+}
+
+// FromImage derives the version from an OpenShift image tag (:4.N): 4.18
+// to 4.22 ship v0.28, 4.23 and 5.x ship v0.36. A reference by digest, one
+// without a tag, or a tag that names no release is a *NoReleaseError.
+func FromImage(ref string) (*Version, error) {
+	if strings.Contains(ref, "@") {
+		return nil, &NoReleaseError{Image: ref, Why: "is pinned by digest"}
+	}
+	tag := ""
+	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
+		tag = ref[i+1:]
+	}
+	if tag == "" {
+		return nil, &NoReleaseError{Image: ref, Why: "has no tag"}
+	}
+	m := openShiftTag.FindStringSubmatch(tag)
+	if m == nil {
+		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, which names no OpenShift release (4.N)", tag)}
+	}
+	minor, _ := strconv.Atoi(m[2])
+	switch {
+	case m[1] == "5" || minor >= 23:
+		return V036, nil
+	case minor >= 18:
+		return V028, nil
+	}
+	return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("names OpenShift %s.%s, older than the releases this tool knows the proxy of", m[1], m[2])}
+}
+
+// helpFlagName is a flag as pflag's --help lists it: "  -v, --v Level ...".
+var helpFlagName = regexp.MustCompile(`(?m)^\s+(?:-\w, )?--([a-z0-9-]+)[ =]`)
+
+// FromHelp picks the version whose proxy-server printed help: the newest
+// supported version all of whose flags the help lists. A build with extra
+// flags of its own (a downstream carry) still matches; one that lacks a flag
+// every supported version has is an error naming it.
+func FromHelp(help string) (*Version, error) {
+	listed := map[string]bool{}
+	for _, m := range helpFlagName.FindAllStringSubmatch(help, -1) {
+		listed[m[1]] = true
+	}
+	if len(listed) < 20 {
+		return nil, fmt.Errorf("the text lists %d flags; want proxy-server's --help (`proxy-server --help` prints every flag)", len(listed))
+	}
+	var lacking []string
+	for i := len(Versions) - 1; i >= 0; i-- {
+		v := Versions[i]
+		lacking = lacking[:0]
+		for name := range v.Server.Flags {
+			if !listed[name] && !hiddenFlags[name] {
+				lacking = append(lacking, "--"+name)
+			}
+		}
+		if len(lacking) == 0 {
+			return v, nil
+		}
+	}
+	sort.Strings(lacking)
+	return nil, fmt.Errorf("this proxy-server lacks %s, which every supported version has (%s)", strings.Join(lacking, ", "), Names())
+}
+
+// hiddenFlags are parsed by proxy-server but not listed by its --help
+// (deprecated).
+var hiddenFlags = map[string]bool{"warn-on-channel-limit": true}
