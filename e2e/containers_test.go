@@ -83,7 +83,7 @@ func newContainerEnv(t *testing.T, fam family) *env {
 	t.Helper()
 	e := &env{name: "containers/" + fam.name, mode: bundle.ModeHTTPConnect, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
 	out, err := exec.Command(cli(t), "render", "--overlay", fam.name, "--root", e.root,
-		"--bootstrap-ip", fam.bootIP, "--image", proxyImage).CombinedOutput()
+		"--bootstrap-ip", fam.bootIP, "--image", proxyImage, "--proxy-version", proxyVersion.Name).CombinedOutput()
 	if err != nil {
 		t.Fatalf("render: %v\n%s", err, out)
 	}
@@ -166,7 +166,7 @@ func statusUsable(t *testing.T, ns, root string) {
 		t.Errorf("gathered status.json %s (%v): want usable with 1 agent", data, err)
 	}
 	metrics, err := os.ReadFile(filepath.Join(dir, "metrics.txt"))
-	if err != nil || !strings.Contains(string(metrics), "konnectivity_network_proxy_server_ready_backends") {
-		t.Errorf("gathered metrics.txt lacks the server's ready_backends metric (%v)", err)
+	if err != nil || !strings.Contains(string(metrics), proxyVersion.Metrics.AgentStreams) {
+		t.Errorf("gathered metrics.txt lacks the server's %s metric (%v)", proxyVersion.Metrics.AgentStreams, err)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -41,10 +42,30 @@ func repoRoot() string {
 	return filepath.Dir(wd)
 }
 
+// proxyVersion is the proxy the suite renders for and runs: the one
+// KB_PROXY_VERSION names (make e2e runs the tunnel cases once per
+// supported version), else the newest.
+var proxyVersion = func() *anp.Version {
+	name := os.Getenv("KB_PROXY_VERSION")
+	if name == "" {
+		return anp.Newest
+	}
+	v, err := anp.Lookup(name)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: KB_PROXY_VERSION: %v\n", err)
+		os.Exit(2)
+	}
+	return v
+}()
+
 // tool returns the path of a built real component (see tooltest.Bin: a
-// missing one skips with the command that builds it, or fails under CI).
+// missing one skips with the command that builds it, or fails under CI);
+// proxy-server and proxy-agent are those of proxyVersion.
 func tool(t testing.TB, name string) string {
 	t.Helper()
+	if name == "proxy-server" || name == "proxy-agent" {
+		return tooltest.ProxyBin(t, proxyVersion, name)
+	}
 	return tooltest.Bin(t, name)
 }
 

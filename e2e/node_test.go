@@ -88,7 +88,7 @@ func runRealNode(t *testing.T, fam family, images []string) {
 		t.Fatalf("the server's socket path %s is longer than a Unix socket allows: run from a shorter checkout path", sock)
 	}
 	out, err := exec.Command(cli(t), "render", "--overlay", fam.name, "--root", p.root,
-		"--bootstrap-ip", fam.nodeIP, "--image", proxyImage).CombinedOutput()
+		"--bootstrap-ip", fam.nodeIP, "--image", proxyImage, "--proxy-version", proxyVersion.Name).CombinedOutput()
 	if err != nil {
 		t.Fatalf("render: %v\n%s", err, out)
 	}

@@ -22,7 +22,7 @@ func renderInto(t *testing.T, root, mode string, fam family) {
 		overlay = modeOverlay(t, mode, fam)
 	}
 	out, err := exec.Command(cli(t), "render", "--overlay", overlay, "--root", root,
-		"--bootstrap-ip", fam.bootIP, "--image", testImage).CombinedOutput()
+		"--bootstrap-ip", fam.bootIP, "--image", testImage, "--proxy-version", proxyVersion.Name).CombinedOutput()
 	if err != nil {
 		t.Fatalf("konnectivity-bundle render --overlay %s: %v\n%s", overlay, err, out)
 	}

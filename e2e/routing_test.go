@@ -47,7 +47,7 @@ func TestRoutingRulesAgreeWithBinaries(t *testing.T) {
 		{name: "defaultRoute, comma-joined", strategies: "defaultRoute", identifiers: "default-route=true,ipv4=" + target, rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 		{name: "defaultRoute, not a bool", strategies: "defaultRoute", identifiers: "default-route=maybe", rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 	}
-	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(tunneltest.BootIP), Image: testImage})
+	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(tunneltest.BootIP), Image: testImage, ProxyVersion: proxyVersion.Name})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}
@@ -98,7 +98,7 @@ func assertRoutingFindings(t *testing.T, stream []byte, tc routingCase) {
 // reach through the socket, as the kube-apiserver does.
 func assertRealRouting(t *testing.T, tc routingCase) {
 	t.Helper()
-	h := tunneltest.New(t, "ipv4")
+	h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: proxyVersion})
 	h.Server, h.Agent = tc.serverArgs(h.Server), tc.agentArgs(h.Agent)
 	ln, err := h.ListenNode(8443)
 	if err != nil {

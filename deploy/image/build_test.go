@@ -157,12 +157,13 @@ func TestDockerWithDaemon(t *testing.T) {
 	}
 	wantAll(t, out, "docker build of", "with "+dockerCLI+" (podman-api): checked by running it so", "loses the exit code")
 	cmd := exec.Command(kustomize, "build", "--enable-alpha-plugins", filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4"))
-	cmd.Env = []string{"PATH=" + path, "HOME=" + t.TempDir(), host, "KONNECTIVITY_BOOTSTRAP_IP=192.0.2.10"}
+	cmd.Env = []string{"PATH=" + path, "HOME=" + t.TempDir(), host, "KONNECTIVITY_BOOTSTRAP_IP=192.0.2.10", "KONNECTIVITY_PROXY_VERSION=v0.28"}
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	bundle, err := cmd.Output()
 	if err != nil {
 		t.Fatalf("kustomize build through the Docker daemon: %v\n%s", err, stderr.String())
 	}
-	wantAll(t, string(bundle), "kind: DaemonSet", "--proxy-server-host=192.0.2.10")
+	// The proxy version reached the container through the wiring's envs.
+	wantAll(t, string(bundle), "kind: DaemonSet", "--proxy-server-host=192.0.2.10", "bundle.konnectivity.io/proxy-version: v0.28")
 }

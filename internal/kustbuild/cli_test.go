@@ -78,6 +78,7 @@ func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...st
 		"KUSTOMIZE_PLUGIN_HOME=" + k.pluginHome,
 		"KONNECTIVITY_BOOTSTRAP_IP=" + ipText(opts.BootstrapIP),
 		"KONNECTIVITY_IMAGE=" + opts.Image,
+		"KONNECTIVITY_PROXY_VERSION=" + opts.ProxyVersion,
 	}, k.extraEnv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

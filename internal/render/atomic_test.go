@@ -56,7 +56,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 			opts := baseOpts(root)
 			if tc.prior {
 				mustRun(t, opts)
-				opts.Image, opts.BootstrapIP = "quay.io/other/image:2", netip.MustParseAddr("192.0.2.99")
+				opts.Image, opts.BootstrapIP = "quay.io/other/image:4.21", netip.MustParseAddr("192.0.2.99")
 			}
 			before := treetest.Snapshot(t, root, treetest.Exact)
 			_, err := runWith(context.Background(), opts, failingOps(tc.op, tc.n))
@@ -75,7 +75,7 @@ func TestNoTemporaryFilesLeftBehind(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.Image = "quay.io/other/image:3"
+	opts.Image = "quay.io/other/image:4.22"
 	mustRun(t, opts)
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if strings.Contains(d.Name(), ".kb-") {
@@ -94,7 +94,7 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	root := t.TempDir()
 	mustRun(t, baseOpts(root))
 	opts := baseOpts(root)
-	opts.Image = "quay.io/other/image:4" // so the static pod is renamed last, after the removal
+	opts.Image = "quay.io/other/image:4.21" // so the static pod is renamed last, after the removal
 	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	before := treetest.Snapshot(t, root, treetest.Exact)
 	removed, failed := false, false

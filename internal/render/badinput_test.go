@@ -103,7 +103,7 @@ func TestBadInputUnwritableRoot(t *testing.T) {
 // mirror with images:, which --image would otherwise override.
 func TestImageOmittedNeedsAPinnedOverlay(t *testing.T) {
 	opts := baseOpts(t.TempDir())
-	opts.Image = ""
+	opts.Image, opts.ProxyVersion = "", "v0.36"
 	expectInputError(t, runBad(t, opts), "--image", "placeholder image")
 
 	root := t.TempDir()

@@ -205,7 +205,7 @@ func TestDryRunTouchesNothing(t *testing.T) {
 		mustRun(t, baseOpts(root))
 		before := treetest.Snapshot(t, root, treetest.Exact)
 		opts := baseOpts(root)
-		opts.DryRun, opts.Image = true, "quay.io/other/image:1"
+		opts.DryRun, opts.Image = true, "quay.io/other/image:4.19"
 		rep := mustRun(t, opts)
 		if rep.Count(ActionUpdate) != 3 {
 			t.Errorf("dry run plans %d updates, want 3: %+v", rep.Count(ActionUpdate), rep.Files)
