@@ -60,11 +60,19 @@ GOTEST_LINES := ^( *--- (PASS|FAIL|SKIP)|PASS$$|FAIL|ok  |panic:|figure:)
 # tools/progress.sh, whose "still running" lines go to the terminal, not the filter.
 GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_LINES)"'
 
+# The e2e cases that run on every supported proxy version, not only the
+# newest: the tunnel in both modes with a webhook allowed and denied, the
+# gate with a cluster, the usage report, status --gather in containers and
+# the FIPS 140-only tunnel (docs/proxy-versions.md).
+E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only)$$
+
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
 	KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e.log $(PROGRESS) "make e2e" bash -c $(call GOTEST_SHOWN,_output/e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/...' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
+	KB_PROXY_VERSION=v0.28 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e-v0.28.log $(PROGRESS) "make e2e (proxy v0.28)" bash -c $(call GOTEST_SHOWN,_output/e2e-v0.28.log) \
+	  '$(GO) test -tags e2e -count=1 -timeout 30m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/e2e-v0.28.log; exit 1; }
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
 	@if [ "$$(id -u)" != 0 ]; then echo "make scale: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
@@ -73,14 +81,14 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
 
-node-e2e: tools ## the real-node test: a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
+node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.18-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
 	tools/build.sh node
 	@mkdir -p _output
-	KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
+	KB_NODE_E2E=1 KB_PROXY_VERSION=v0.28 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
-tools: ## build the real kustomize, proxy-server, proxy-agent, kube-apiserver, etcd into _output/bin
+tools: ## build the real kustomize, proxy-server and proxy-agent of each proxy version, kube-apiserver, etcd into _output/bin
 	tools/build.sh
 
 deps: ## install the Debian packages the tests use (root; no-op when present)
