@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
@@ -31,15 +32,19 @@ const callerTimeout = 10 * time.Second
 // assertions.
 func TestFrozenAgent(t *testing.T) {
 	for _, tc := range []struct {
-		name  string
-		extra []string
-		want  string // what a dial given to the frozen agent ends with
+		name    string
+		version *anp.Version
+		extra   []string
+		want    string // what a dial given to the frozen agent ends with
 	}{
-		{"rendered 6s", nil, "code 504: 504 Gateway Timeout"},
-		{"upstream 0s", []string{"--backend-dial-timeout=0s"}, "before the timeout"},
+		{"rendered 6s", anp.V036, nil, "code 504: 504 Gateway Timeout"},
+		{"upstream 0s", anp.V036, []string{"--backend-dial-timeout=0s"}, "before the timeout"},
+		// v0.28 has no bound: its server accepts the CONNECT at once and the
+		// dial waits, unanswered, until the caller gives up.
+		{"v0.28 without a bound", anp.V028, nil, "no byte came back from the target before the deadline"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			h := tunneltest.New(t, "ipv4")
+			h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: tc.version})
 			startTarget(t, h)
 			h.StartServer(t, tc.extra...)
 			h.StartAgent(t)

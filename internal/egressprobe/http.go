@@ -34,7 +34,8 @@ func get(conn net.Conn, t target) (int, error) {
 // the kube-apiserver's error has only the status line, the server's body
 // says what went wrong (e.g. "No agent available").
 func proxyBody(ctx context.Context, h host, res *Result, addr string) string {
-	if res.Protocol != "HTTPConnect" || res.Socket == "" || !strings.Contains(res.Error, "proxy error") {
+	buffered := strings.Contains(res.Error, "buffered data from CONNECT proxy")
+	if res.Protocol != "HTTPConnect" || res.Socket == "" || !(strings.Contains(res.Error, "proxy error") || buffered) {
 		return ""
 	}
 	conn, err := h.dialUnix(ctx, res.Socket)
@@ -46,11 +47,23 @@ func proxyBody(ctx context.Context, h host, res *Result, addr string) string {
 		_ = conn.SetDeadline(deadline)
 	}
 	fmt.Fprintf(conn, "CONNECT %s HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", addr)
-	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	r := bufio.NewReader(conn)
+	resp, err := http.ReadResponse(r, nil)
 	if err != nil {
 		return ""
 	}
 	defer resp.Body.Close()
+	if buffered {
+		// A proxy that answers 200 before its agent dials (v0.28) wrote
+		// the agent's error as a second response after it, which the
+		// kube-apiserver's dialer found buffered; its body is the reason.
+		second, err := http.ReadResponse(r, nil)
+		if err != nil {
+			return ""
+		}
+		defer second.Body.Close()
+		resp = second
+	}
 	b, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
 	return strings.TrimSpace(string(b))
 }

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
@@ -20,18 +21,34 @@ import (
 const targetPort = 8443
 
 // TestProbeAgainstRealServerAndAgent dials a "pod" that only the node can
-// reach, through the real server and agent started from a rendered root.
+// reach, through the real server and agent of every proxy version, started
+// from a rendered root. v0.28's http-connect server answers 200 before its
+// agent dials and closes the connection when there is no agent or the dial
+// fails, so the probe learns those from the target's silence (stage
+// confirm), as the kube-apiserver does from an EOF in its TLS handshake.
 func TestProbeAgainstRealServerAndAgent(t *testing.T) {
-	for _, mode := range []struct{ name, protocol, noAgent, refused string }{
-		{"http-connect", "HTTPConnect", "proxy error", "proxy error"},
-		{"grpc", "GRPC", "No agent available", "connection refused"},
+	const closed = "the tunnel closed before the target sent a byte"
+	// v0.28 writes the agent's dial error into the tunnel as an HTTP 503
+	// after its 200; the probe reports it as the dial failure it is.
+	for _, mode := range []struct {
+		version               *anp.Version
+		name, protocol        string
+		noAgentStage, noAgent string
+		refusedStage, refused string
+	}{
+		{anp.V036, "http-connect", "HTTPConnect", egressprobe.StageDial, "proxy error", egressprobe.StageDial, "proxy error"},
+		{anp.V036, "grpc", "GRPC", egressprobe.StageDial, "No agent available", egressprobe.StageDial, "connection refused"},
+		{anp.V028, "http-connect", "HTTPConnect", egressprobe.StageConfirm, closed, egressprobe.StageDial, "connection refused"},
+		{anp.V028, "grpc", "GRPC", egressprobe.StageDial, "No agent available", egressprobe.StageDial, "connection refused"},
 	} {
-		t.Run(mode.name, func(t *testing.T) { runProbe(t, mode.name, mode.protocol, mode.noAgent, mode.refused) })
+		t.Run(mode.version.Name+"/"+mode.name, func(t *testing.T) {
+			runProbe(t, mode.version, mode.name, mode.protocol, [2]string{mode.noAgentStage, mode.noAgent}, [2]string{mode.refusedStage, mode.refused})
+		})
 	}
 }
 
-func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
-	h := tunneltest.New(t, tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "mode: " + mode}))
+func runProbe(t *testing.T, version *anp.Version, mode, protocol string, noAgent, refused [2]string) {
+	h := tunneltest.NewWith(t, tunneltest.Options{Overlay: tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "mode: " + mode}), Version: version})
 	target := startTarget(t, h)
 	addr := net.JoinHostPort(tunneltest.TargetIP, fmt.Sprint(targetPort))
 	probe := func(t *testing.T, tgt string) *egressprobe.Result {
@@ -55,8 +72,8 @@ func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
 	h.StartServer(t)
 	t.Run("no agent", func(t *testing.T) {
 		res := probe(t, addr)
-		expectFail(t, res, egressprobe.StageDial, noAgent)
-		if protocol == "HTTPConnect" && !strings.Contains(res.ProxyBody, "No agent available") {
+		expectFail(t, res, noAgent[0], noAgent[1])
+		if protocol == "HTTPConnect" && !version.ConnectBeforeDial && !strings.Contains(res.ProxyBody, "No agent available") {
 			t.Errorf("proxy body %q, want the server's reason", res.ProxyBody)
 		}
 		t.Logf("no agent: %s", res.Error)
@@ -88,7 +105,7 @@ func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
 	})
 	t.Run("nothing listening at the target", func(t *testing.T) {
 		res := probe(t, net.JoinHostPort(tunneltest.TargetIP, "9"))
-		expectFail(t, res, egressprobe.StageDial, refused)
+		expectFail(t, res, refused[0], refused[1])
 		t.Logf("refused: %s", res.Error)
 	})
 	t.Run("socket missing", func(t *testing.T) {
@@ -101,7 +118,7 @@ func runProbe(t *testing.T, mode, protocol, noAgent, refused string) {
 
 func expectFail(t *testing.T, res *egressprobe.Result, stage, sub string) {
 	t.Helper()
-	if res.OK || res.Stage != stage || !strings.Contains(res.Error, sub) {
+	if res.OK || res.Stage != stage || !strings.Contains(res.Error+" "+res.ProxyBody, sub) {
 		t.Errorf("result ok=%v stage=%q error=%q, want failure at %s containing %q", res.OK, res.Stage, res.Error, stage, sub)
 	}
 }
