@@ -14,6 +14,7 @@ import (
 	"io"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	dto "github.com/prometheus/client_model/go"
@@ -55,6 +56,21 @@ func Read(r io.Reader, want ...string) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parse(kept)
+}
+
+// Filter streams r and returns only the text of the wanted families, within
+// the same bounds as Read, for a caller that keeps the page as text (the
+// usage report parses it later, status --gather writes the server's).
+func Filter(r io.Reader, want ...string) ([]byte, error) {
+	wanted := map[string]bool{}
+	for _, w := range want {
+		wanted[w] = true
+	}
+	return filter(r, wanted)
+}
+
+func parse(kept []byte) (*Page, error) {
 	parser := expfmt.NewTextParser(model.UTF8Validation)
 	fams, err := parser.TextToMetricFamilies(bytes.NewReader(kept))
 	if err != nil {
@@ -69,14 +85,21 @@ func Read(r io.Reader, want ...string) (*Page, error) {
 	return p, nil
 }
 
-// filter copies the lines that belong to a wanted family.
+// filter copies the lines that belong to a wanted family, and checks that
+// every other sample line at least has the shape of one (a name, optional
+// labels, a number), so a page that is no exposition at all is an error
+// rather than an empty page.
 func filter(r io.Reader, wanted map[string]bool) ([]byte, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), MaxLine)
 	var kept bytes.Buffer
-	for sc.Scan() {
+	for n := 1; sc.Scan(); n++ {
 		line := sc.Bytes()
-		if !wanted[familyOf(line)] {
+		name, base, sample := familyOf(line)
+		if !wanted[name] && !wanted[base] {
+			if sample && !sampleShaped(line) {
+				return nil, fmt.Errorf("parse metrics: line %d is not in the text exposition format", n)
+			}
 			continue
 		}
 		if kept.Len()+len(line)+1 > MaxKept {
@@ -94,28 +117,53 @@ func filter(r io.Reader, wanted map[string]bool) ([]byte, error) {
 	return kept.Bytes(), nil
 }
 
-// familyOf is the family a line belongs to: the name after `# HELP` or
-// `# TYPE`, or a sample's metric name without a histogram's suffix. Other
-// lines (comments, blanks) belong to none.
-func familyOf(line []byte) string {
+// familyOf names the family a line may belong to: the name after `# HELP`
+// or `# TYPE`, or a sample's metric name, and that name without a
+// histogram's _bucket, _sum or _count suffix (a counter may end in _count
+// itself, so the caller tries both). sample says the line is a sample.
+func familyOf(line []byte) (name, base string, sample bool) {
 	s := strings.TrimSpace(string(line))
+	if s == "" {
+		return "", "", false
+	}
 	if rest, ok := strings.CutPrefix(s, "#"); ok {
 		f := strings.Fields(rest)
 		if len(f) >= 2 && (f[0] == "HELP" || f[0] == "TYPE") {
-			return f[1]
+			return f[1], f[1], false
 		}
-		return ""
+		return "", "", false
 	}
-	name := s
+	name = s
 	if i := strings.IndexAny(s, "{ \t"); i >= 0 {
 		name = s[:i]
 	}
+	base = name
 	for _, suffix := range []string{"_bucket", "_sum", "_count"} {
-		if base, ok := strings.CutSuffix(name, suffix); ok {
-			return base
+		if b, ok := strings.CutSuffix(name, suffix); ok {
+			base = b
+			break
 		}
 	}
-	return name
+	return name, base, true
+}
+
+// sampleShaped: a metric name, optional {labels}, then a number.
+func sampleShaped(line []byte) bool {
+	s := strings.TrimSpace(string(line))
+	rest := s
+	if i := strings.LastIndexByte(s, '}'); i >= 0 && strings.IndexByte(s, '{') >= 0 {
+		rest = s[i+1:]
+	} else if i := strings.IndexAny(s, " \t"); i >= 0 {
+		rest = s[i:]
+	} else {
+		return false
+	}
+	f := strings.Fields(rest)
+	if len(f) == 0 {
+		return false
+	}
+	_, err := strconv.ParseFloat(f[0], 64)
+	return err == nil
 }
 
 // unreadable says why a family's values make no figure: a counter, gauge

@@ -3,7 +3,6 @@ package usage
 import (
 	"context"
 	"fmt"
-	"io"
 	"net/http"
 	"time"
 
@@ -12,12 +11,9 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/promtext"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
-
-// maxMetricsBytes bounds the kube-apiserver's /metrics read; the real one is
-// about 1.5 MB with no workload (v1.35.4).
-const maxMetricsBytes = 64 << 20
 
 // DefaultTimeout bounds the kube-apiserver's /metrics read and the listing
 // of registrations together, so an unreachable API server costs teardown
@@ -96,12 +92,14 @@ func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
 		return Source{From: u, Error: "unreachable: " + err.Error()}, ""
 	}
 	defer resp.Body.Close()
-	body, err := io.ReadAll(io.LimitReader(resp.Body, maxMetricsBytes))
-	switch {
-	case err != nil:
-		return Source{From: u, Error: err.Error()}, ""
-	case resp.StatusCode != http.StatusOK:
+	if resp.StatusCode != http.StatusOK {
 		return Source{From: u, Error: fmt.Sprintf("HTTP %d (the kubeconfig's user needs get on the non-resource URL /metrics)", resp.StatusCode)}, ""
+	}
+	// Streamed: only the report's families are kept (promtext's bounds),
+	// however large or endless the body; the context bounds the time.
+	body, err := promtext.Filter(resp.Body, read...)
+	if err != nil {
+		return Source{From: u, Error: err.Error()}, ""
 	}
 	return Source{Read: true, From: u}, string(body)
 }

@@ -3,6 +3,7 @@ package usage
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -54,6 +55,9 @@ func WriteTable(w io.Writer, r *Report) error {
 	if d := r.ServerDials; d != nil {
 		fmt.Fprintf(&b, "  proxy-server dials: %d sent to agents, %d succeeded, %d failed%s, mean %s\n",
 			d.Requested, d.Succeeded, d.Failed, breakdown(d.FailedByReason), seconds(d.Latency.MeanSeconds, d.Succeeded))
+	}
+	for _, u := range r.Unreadable {
+		fmt.Fprintf(&b, "  unreadable figure, left out: %s\n", strconv.QuoteToASCII(u))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -120,7 +120,7 @@ func egressFrom(f families) []EgressDials {
 func unavailableFrom(f families) map[string]bool {
 	out := map[string]bool{}
 	for _, s := range f.series(kasAPIServiceDown) {
-		out[s.labels["name"]] = s.value() > 0
+		out[s.labels["name"]] = s.value > 0
 	}
 	return out
 }

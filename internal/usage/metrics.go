@@ -1,42 +1,54 @@
 package usage
 
 import (
-	"fmt"
 	"io"
 	"sort"
 
 	dto "github.com/prometheus/client_model/go"
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/promtext"
 )
 
-// families is one /metrics page, by metric family name.
-type families map[string]*dto.MetricFamily
-
-// parse reads the Prometheus text exposition (what the kube-apiserver and
-// proxy-server serve on /metrics).
-func parse(r io.Reader) (families, error) {
-	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(r)
-	if err != nil {
-		return nil, fmt.Errorf("parse metrics: %w", err)
-	}
-	return fams, nil
+// read are the families the report reads, of both sides.
+var read = []string{
+	kasWebhookRequests, kasWebhookRejection, kasWebhookFailOpen, kasWebhookDuration,
+	kasEgressStarts, kasEgressDuration, kasEgressFailures, kasAPIServiceDown,
+	serverDialDuration, serverDialFailures, serverPackets,
 }
 
-// series are the samples of one family, each with its labels as a map.
-func (f families) series(name string) []sample {
-	fam := f[name]
-	if fam == nil {
+// families is one /metrics page as promtext read it (the tools' one
+// parser); the zero value is a page that was not read.
+type families struct{ page *promtext.Page }
+
+// parse reads the families the report needs from a Prometheus text
+// exposition (what the kube-apiserver and proxy-server serve on /metrics).
+func parse(r io.Reader) (families, error) {
+	p, err := promtext.Read(r, read...)
+	if err != nil {
+		return families{}, err
+	}
+	return families{p}, nil
+}
+
+// unreadable lists the families whose values are no count (NaN, infinite,
+// negative or too large), which the report leaves out instead of totting
+// them up into nonsense.
+func (f families) unreadable() []string {
+	if f.page == nil {
 		return nil
 	}
-	out := make([]sample, 0, len(fam.Metric))
-	for _, m := range fam.Metric {
-		s := sample{labels: map[string]string{}, metric: m}
-		for _, l := range m.Label {
-			s.labels[l.GetName()] = l.GetValue()
-		}
-		out = append(out, s)
+	return f.page.UnreadableAll()
+}
+
+// series are the samples of a readable family, each with its labels as a
+// map; none when the page was not read or the family is unreadable.
+func (f families) series(name string) []sample {
+	if f.page == nil {
+		return nil
+	}
+	var out []sample
+	for _, s := range f.page.Series(name) {
+		out = append(out, sample{labels: s.Labels, metric: s.Metric, value: s.Value()})
 	}
 	return out
 }
@@ -45,23 +57,11 @@ func (f families) series(name string) []sample {
 type sample struct {
 	labels map[string]string
 	metric *dto.Metric
-}
-
-// value is a counter's, gauge's or untyped sample's value.
-func (s sample) value() float64 {
-	switch {
-	case s.metric.Counter != nil:
-		return s.metric.Counter.GetValue()
-	case s.metric.Gauge != nil:
-		return s.metric.Gauge.GetValue()
-	case s.metric.Untyped != nil:
-		return s.metric.Untyped.GetValue()
-	}
-	return 0
+	value  float64 // counter, gauge or untyped value; finite (promtext)
 }
 
 // count is a counter's value as a whole number of events.
-func (s sample) count() int { return int(s.value()) }
+func (s sample) count() int { return int(s.value) }
 
 // sortedKeys returns m's keys in order, for output that never depends on
 // map iteration.

@@ -34,6 +34,10 @@ type Report struct {
 	EgressDials []EgressDials `json:"egressDials"`
 	// ServerDials are the proxy-server's dials to its agents.
 	ServerDials *ServerDials `json:"serverDials,omitempty"`
+	// Unreadable names each metric whose value is no count (NaN, infinite,
+	// negative or beyond 2^53): its figures are left out of the report
+	// rather than shown as nonsense.
+	Unreadable []string `json:"unreadable,omitempty"`
 }
 
 // Source is one side's metrics: read from where, or why not.
@@ -102,26 +106,28 @@ func Build(in Inputs) *Report {
 	rep := &Report{KubeAPIServer: in.KubeAPIServer, ProxyServer: in.ProxyServer, Registrations: in.Registrations,
 		Webhooks: []Webhook{}, APIServices: []APIService{}, EgressDials: []EgressDials{}}
 	kas := rep.read(&rep.KubeAPIServer, in.KubeAPIServerMetrics)
-	if srv := rep.read(&rep.ProxyServer, in.ProxyServerMetrics); srv != nil {
+	srv := rep.read(&rep.ProxyServer, in.ProxyServerMetrics)
+	if srv.page != nil {
 		rep.ServerDials = serverDialsFrom(srv)
 	}
-	if kas != nil {
+	if kas.page != nil {
 		rep.EgressDials = egressFrom(kas)
 	}
 	rep.Webhooks = joinWebhooks(webhooksFrom(kas), in.Targets, in.Registrations.Read)
-	rep.APIServices = joinAPIServices(unavailableFrom(kas), in.Targets, kas != nil)
+	rep.APIServices = joinAPIServices(unavailableFrom(kas), in.Targets, kas.page != nil)
+	rep.Unreadable = append(kas.unreadable(), srv.unreadable()...)
 	return rep
 }
 
 // read parses one side's metrics when its source was read.
 func (r *Report) read(src *Source, text string) families {
 	if !src.Read {
-		return nil
+		return families{}
 	}
 	f, err := parse(strings.NewReader(text))
 	if err != nil {
 		src.Read, src.Error = false, err.Error()
-		return nil
+		return families{}
 	}
 	return f
 }

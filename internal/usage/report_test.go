@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
@@ -126,4 +127,32 @@ func TestGolden(t *testing.T) {
 	}
 	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.json"), js.Bytes())
 	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.txt"), table.Bytes())
+}
+
+// TestNonFiniteFiguresAreLeftOut: a counter that is +Inf, NaN or negative
+// is named as unreadable and its family adds nothing to the report; the
+// JSON stays encodable (a non-finite float would fail encoding/json).
+func TestNonFiniteFiguresAreLeftOut(t *testing.T) {
+	for _, bad := range []string{"+Inf", "NaN", "-3"} {
+		t.Run(bad, func(t *testing.T) {
+			server := "# TYPE konnectivity_network_proxy_server_dial_failure_count counter\n" +
+				`konnectivity_network_proxy_server_dial_failure_count{reason="no_agent"} ` + bad + "\n" +
+				"# TYPE konnectivity_network_proxy_server_stream_packets_total counter\n" +
+				`konnectivity_network_proxy_server_stream_packets_total{segment="to_agent",packet_type="DIAL_REQ"} 4` + "\n"
+			rep := Build(Inputs{ProxyServer: Source{Read: true, From: "test"}, ProxyServerMetrics: server})
+			if len(rep.Unreadable) != 1 || !strings.Contains(rep.Unreadable[0], "dial_failure_count") {
+				t.Fatalf("unreadable = %q, want the dial failure count named", rep.Unreadable)
+			}
+			if d := rep.ServerDials; d == nil || d.Failed != 0 || d.Requested != 4 {
+				t.Errorf("server dials %+v: want the readable 4 requests and nothing from the unreadable family", d)
+			}
+			var js, text strings.Builder
+			if err := WriteJSON(&js, rep); err != nil {
+				t.Fatalf("JSON: %v", err)
+			}
+			if err := WriteTable(&text, rep); err != nil || !strings.Contains(text.String(), "unreadable figure, left out") {
+				t.Errorf("table (%v) does not name the unreadable figure:\n%s", err, text.String())
+			}
+		})
+	}
 }

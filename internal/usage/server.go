@@ -1,11 +1,14 @@
 package usage
 
-// Metric families of proxy-server v0.36.0 (ANP pkg/server/metrics) that
-// the report reads, from the server's admin port as status reads them.
-const (
-	serverDialDuration = "konnectivity_network_proxy_server_dial_duration_seconds" // histogram of dials an agent answered
-	serverDialFailures = "konnectivity_network_proxy_server_dial_failure_count"    // reason
-	serverPackets      = "konnectivity_network_proxy_server_stream_packets_total"  // segment, packet_type
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+
+// Metric families of proxy-server that the report reads, from the
+// server's admin port as status reads them; every supported version names
+// them alike (anp.ServerMetrics).
+var (
+	serverDialDuration = anp.Newest.Metrics.DialDuration  // histogram of dials an agent answered
+	serverDialFailures = anp.Newest.Metrics.DialFailures  // reason
+	serverPackets      = anp.Newest.Metrics.StreamPackets // segment, packet_type
 )
 
 // serverDialsFrom totals the server's dials to the agents.
