@@ -72,14 +72,18 @@ func runFrozen(t *testing.T, m frozenMode) {
 	setWebhookTimeout(t, e.kas.client, frozenWebhookTimeout)
 	e.figure("machine", machine())
 	rendered := append([]string(nil), e.h.server.argv...)
-	for _, tc := range []struct {
+	type flagCase struct {
 		name    string
 		extra   []string
 		bounded bool
-	}{
-		{"rendered 6s", nil, true},
-		{"upstream 0s", []string{"--backend-dial-timeout=0s"}, false},
-	} {
+	}
+	cases := []flagCase{{"rendered 6s", nil, true}, {"upstream 0s", []string{"--backend-dial-timeout=0s"}, false}}
+	if !proxyVersion.Has("backend-dial-timeout") {
+		// v0.28 (OpenShift 4.18 to 4.22) has no bound to set: the rendered
+		// server is the unbounded one.
+		cases = []flagCase{{"rendered, no flag (" + proxyVersion.Name + ")", nil, false}}
+	}
+	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			e.h.server.argv = append(append([]string(nil), rendered...), tc.extra...)
 			f := &frozenCase{e: e, st: st, m: m, boot: nsHTTP(st.boot), admin: flagValue(t, rendered, "--admin-port")}
