@@ -93,6 +93,9 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 	if err := wrapped.validate(m, dir); err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
+	if err := refuseUnknownFields(m); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
 	return m, wrapped, nil
 }
 
