@@ -17,7 +17,8 @@
 #
 # Environment (the defaults are the bootstrap node's):
 #   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
-#   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render)
+#   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render) for an
+#                              overlay that pins none; an overlay's pin wins
 #   KONNECTIVITY_OVERLAY       overlay name (default ipv4)
 #   HOST_ROOT                  host root (default /); tests pass a scratch root
 #   ASSET_DIR                  bootkube's asset dir, mounted as /assets in the
@@ -99,10 +100,16 @@ render_stage() {
   if [[ -f "$assets/konnectivity.done" ]]; then
     log "konnectivity.done exists: the bundle is rendered"
   else
-    : "${KONNECTIVITY_IMAGE:?set KONNECTIVITY_IMAGE to the apiserver-network-proxy image}"
+    # The release's image serves overlays that pin none; an overlay's pin
+    # (a mirror, say) wins over it (--keep-pin). Without KONNECTIVITY_IMAGE
+    # render refuses an overlay that pins no image, naming the fix.
+    local image=()
+    if [[ -n ${KONNECTIVITY_IMAGE:-} ]]; then
+      image=(--image "$KONNECTIVITY_IMAGE" --keep-pin)
+    fi
     log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY)"
     bundle render --root /host --bootstrap-ip auto --overlay "$KONNECTIVITY_OVERLAY" \
-      --image "$KONNECTIVITY_IMAGE" >&2
+      "${image[@]}" >&2
     touch "$assets/konnectivity.done"
   fi
   # The KAS render runs with $ASSET_DIR mounted at /assets.

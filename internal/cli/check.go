@@ -46,7 +46,7 @@ that does not build.`,
 			var opts check.Options
 			var build kustbuild.Options
 			bootstrapIPFlag(fs, &build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
-			imageFlag(fs, &build.Image, "for a DIR that is built")
+			imageFlag(fs, &build.Image, &build.Pin, "for a DIR that is built")
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
 			return func(io IO, args []string) error {

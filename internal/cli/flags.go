@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
@@ -87,10 +89,50 @@ func (v *choiceValue) Set(s string) error {
 // --image is not given (the generator reads it).
 const imageEnv = "$KONNECTIVITY_IMAGE"
 
-// imageFlag declares --image; note adds what this command does with it.
-func imageFlag(fs *pflag.FlagSet, p *string, note string) {
+// imageFlag declares --image, and --override-pin and --keep-pin, which say
+// what it does to an image the overlay pins (an error without either);
+// note adds what this command does with it.
+func imageFlag(fs *pflag.FlagSet, p *string, pin *kustbuild.PinPolicy, note string) {
 	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
+	for _, f := range []struct {
+		want       kustbuild.PinPolicy
+		name, help string
+	}{
+		{kustbuild.PinOverride, kustbuild.OverridePinFlag, "--image (or " + imageEnv + ") replaces an image the overlay pins (images: or spec.image), which is otherwise an error"},
+		{kustbuild.PinKeep, kustbuild.KeepPinFlag, "an image the overlay pins wins over --image (or " + imageEnv + "), which then only serves an overlay that pins none"},
+	} {
+		fl := fs.VarPF(&pinValue{p: pin, want: f.want}, strings.TrimPrefix(f.name, "--"), "", f.help)
+		fl.NoOptDefVal = "true"
+		markShared(fs, fl.Name)
+	}
+}
+
+// pinValue is --override-pin or --keep-pin: a boolean flag that sets the
+// pin policy, and refuses the other one's.
+type pinValue struct {
+	p    *kustbuild.PinPolicy
+	want kustbuild.PinPolicy
+}
+
+func (v *pinValue) String() string { return strconv.FormatBool(v.p != nil && *v.p == v.want) }
+
+func (v *pinValue) Type() string { return "bool" }
+
+func (v *pinValue) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !on && *v.p == v.want:
+		*v.p = kustbuild.PinRefuse
+	case on && *v.p != kustbuild.PinRefuse && *v.p != v.want:
+		return fmt.Errorf("%s and %s contradict each other: give one", kustbuild.OverridePinFlag, kustbuild.KeepPinFlag)
+	case on:
+		*v.p = v.want
+	}
+	return nil
 }
 
 // gatherHelp starts every --gather help line: the directory is the one

@@ -42,6 +42,10 @@ type Options struct {
 	// for that config, so a caller learns the overlay's ipFamily and
 	// bootstrapIP from the build itself.
 	BootstrapIPFor func(spec bundle.Spec) (netip.Addr, error)
+	// Pin says what an image given by Image (or KONNECTIVITY_IMAGE) does to
+	// an image the overlay pins (an images: entry for the placeholder, or
+	// spec.image): by default the two together are a PinConflictError.
+	Pin PinPolicy
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -81,6 +85,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
 	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, opts.BootstrapIP
+	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
@@ -91,6 +96,12 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := wrapped.validate(m, dir); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := wrapped.checkPins(opts); err != nil {
+		if _, conflict := err.(*PinConflictError); conflict && opts.Pin == PinKeep {
+			return run(fsys, dir, target, opts.withoutImage())
+		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := refuseUnknownFields(m); err != nil {

@@ -43,6 +43,9 @@ type fnFS struct {
 	bootstrapIPFor func(bundle.Spec) (netip.Addr, error) // Options.BootstrapIPFor
 	spec           *bundle.Spec                          // the first KonnectivityBundle spec generated
 	ip             netip.Addr                            // the address settled for spec, if any
+
+	pins        []imagePin // images the overlay pins (pin.go)
+	overridePin bool       // Options.OverridePin: a given image replaces spec.image too
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {
@@ -123,6 +126,7 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	if err != nil {
 		return data, nil // let kustomize report the syntax error in its own words
 	}
+	f.recordImagePins(dir, kust)
 	var generated []string
 	keep, err := f.filterEntries(kust, "generators", dir, func(i int, configs []*yaml.RNode) (bool, error) {
 		out, err := f.generate(configs)

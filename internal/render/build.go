@@ -18,7 +18,7 @@ import (
 // also returns where the address came from, for the report.
 func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, string, error) {
 	var source string
-	kopts := kustbuild.Options{Image: opts.Image, Getenv: getenvOf(opts),
+	kopts := kustbuild.Options{Image: opts.Image, Pin: opts.Pin, Getenv: getenvOf(opts),
 		BootstrapIPFor: func(spec bundlev1.Spec) (netip.Addr, error) {
 			var ip netip.Addr
 			var err error
@@ -30,6 +30,10 @@ func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, strin
 		var input *InputError
 		if errors.As(err, &input) {
 			return nil, "", input // already says which flag or field to change
+		}
+		var pin *kustbuild.PinConflictError
+		if errors.As(err, &pin) {
+			return nil, "", &InputError{Field: pin.Source, Message: pin.Conflict(), Fix: pin.Fix(), Sentence: true}
 		}
 		var unknown *kustbuild.UnknownTargetError
 		if errors.As(err, &unknown) {
