@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
@@ -276,12 +278,43 @@ func markRequired(fs *pflag.FlagSet, name string) {
 
 // flagError is how a command reports flags it could not read: a usage
 // error, or, for a shared flag's refused value, the command's ValueExit.
-func flagError(c *Command, err error) error {
+func flagError(c *Command, fs *pflag.FlagSet, err error) error {
 	var bad *pflag.InvalidValueError
 	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
 		return &ExitError{Code: c.ValueExit, Err: err}
 	}
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
+		if near := nearestFlags(fs, unknown.GetSpecifiedName()); len(near) > 0 {
+			return &UsageError{Msg: fmt.Sprintf("%v: did you mean %s?", err, strings.Join(near, " or "))}
+		}
+	}
 	return &UsageError{Msg: err.Error()}
+}
+
+// nearestFlags are the command's flags closest to an unknown name by edit
+// distance (at most a third of the name's length, at least 2 edits), or
+// that the name is a prefix of, each as --name; none when nothing is near.
+func nearestFlags(fs *pflag.FlagSet, name string) []string {
+	best := max(2, len(name)/3)
+	var out []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := fieldhint.EditDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		switch {
+		case d < best:
+			best, out = d, []string{"--" + f.Name}
+		case d == best:
+			out = append(out, "--"+f.Name)
+		}
+	})
+	sort.Strings(out)
+	return out
 }
 
 // checkRequired refuses a required flag left empty, naming it.
