@@ -93,6 +93,9 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
+		if pt := patchTargetError(fsys, opts.env(), dir, err); pt != nil {
+			err = pt
+		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := wrapped.validate(m, dir); err != nil {

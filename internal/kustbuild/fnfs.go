@@ -45,7 +45,9 @@ type fnFS struct {
 	ip             netip.Addr                            // the address settled for spec, if any
 
 	pins        []imagePin // images the overlay pins (pin.go)
-	overridePin bool       // Options.OverridePin: a given image replaces spec.image too
+	overridePin bool       // Options.Pin is PinOverride: a given image replaces spec.image too
+
+	dropPatchesIn string // a kustomization built without its patches (patchtarget.go)
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {
@@ -127,6 +129,9 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 		return data, nil // let kustomize report the syntax error in its own words
 	}
 	f.recordImagePins(dir, kust)
+	if err := f.dropPatches(dir, kust); err != nil {
+		return nil, err
+	}
 	var generated []string
 	keep, err := f.filterEntries(kust, "generators", dir, func(i int, configs []*yaml.RNode) (bool, error) {
 		out, err := f.generate(configs)
