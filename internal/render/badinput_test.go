@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -116,6 +117,36 @@ func TestImageOmittedNeedsAPinnedOverlay(t *testing.T) {
 	}
 	if !strings.Contains(string(pod), "image: mirror.example.com:5000/openshift/apiserver-network-proxy:4.20") {
 		t.Errorf("upi overlay rendered without --image lost its mirrored image:\n%s", pod)
+	}
+}
+
+// TestImageOverAPinNeedsAChoice: --image for an overlay that pins another
+// image is bad input naming both, and writes nothing; --keep-pin renders the
+// pin, --override-pin the given image.
+func TestImageOverAPinNeedsAChoice(t *testing.T) {
+	const pin = "image: mirror.example.com:5000/openshift/apiserver-network-proxy:4.20"
+	root := t.TempDir()
+	opts := baseOpts(root)
+	opts.Overlay = "upi"
+	expectInputError(t, runBad(t, opts), "--image", testImage, "mirror.example.com:5000/openshift/apiserver-network-proxy:4.20", "--override-pin", "--keep-pin")
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
+	}
+	for _, tc := range []struct {
+		pin  kustbuild.PinPolicy
+		want string
+	}{{kustbuild.PinKeep, pin}, {kustbuild.PinOverride, "image: " + testImage}} {
+		root := t.TempDir()
+		opts := baseOpts(root)
+		opts.Overlay, opts.Pin = "upi", tc.pin
+		mustRun(t, opts)
+		pod, err := os.ReadFile(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(pod), tc.want) {
+			t.Errorf("pin policy %d: the server pod lacks %q:\n%s", tc.pin, tc.want, pod)
+		}
 	}
 }
 
