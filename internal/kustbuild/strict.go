@@ -36,8 +36,18 @@ func refuseUnknownFields(m resmap.ResMap) error {
 	if len(lines) == 0 {
 		return nil
 	}
-	return fmt.Errorf("the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time); fix the patch that adds them:\n%s",
-		strings.Join(lines, "\n"))
+	return &UnknownFieldsError{Lines: lines}
+}
+
+// UnknownFieldsError is a built bundle with fields its objects' Kubernetes
+// types do not have: bad input, like a config its generator refuses.
+type UnknownFieldsError struct {
+	Lines []string // "  Kind namespace/name: path: unknown field (hint)"
+}
+
+func (e *UnknownFieldsError) Error() string {
+	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time); fix the patch that adds them:\n" +
+		strings.Join(e.Lines, "\n")
 }
 
 func objectName(namespace, name string) string {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -237,5 +238,27 @@ func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 	var ce *CheckError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "[test-rule]") {
 		t.Fatalf("want a CheckError naming the rule, got %v", err)
+	}
+}
+
+// TestBadInputUnknownField: an overlay whose patch adds a field the
+// DaemonSet's type does not have is bad input naming the field and the one
+// meant, and nothing is written.
+func TestBadInputUnknownField(t *testing.T) {
+	tree := tooltest.ExecWiredTree(t)
+	overlay := filepath.Join(tree, "overlays", "typo")
+	if err := os.MkdirAll(overlay, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kust := "resources:\n- ../ipv4\npatches:\n- target: {kind: DaemonSet}\n  patch: |-\n    apiVersion: apps/v1\n    kind: DaemonSet\n    metadata: {name: konnectivity-agent}\n    spec: {template: {spec: {nodeSelecter: {a: b}}}}\n"
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	opts := baseOpts(root)
+	opts.Overlay = overlay
+	expectInputError(t, runBad(t, opts), "--overlay", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
 	}
 }
