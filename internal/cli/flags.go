@@ -97,6 +97,11 @@ const imageEnv = "$KONNECTIVITY_IMAGE"
 func imageFlag(fs *pflag.FlagSet, p *string, pin *kustbuild.PinPolicy, note string) {
 	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
+	pinFlags(fs, pin)
+}
+
+// pinFlags declares --override-pin and --keep-pin, which set pin.
+func pinFlags(fs *pflag.FlagSet, pin *kustbuild.PinPolicy) {
 	for _, f := range []struct {
 		want       kustbuild.PinPolicy
 		name, help string
