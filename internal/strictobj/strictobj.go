@@ -16,6 +16,8 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+	"strconv"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -103,8 +105,5 @@ func Check(apiVersion, kind string, obj []byte) ([]Problem, error) {
 // messageOf is the error's kind ("unknown field") without the quoted path
 // the decoder appends.
 func messageOf(msg, path string) string {
-	if n := len(msg) - len(fmt.Sprintf(" %q", path)); n > 0 && msg[n:] == fmt.Sprintf(" %q", path) {
-		return msg[:n]
-	}
-	return msg
+	return strings.TrimSuffix(msg, " "+strconv.Quote(path))
 }
