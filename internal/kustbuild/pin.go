@@ -82,7 +82,11 @@ func (f *fnFS) recordImagePins(dir string, kust *yaml.RNode) {
 		if fieldString(e, "name") != bundle.DefaultImage {
 			continue
 		}
-		f.addPin(imagePin{where: "images: of " + filepath.Join(dir, "kustomization.yaml"), ref: pinnedRef(e)})
+		where := "images: of " + filepath.Join(dir, "kustomization.yaml")
+		if f.immutable { // the embedded tree, rooted at / in memory
+			where = "images: of " + filepath.Join(strings.TrimPrefix(dir, "/"), "kustomization.yaml") + " (embedded in the binary)"
+		}
+		f.addPin(imagePin{where: where, ref: pinnedRef(e)})
 	}
 }
 
