@@ -152,7 +152,7 @@ vuln: ## govulncheck on the module (needs vuln.go.dev, which this sandbox cannot
 DIFF_OUTPUT  ?= text
 GOLDEN_IMAGE := quay.io/openshift/origin-apiserver-network-proxy:4.20
 
-diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|markdown|json); exit 1 if any drifted
+diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|markdown|json); fails if any drifted or broke (make exits 2, as for any failed target)
 	@rc=0; for g in testdata/golden/*.yaml; do o=$$(basename $$g .yaml); \
 	  case $$o in \
 	    upi)  args="" ;; \
@@ -162,7 +162,10 @@ diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|mark
 	  s=0; env -u KONNECTIVITY_BOOTSTRAP_IP -u KONNECTIVITY_IMAGE \
 	    $(BIN) diff --output $(DIFF_OUTPUT) $$args testdata/golden/$$o.yaml overlays/$$o || s=$$?; \
 	  if [ $$s -gt $$rc ]; then rc=$$s; fi; \
-	done; exit $$rc
+	done; \
+	if [ $$rc -eq 1 ]; then echo "make diff: an overlay drifted from its golden file (diff above); make golden rewrites the golden files" >&2; fi; \
+	if [ $$rc -gt 1 ]; then echo "make diff: an overlay failed to build or diff (error above)" >&2; fi; \
+	exit $$rc
 
 clean: ## remove build outputs (keeps the built tools)
 	rm -rf bin

@@ -17,10 +17,11 @@
 #
 # Environment (the defaults are the bootstrap node's):
 #   KONNECTIVITY_BUNDLE_IMAGE  the konnectivity-bundle image (required)
-#   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render)
-#   KONNECTIVITY_PROXY_VERSION the proxy version that image runs (v0.28 or
-#                              v0.36); unset, render asks the image's own
-#                              proxy-server --help (docs/bootkube.md)
+#   KONNECTIVITY_IMAGE         the apiserver-network-proxy image (render) for an
+#                              overlay that pins none; an overlay's pin wins
+#   KONNECTIVITY_PROXY_VERSION the proxy version the image runs (v0.28 or
+#                              v0.36); unset, render asks KONNECTIVITY_IMAGE's
+#                              own proxy-server --help (docs/bootkube.md)
 #   KONNECTIVITY_OVERLAY       overlay name (default ipv4)
 #   HOST_ROOT                  host root (default /); tests pass a scratch root
 #   ASSET_DIR                  bootkube's asset dir, mounted as /assets in the
@@ -110,6 +111,9 @@ proxy_version() {
     echo "$KONNECTIVITY_PROXY_VERSION"
     return
   fi
+  # No image to ask: an overlay that pins its own names its version too
+  # (spec.proxyVersion, as overlays/upi does); render says when it does not.
+  [[ -n ${KONNECTIVITY_IMAGE:-} ]] || return 0
   local help
   help=$("$PODMAN" run --quiet --rm --net=none --entrypoint /usr/bin/proxy-server "$KONNECTIVITY_IMAGE" --help 2>&1) || {
     log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE to learn its version:"
@@ -124,12 +128,20 @@ render_stage() {
   if [[ -f "$assets/konnectivity.done" ]]; then
     log "konnectivity.done exists: the bundle is rendered"
   else
-    : "${KONNECTIVITY_IMAGE:?set KONNECTIVITY_IMAGE to the apiserver-network-proxy image}"
-    local version
+    # The release's image serves overlays that pin none; an overlay's pin
+    # (a mirror, say) wins over it (--keep-pin). Without KONNECTIVITY_IMAGE
+    # render refuses an overlay that pins no image, naming the fix.
+    local args=() version
+    if [[ -n ${KONNECTIVITY_IMAGE:-} ]]; then
+      args=(--image "$KONNECTIVITY_IMAGE" --keep-pin)
+    fi
     version=$(proxy_version)
-    log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY, proxy $version)"
+    if [[ -n $version ]]; then
+      args+=(--proxy-version "$version")
+    fi
+    log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY${version:+, proxy $version})"
     bundle render --root /host --bootstrap-ip auto --overlay "$KONNECTIVITY_OVERLAY" \
-      --image "$KONNECTIVITY_IMAGE" --proxy-version "$version" >&2
+      "${args[@]}" >&2
     touch "$assets/konnectivity.done"
   fi
   # The KAS render runs with $ASSET_DIR mounted at /assets.

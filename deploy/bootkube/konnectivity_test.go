@@ -231,3 +231,24 @@ func TestStageExplainsPodmanSettings(t *testing.T) {
 		t.Error("the failed render stage left its .done marker")
 	}
 }
+
+// TestStageKeepsAnOverlaysPin: the stage always has the release's image in
+// KONNECTIVITY_IMAGE, and an overlay that pins its own (overlays/upi, a
+// mirror) must still deploy the pin: the stage passes --keep-pin. The ipv4
+// case of TestStageRenderAndTeardown shows the release's image serving an
+// overlay that pins none.
+func TestStageKeepsAnOverlaysPin(t *testing.T) {
+	image := podmantest.BundleImage(t)
+	root := scratchRoot(t)
+	if _, _, err := stage(t, root, image, []string{"KONNECTIVITY_OVERLAY=upi"}, "render"); err != nil {
+		t.Fatalf("render stage of the upi overlay with KONNECTIVITY_IMAGE=%s: %v", proxyImage, err)
+	}
+	pod, err := os.ReadFile(filepath.Join(root, "etc", "kubernetes", "manifests", "konnectivity-server-pod.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pin = "image: mirror.example.com:5000/openshift/apiserver-network-proxy:4.20"
+	if !strings.Contains(string(pod), pin) || strings.Contains(string(pod), proxyImage) {
+		t.Errorf("the server pod does not deploy the overlay's pin (%s):\n%s", pin, pod)
+	}
+}

@@ -7,8 +7,9 @@
 # Usage: deploy/image/build.sh [--for-kustomize]
 #   --for-kustomize  (make image) build it where the `docker` that kustomize
 #                    runs will find it, then run it the way kustomize does;
-#                    when that cannot work here, say why and what to do, and
-#                    exit 1. Without it the image is built with $PODMAN.
+#                    when that cannot work here, say why and what to do as a
+#                    warning, and still exit 0 (exit 1 only when no image
+#                    could be built). Without it the image is built with $PODMAN.
 #   VERSION     default: git describe of the checkout
 #   IMAGE_REPO  default: localhost/konnectivity-bundle
 #   PODMAN      default: podman
@@ -58,6 +59,9 @@ cp deploy/image/Containerfile deploy/image/passwd deploy/image/group "$ctx/"
   "$builder" build --quiet "${build_flags[@]}" -f "$ctx/Containerfile" \
   -t "$IMAGE_REPO:$VERSION" -t "$IMAGE_REPO:v1alpha1" "$ctx" >/dev/null
 echo "$IMAGE_REPO:$VERSION"
-if [[ $for_kustomize == 1 ]]; then
-  "$here/check-wiring.sh" "$IMAGE_REPO:v1alpha1"
+# The image is built: a docker that cannot run it is a warning about the
+# container wiring, not a failed build (the exec wiring and
+# `konnectivity-bundle build` need no docker).
+if [[ $for_kustomize == 1 ]] && ! "$here/check-wiring.sh" "$IMAGE_REPO:v1alpha1"; then
+  say "warning: $IMAGE_REPO:$VERSION is built, but kustomize's container wiring cannot run it here (the cause and the fix are above)."
 fi

@@ -1,7 +1,8 @@
 // Package image tests `make image` (deploy/image/build.sh --for-kustomize)
 // on each kind of host the container wiring meets: it must leave the image
 // where the docker kustomize runs finds it and prove that docker runs it, or
-// fail naming the cause and the fix.
+// warn naming the cause and the fix (and still succeed, the image being
+// built), or fail when it cannot build the image at all.
 package image
 
 import (
@@ -89,32 +90,35 @@ func TestPodmanDocker(t *testing.T) {
 	wantAll(t, out, "with "+shim+"/docker (podman): checked by running it so")
 }
 
-// TestDockerWithoutDaemon is the failing case of a CI image: a Docker CLI
-// first on PATH with no daemon, podman installed. make image builds the
-// image with podman, then fails naming the docker, its error and the fixes,
-// the exact PATH one when podman's docker is further down PATH.
+// TestDockerWithoutDaemon is the case of a CI image: a Docker CLI first on
+// PATH with no daemon, podman installed. make image builds the image with
+// podman and succeeds, warning that the container wiring cannot run it,
+// naming the docker, its error and the fixes, the exact PATH one when
+// podman's docker is further down PATH.
 func TestDockerWithoutDaemon(t *testing.T) {
 	dir, extra := fakeDockerNoDaemon(t)
 	shim := podmantest.DockerShim(t)
 	out, err := makeImage(t, dir+":"+goDir(t)+":"+shim+":"+sysPath, extra...)
-	if err == nil {
-		t.Fatal("make image succeeded with a docker that has no daemon first on PATH")
+	if err != nil {
+		t.Fatalf("make image failed after building the image, when only the docker wiring check failed: %v", err)
 	}
-	wantAll(t, out, "the docker kustomize runs, "+dir+"/docker (first on PATH), reaches no daemon: Cannot connect to the Docker daemon",
+	wantAll(t, out, "warning: localhost/konnectivity-bundle:wiring-test is built, but kustomize's container wiring cannot run it here",
+		"the docker kustomize runs, "+dir+"/docker (first on PATH), reaches no daemon: Cannot connect to the Docker daemon",
 		"exit status 125", "start its daemon", "PATH="+shim+":$PATH kustomize build --enable-alpha-plugins",
 		"localhost/konnectivity-bundle:v1alpha1 is built in podman's store", "--enable-alpha-plugins --enable-exec")
 }
 
-// TestNoDockerWithPodman: podman alone is not enough, kustomize runs docker.
+// TestNoDockerWithPodman: podman alone is not enough, kustomize runs docker;
+// the image is built, so make image warns and succeeds.
 func TestNoDockerWithPodman(t *testing.T) {
 	if _, err := os.Stat("/usr/bin/docker"); err == nil {
 		t.Skip("skipping: /usr/bin/docker exists (podman-docker), so PATH cannot leave docker out and keep podman")
 	}
 	out, err := makeImage(t, goDir(t)+":"+sysPath)
-	if err == nil {
-		t.Fatal("make image succeeded with no docker on PATH")
+	if err != nil {
+		t.Fatalf("make image failed after building the image with podman: %v", err)
 	}
-	wantAll(t, out, "there is no docker on PATH", "apt-get install podman-docker", "--enable-exec")
+	wantAll(t, out, "warning: localhost/konnectivity-bundle:wiring-test is built", "there is no docker on PATH", "apt-get install podman-docker", "--enable-exec")
 }
 
 // TestNoContainerRuntime: neither docker nor podman; the message points to

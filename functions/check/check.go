@@ -76,6 +76,7 @@ func run(b *bundlemodel.Bundle, opts Options) framework.Results {
 var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 	checkEmpty,
 	checkMalformed,
+	checkFields,
 	checkTarget,
 	checkServerFlags,
 	checkAgentFlags,

@@ -27,6 +27,9 @@ func checkEgress(b *bundlemodel.Bundle, _ Options, r *report) {
 			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.APIVersion)
 		return
 	}
+	if len(unknownFields(o)) > 0 {
+		return // unknown-field names each one with its fix
+	}
 	cfg, err := decodeEgress(o)
 	if err != nil {
 		r.errorf("egress-invalid", o.Ref(), "", "fix the file so kube-apiserver can load it",

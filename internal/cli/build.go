@@ -29,7 +29,7 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options
 			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
-			imageFlag(fs, &opts.Image, "else a placeholder for kustomize images:")
+			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
 			proxyVersionFlag(fs, &opts.ProxyVersion)
 			return func(io IO, args []string) error {
 				if len(args) > 1 {

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -46,7 +47,7 @@ that does not build.`,
 			var opts check.Options
 			var build kustbuild.Options
 			bootstrapIPFlag(fs, &build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
-			imageFlag(fs, &build.Image, "for a DIR that is built")
+			imageFlag(fs, &build.Image, &build.Pin, "for a DIR that is built")
 			proxyVersionFlag(fs, &build.ProxyVersion)
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
@@ -93,7 +94,10 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options, 
 		r := result.NewReport(findings)
 		return &ExitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
-	return nil
+	if output != "json" {
+		_, err = fmt.Fprintln(io.Stdout, checkedLine(stream, target, opts.CertFiles != nil, findings))
+	}
+	return err
 }
 
 // readBundle reads a YAML stream from stdin or a file, reads what render
@@ -105,6 +109,10 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 			return nil, fmt.Errorf("reading bundle: %w", err)
 		}
 		if st.IsDir() && !renderedroot.IsRoot(target) {
+			if !hasKustomization(target) {
+				return nil, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
+					target, hostlayout.StatePath)
+			}
 			b, err := kustbuild.Build(target, build)
 			if err != nil {
 				return nil, fmt.Errorf("building %s before checking it: %w", target, err)

@@ -50,8 +50,9 @@ func TestCheckCommand(t *testing.T) {
 		wantStdout string // substring; "" = stdout must be empty
 		wantStderr string // substring
 	}{
-		{name: "good file", args: []string{goodFile}, wantCode: 0},
-		{name: "good file with certificates", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/good"), goodFile}, wantCode: 0},
+		{name: "good file", args: []string{goodFile}, wantCode: 0, wantStdout: "ok: checked 6 object(s) of " + goodFile + " (Pod kube-system/konnectivity-server (server), "},
+		{name: "good file with certificates", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/good"), goodFile}, wantCode: 0,
+			wantStdout: "Namespace openshift-bootstrap-konnectivity, certificates): 0 error(s), 0 warning(s)\n"},
 		{name: "bad file", args: []string{badFile}, wantCode: 1,
 			wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args[4]: --server-port is 8091", wantStderr: "2 error(s), 0 warning(s)"},
 		{name: "bad stdin", stdin: bad, args: []string{"-"}, wantCode: 1, wantStdout: "server port should be set to 0"},
@@ -60,7 +61,7 @@ func TestCheckCommand(t *testing.T) {
 		{name: "missing cluster CA", stdin: noCA, wantCode: 1, wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args: --cluster-ca-cert"},
 		{name: "missing cluster CA allowed", stdin: noCA, args: []string{"--allow-missing-cluster-ca"}, wantCode: 0, wantStdout: "warning  Pod"},
 		{name: "empty build", stdin: "", wantCode: 1, wantStdout: "--enable-exec"},
-		{name: "empty build allowed", stdin: "", args: []string{"--allow-empty"}, wantCode: 0},
+		{name: "empty build allowed", stdin: "", args: []string{"--allow-empty"}, wantCode: 0, wantStdout: "ok: checked 0 object(s) of standard input (no object of the bundle)"},
 		{name: "unknown output", args: []string{"--output", "yaml", goodFile}, wantCode: 2, wantStderr: `invalid argument "yaml" for "-o, --output" flag: use one of text, json`},
 		{name: "two targets", args: []string{goodFile, badFile}, wantCode: 2, wantStderr: "at most one"},
 		{name: "missing file", args: []string{"/no/such/bundle.yaml"}, wantCode: 2, wantStderr: "no such file"},
@@ -105,7 +106,7 @@ func TestCheckCommandJSON(t *testing.T) {
 func TestCheckCommandDir(t *testing.T) {
 	env := map[string]string{"KONNECTIVITY_BOOTSTRAP_IP": "192.0.2.10", "KONNECTIVITY_PROXY_VERSION": "v0.36"}
 	code, stdout, stderr := runCheckCmd(t, "", env, "../../overlays/ipv4")
-	if code != 0 || stdout != "" {
+	if code != 0 || !strings.HasPrefix(stdout, "ok: checked 5 object(s) of ../../overlays/ipv4 (") {
 		t.Errorf("overlays/ipv4: exit %d, stdout %q, stderr %q; want a clean pass", code, stdout, stderr)
 	}
 	dir := t.TempDir()
@@ -120,8 +121,8 @@ func TestCheckCommandDir(t *testing.T) {
 		t.Errorf("edited dir: exit %d, stdout %q; want mode-protocol-mismatch", code, stdout)
 	}
 	code, _, stderr = runCheckCmd(t, "", env, t.TempDir())
-	if code != 2 || !strings.Contains(stderr, "before checking it") {
-		t.Errorf("dir without kustomization: exit %d, stderr %q; want 2 and the build error", code, stderr)
+	if code != 2 || !strings.Contains(stderr, "nothing to check here") {
+		t.Errorf("dir without kustomization: exit %d, stderr %q; want 2 and nothing to check here", code, stderr)
 	}
 }
 
@@ -132,4 +133,32 @@ func readCheckGood(t *testing.T) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// TestCheckSaysWhatItChecked: a clean check prints one line naming what it
+// checked; -o json stays JSON only.
+func TestCheckSaysWhatItChecked(t *testing.T) {
+	bundle, err := os.ReadFile(filepath.Join("..", "..", "testdata", "golden", "upi.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runCLI(t, string(bundle), "check", "-")
+	want := "ok: checked 5 object(s) of standard input (Pod kube-system/konnectivity-server (server), DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent (agents), " +
+		"EgressSelectorConfiguration konnectivity-egress-selector, KubeAPIServerConfig konnectivity-config-override, Namespace openshift-bootstrap-konnectivity): 0 error(s), 0 warning(s)\n"
+	if code != 0 || stdout != want || stderr != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 0 and %q", code, stdout, stderr, want)
+	}
+	if code, stdout, _ = runCLI(t, string(bundle), "check", "-o", "json", "-"); code != 0 || strings.Contains(stdout, "ok: checked") {
+		t.Errorf("-o json: exit %d, stdout %q; want JSON only", code, stdout)
+	}
+}
+
+// TestCheckEmptyDir: a directory with neither a kustomization nor a render
+// is "nothing to check here", a usage-level error (exit 2), not kustomize's
+// raw complaint.
+func TestCheckEmptyDir(t *testing.T) {
+	code, stdout, stderr := runCLI(t, "", "check", t.TempDir())
+	if code != 2 || stdout != "" || !strings.Contains(stderr, "nothing to check here: no kustomization to build") || strings.Contains(stderr, "unable to find") {
+		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and nothing to check here", code, stdout, stderr)
+	}
 }

@@ -180,7 +180,7 @@ func runCommand(c *Command, args []string, io IO) int {
 	fs.SetOutput(io.Stderr)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return exitCode(io.Stderr, c, flagError(c, err))
+		return exitCode(io.Stderr, c, flagError(c, fs, err))
 	}
 	if *help {
 		printCommandHelp(io.Stdout, c, fs)

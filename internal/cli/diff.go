@@ -54,6 +54,8 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	imagePairFlag(fs, &images)
 	var versions []string
 	proxyVersionPairFlag(fs, &versions)
+	var pin kustbuild.PinPolicy
+	pinFlags(fs, &pin)
 	outputp := outputFlag(fs, formatNames()...)
 	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
 	return func(io IO, args []string) error {
@@ -72,6 +74,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return err
 		}
+		opts[0].Pin, opts[1].Pin = pin, pin
 		res, err := runDiff(io, args, overlays, opts)
 		if err != nil {
 			return &ExitError{Code: 2, Err: perSideHint(err, ips, images)}

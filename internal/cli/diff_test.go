@@ -233,3 +233,16 @@ func copyDir(t *testing.T, from, to string) {
 		}
 	}
 }
+
+// TestDiffImagePin: diff builds its sides with the same pin rule as build:
+// --image over upi's pin is an error naming --keep-pin, which diff takes.
+func TestDiffImagePin(t *testing.T) {
+	const image = "quay.io/example/apiserver-network-proxy:given"
+	code, _, stderr := runCLI(t, "", "diff", "--overlays", "--image", image, "upi", "upi")
+	if code != 2 || !strings.Contains(stderr, "--image "+image+" would replace the image the overlay pins") {
+		t.Errorf("exit %d, stderr %q; want 2 and the pin conflict", code, stderr)
+	}
+	if code, _, stderr = runCLI(t, "", "diff", "--overlays", "--image", image, "--keep-pin", "upi", "upi"); code != 0 {
+		t.Errorf("--keep-pin: exit %d, stderr %q; want 0 (the same overlay twice)", code, stderr)
+	}
+}

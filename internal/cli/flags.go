@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,7 +14,9 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
@@ -88,10 +92,55 @@ func (v *choiceValue) Set(s string) error {
 // --image is not given (the generator reads it).
 const imageEnv = "$KONNECTIVITY_IMAGE"
 
-// imageFlag declares --image; note adds what this command does with it.
-func imageFlag(fs *pflag.FlagSet, p *string, note string) {
+// imageFlag declares --image, and --override-pin and --keep-pin, which say
+// what it does to an image the overlay pins (an error without either);
+// note adds what this command does with it.
+func imageFlag(fs *pflag.FlagSet, p *string, pin *kustbuild.PinPolicy, note string) {
 	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
+	pinFlags(fs, pin)
+}
+
+// pinFlags declares --override-pin and --keep-pin, which set pin.
+func pinFlags(fs *pflag.FlagSet, pin *kustbuild.PinPolicy) {
+	for _, f := range []struct {
+		want       kustbuild.PinPolicy
+		name, help string
+	}{
+		{kustbuild.PinOverride, kustbuild.OverridePinFlag, "--image (or " + imageEnv + ") replaces an image the overlay pins (images: or spec.image), which is otherwise an error"},
+		{kustbuild.PinKeep, kustbuild.KeepPinFlag, "an image the overlay pins wins over --image (or " + imageEnv + "), which then only serves an overlay that pins none"},
+	} {
+		fl := fs.VarPF(&pinValue{p: pin, want: f.want}, strings.TrimPrefix(f.name, "--"), "", f.help)
+		fl.NoOptDefVal = "true"
+		markShared(fs, fl.Name)
+	}
+}
+
+// pinValue is --override-pin or --keep-pin: a boolean flag that sets the
+// pin policy, and refuses the other one's.
+type pinValue struct {
+	p    *kustbuild.PinPolicy
+	want kustbuild.PinPolicy
+}
+
+func (v *pinValue) String() string { return strconv.FormatBool(v.p != nil && *v.p == v.want) }
+
+func (v *pinValue) Type() string { return "bool" }
+
+func (v *pinValue) Set(s string) error {
+	on, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	switch {
+	case !on && *v.p == v.want:
+		*v.p = kustbuild.PinRefuse
+	case on && *v.p != kustbuild.PinRefuse && *v.p != v.want:
+		return fmt.Errorf("%s and %s contradict each other: give one", kustbuild.OverridePinFlag, kustbuild.KeepPinFlag)
+	case on:
+		*v.p = v.want
+	}
+	return nil
 }
 
 // proxyVersionHelp says what --proxy-version decides and where it defaults from.
@@ -304,12 +353,43 @@ func markRequired(fs *pflag.FlagSet, name string) {
 
 // flagError is how a command reports flags it could not read: a usage
 // error, or, for a shared flag's refused value, the command's ValueExit.
-func flagError(c *Command, err error) error {
+func flagError(c *Command, fs *pflag.FlagSet, err error) error {
 	var bad *pflag.InvalidValueError
 	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
 		return &ExitError{Code: c.ValueExit, Err: err}
 	}
+	var unknown *pflag.NotExistError
+	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
+		if near := nearestFlags(fs, unknown.GetSpecifiedName()); len(near) > 0 {
+			return &UsageError{Msg: fmt.Sprintf("%v: did you mean %s?", err, strings.Join(near, " or "))}
+		}
+	}
 	return &UsageError{Msg: err.Error()}
+}
+
+// nearestFlags are the command's flags closest to an unknown name by edit
+// distance (at most a third of the name's length, at least 2 edits), or
+// that the name is a prefix of, each as --name; none when nothing is near.
+func nearestFlags(fs *pflag.FlagSet, name string) []string {
+	best := max(2, len(name)/3)
+	var out []string
+	fs.VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		d := fieldhint.EditDistance(name, f.Name)
+		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		switch {
+		case d < best:
+			best, out = d, []string{"--" + f.Name}
+		case d == best:
+			out = append(out, "--"+f.Name)
+		}
+	})
+	sort.Strings(out)
+	return out
 }
 
 // checkRequired refuses a required flag left empty, naming it.

@@ -150,3 +150,24 @@ func TestSharedFlagErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownFlagDidYouMean: a misspelled flag is a usage error that names
+// the flags nearest to it; a name near none gets pflag's message alone.
+func TestUnknownFlagDidYouMean(t *testing.T) {
+	c := New(Config{})
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"render", "--bootstrapip", "192.0.2.10"}, "unknown flag: --bootstrapip: did you mean --bootstrap-ip?"},
+		{[]string{"check", "--alow-empty"}, "unknown flag: --alow-empty: did you mean --allow-empty?"},
+		{[]string{"build", "--img", "x"}, "unknown flag: --img: did you mean --image?"},
+		{[]string{"status", "--roto", "/"}, "unknown flag: --roto: did you mean --root?"},
+		{[]string{"build", "--zzzzzzzz"}, "unknown flag: --zzzzzzzz\n"},
+	} {
+		code, stdout, stderr := runProgram(t, c, nil, tc.args...)
+		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
+		}
+	}
+}

@@ -51,7 +51,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts kustbuild.Options
 	var rf ruleFlags
 	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
-	imageFlag(fs, &opts.Image, "when building")
+	imageFlag(fs, &opts.Image, &opts.Pin, "when building")
 	proxyVersionFlag(fs, &opts.ProxyVersion)
 	outputp := outputFlag(fs, append([]string{"text", "json"}, firewall.Formats()...)...)
 	rf.register(fs)

@@ -86,7 +86,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name ("+strings.Join(kustbuild.Overlays(), ", ")+") or kustomization directory; default "+kustbuild.DefaultOverlay)
 	rootFlag(fs, &opts.Root, "host root directory to write under, / on the bootstrap node", rootPlaces)
 	bootstrapIPAutoFlag(fs, &opts.BootstrapIP, &opts.AutoBootstrapIP, "optional when the overlay sets spec.bootstrapIP")
-	imageFlag(fs, &opts.Image, "omit it when the overlay pins the image (images: or spec.image), which it would replace")
+	imageFlag(fs, &opts.Image, &opts.Pin, "omit it when the overlay pins the image (images: or spec.image)")
 	proxyVersionFlag(fs, &opts.ProxyVersion)
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")

@@ -99,7 +99,7 @@ func (p *Plan) sources(opts Options) error {
 	for _, pfx := range opts.From {
 		f := familyOf(pfx.Addr())
 		if !hasFamily(used, f) {
-			return fmt.Errorf("--from %s is %s, but agents reach the server over %s only (they dial %s: %s); give a %s CIDR of the node network, or render the bundle with a bootstrap IP of that family", pfx, f, used[0], p.Req.Dial, p.Req.Source, used[0])
+			return fmt.Errorf("--from %s is %s, but agents reach the server over %s only (they dial %s: %s); give an %s CIDR of the node network, or render the bundle with a bootstrap IP of that family", pfx, f, used[0], p.Req.Dial, p.Req.Source, used[0])
 		}
 		p.Sources[f] = append(p.Sources[f], pfx)
 	}

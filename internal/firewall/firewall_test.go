@@ -100,6 +100,7 @@ func TestPlanErrors(t *testing.T) {
 		{"no source", ipv4, firewall.Options{}, "--from is required: give the node network"},
 		{"both sources", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), Anywhere: true}, "--from and --from-anywhere exclude each other"},
 		{"family the bundle does not use", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only (they dial 10.0.0.5"},
+		{"family the bundle does not use: the fix reads", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "; give an ipv4 CIDR of the node network"},
 		{"no family", firewall.Requirement{Port: 8091, Dial: "10.0.0.5"}, firewall.Options{Anywhere: true}, "names no address family"},
 		{"bad chain", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
 		{"chain of the wrong family", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},

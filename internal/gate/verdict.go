@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -27,11 +28,13 @@ const (
 
 // Verdict is the gate's answer: ready, or the one cause in the way.
 type Verdict struct {
-	Ready     bool          `json:"ready"`
-	Cause     Cause         `json:"cause,omitempty"`
-	Detail    string        `json:"detail,omitempty"`
-	Fix       string        `json:"fix,omitempty"`
-	Waited    time.Duration `json:"waited"`
+	Ready  bool   `json:"ready"`
+	Cause  Cause  `json:"cause,omitempty"`
+	Detail string `json:"detail,omitempty"`
+	Fix    string `json:"fix,omitempty"`
+	// Waited is how long the gate waited; JSON has it as waitedSeconds
+	// (MarshalJSON), a number a reader needs no unit for.
+	Waited    time.Duration `json:"-"`
 	Agents    int           `json:"agents"`
 	MaxAgents int           `json:"maxAgents"`
 	MinAgents int           `json:"minAgents"`
@@ -127,4 +130,14 @@ func (v *Verdict) waitingFor() string {
 		return "the test dial"
 	}
 	return string(v.Cause)
+}
+
+// MarshalJSON writes the verdict with Waited as waitedSeconds, in seconds to
+// the millisecond: a bare Duration would be nanoseconds without a unit.
+func (v Verdict) MarshalJSON() ([]byte, error) {
+	type plain Verdict
+	return json.Marshal(struct {
+		plain
+		WaitedSeconds float64 `json:"waitedSeconds"`
+	}{plain(v), v.Waited.Round(time.Millisecond).Seconds()})
 }

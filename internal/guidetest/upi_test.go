@@ -19,8 +19,9 @@ import (
 // konnectivity-bundle on PATH, as a new user would from a fresh clone. The
 // copy is not named konnectivity-bundle (a clone may have any name), the
 // scratch root does not exist yet (the guide makes it), the real kustomize
-// is on PATH when it is built (the guide's kustomize block runs), and the
-// copy must be left exactly as it was.
+// is on PATH when it is built (the guide's kustomize block runs), ROOT is
+// not set (the guide's default root must be a scratch one), and the copy
+// must be left exactly as it was.
 func TestUPIGuideRuns(t *testing.T) {
 	guide := readGuide(t, "upi.md")
 	blocks := Runnable(Blocks(guide))
@@ -32,9 +33,13 @@ func TestUPIGuideRuns(t *testing.T) {
 		sb.path = dir + ":" + sb.path
 	}
 	before := treetest.Snapshot(t, sb.repo, treetest.Exact)
-	out, err := sb.run(script("upi.md", blocks), "ROOT="+filepath.Join(sb.tmp, "scratch", "hostroot"), "TMPDIR="+sb.tmp)
+	// No ROOT: as written, the guide renders into a scratch root of its own.
+	out, err := sb.run(script("upi.md", blocks), "TMPDIR="+sb.tmp)
 	if err != nil {
 		t.Fatalf("the guide failed: %v\n%s", err, lastLines(out, 60))
+	}
+	if roots, _ := filepath.Glob(filepath.Join(sb.tmp, "*", "hostroot")); len(roots) != 1 {
+		t.Errorf("the guide's render did not write into a scratch root under its temporary directory: %q", roots)
 	}
 	treetest.AssertSame(t, "the clone before and after the guide", before, treetest.Snapshot(t, sb.repo, treetest.Exact))
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))

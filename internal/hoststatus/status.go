@@ -5,7 +5,10 @@ package hoststatus
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"net"
+	"os"
 	"strings"
 	"time"
 
@@ -80,6 +83,19 @@ func (o *Options) defaults() {
 	}
 }
 
+// loadFailure is the check for a root whose render state does not load. A
+// permission error of a user other than root means the files are there and
+// status needs root to read them (render writes them for root only), not
+// that render has yet to run.
+func loadFailure(err error, euid int) *framework.Result {
+	if errors.Is(err, fs.ErrPermission) && euid != 0 {
+		return newCheck("rendered files", Error, err.Error(),
+			"status needs root: render's files are readable by root only; run it as root (sudo konnectivity-bundle status)")
+	}
+	return newCheck("rendered files", Error, err.Error(),
+		"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote")
+}
+
 // Run collects every check. It never fails: an unreadable root is itself
 // a finding that makes the tunnel unusable.
 func Run(ctx context.Context, opts Options) *Report {
@@ -87,8 +103,7 @@ func Run(ctx context.Context, opts Options) *Report {
 	rep := &Report{Root: opts.Root, PendingDials: -1}
 	root, err := renderedroot.Load(opts.Root)
 	if err != nil {
-		rep.add(newCheck("rendered files", Error, err.Error(),
-			"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote"))
+		rep.add(loadFailure(err, os.Geteuid()))
 		return rep.finish()
 	}
 	rep.Rendered = root

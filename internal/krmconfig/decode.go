@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 	"sigs.k8s.io/yaml"
 )
 
@@ -83,7 +84,7 @@ func unknownFields(node any, t reflect.Type, path string) FieldErrors {
 }
 
 func unknownStructFields(m map[string]any, t reflect.Type, path string) FieldErrors {
-	fields := jsonFields(t)
+	fields := fieldhint.JSONFields(t)
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -94,7 +95,7 @@ func unknownStructFields(m map[string]any, t reflect.Type, path string) FieldErr
 		child := join(path, k)
 		ft, ok := fields[k]
 		if !ok {
-			errs = append(errs, FieldError{Field: child, Message: "unknown field", Fix: suggest(k, fields)})
+			errs = append(errs, FieldError{Field: child, Message: "unknown field", Fix: fieldhint.Hint(t, path, k)})
 			continue
 		}
 		errs = append(errs, unknownFields(m[k], ft, child)...)
@@ -107,66 +108,6 @@ func join(path, key string) string {
 		return key
 	}
 	return path + "." + key
-}
-
-// jsonFields maps JSON names to field types, flattening embedded structs as
-// encoding/json does.
-func jsonFields(t reflect.Type) map[string]reflect.Type {
-	out := map[string]reflect.Type{}
-	for i := range t.NumField() {
-		f := t.Field(i)
-		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-		if name == "-" || !f.IsExported() {
-			continue
-		}
-		if f.Anonymous && name == "" {
-			for k, v := range jsonFields(f.Type) {
-				out[k] = v
-			}
-			continue
-		}
-		if name == "" {
-			name = f.Name
-		}
-		out[name] = f.Type
-	}
-	return out
-}
-
-func suggest(key string, fields map[string]reflect.Type) string {
-	best, bestDist := "", len(key)/2+2
-	names := make([]string, 0, len(fields))
-	for name := range fields {
-		names = append(names, name)
-		if d := editDistance(strings.ToLower(key), strings.ToLower(name)); d < bestDist {
-			best, bestDist = name, d
-		}
-	}
-	if best != "" {
-		return fmt.Sprintf("did you mean %q?", best)
-	}
-	sort.Strings(names)
-	return "known fields: " + strings.Join(names, ", ")
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // article prefixes a JSON or Go type name with "a" or "an".

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"reflect"
 	"sort"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 )
 
 // locateError finds the field whose value a type's own decoder (a
@@ -44,7 +46,7 @@ func locateInMap(m map[string]any, t reflect.Type, path string) *FieldError {
 	var fields map[string]reflect.Type
 	switch t.Kind() {
 	case reflect.Struct:
-		fields = jsonFields(t)
+		fields = fieldhint.JSONFields(t)
 	case reflect.Map:
 	default:
 		return nil

@@ -50,6 +50,10 @@ type Options struct {
 	// checks the kustomization wires in (an error result fails the build):
 	// `build` prints them, as kustomize would not.
 	Notes *framework.Results
+	// Pin says what an image given by Image (or KONNECTIVITY_IMAGE) does to
+	// an image the overlay pins (an images: entry for the placeholder, or
+	// spec.image): by default the two together are a PinConflictError.
+	Pin PinPolicy
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -89,6 +93,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
 	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, opts.BootstrapIP
+	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
@@ -96,9 +101,21 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
+		if pt := patchTargetError(fsys, opts.env(), dir, err); pt != nil {
+			err = pt
+		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if err := wrapped.validate(m, dir); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := wrapped.checkPins(opts); err != nil {
+		if _, conflict := err.(*PinConflictError); conflict && opts.Pin == PinKeep {
+			return run(fsys, dir, target, opts.withoutImage())
+		}
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := refuseUnknownFields(m); err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
 	if opts.Notes != nil {

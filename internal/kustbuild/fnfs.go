@@ -45,6 +45,11 @@ type fnFS struct {
 	spec           *bundle.Spec                          // the first KonnectivityBundle spec generated
 	ip             netip.Addr                            // the address settled for spec, if any
 	notes          framework.Results                     // the wired checks' warnings and info
+
+	pins        []imagePin // images the overlay pins (pin.go)
+	overridePin bool       // Options.Pin is PinOverride: a given image replaces spec.image too
+
+	dropPatchesIn string // a kustomization built without its patches (patchtarget.go)
 }
 
 func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {
@@ -124,6 +129,10 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	kust, err := yaml.Parse(string(data))
 	if err != nil {
 		return data, nil // let kustomize report the syntax error in its own words
+	}
+	f.recordImagePins(dir, kust)
+	if err := f.dropPatches(dir, kust); err != nil {
+		return nil, err
 	}
 	var generated []string
 	keep, err := f.filterEntries(kust, "generators", dir, func(i int, configs []*yaml.RNode) (bool, error) {

@@ -27,6 +27,10 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
+		c, err := f.withImagePin(c)
+		if err != nil {
+			return nil, err
+		}
 		in, err := f.inputsFor(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
@@ -90,6 +94,20 @@ func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e
 
 // Unwrap exposes the function's error.
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// withImagePin records the image a KonnectivityBundle config pins and
+// returns the config to generate with (specImagePin); other kinds, and a
+// config that does not decode (the generator names its fault), as they are.
+func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
+	if c.GetKind() != bundle.Kind {
+		return c, nil
+	}
+	spec, err := decodeSpec(c)
+	if err != nil {
+		return c, nil
+	}
+	return f.specImagePin(c, spec)
+}
 
 // inputsFor is what config c generates with: the environment and the
 // bootstrap IP. A KonnectivityBundle config's address is settled here, once,

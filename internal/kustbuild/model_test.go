@@ -59,7 +59,11 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 		t.Run(tc.overlay+"/"+tc.flag, func(t *testing.T) {
 			var seen bundle.Spec
 			calls := 0
-			opts := Options{Getenv: noEnv, Image: goldenImage, BootstrapIPFor: func(s bundle.Spec) (netip.Addr, error) {
+			image := goldenImage
+			if tc.overlay == "upi" {
+				image = "" // upi pins its own: --image would be a PinConflictError
+			}
+			opts := Options{Getenv: noEnv, Image: image, BootstrapIPFor: func(s bundle.Spec) (netip.Addr, error) {
 				seen, calls = s, calls+1
 				return SettleBootstrapIP(ipOf(tc.flag), s)
 			}}

@@ -55,6 +55,7 @@ func (f *fnFS) validate(m resmap.ResMap, top string) error {
 func (f *fnFS) validateIncluded(dir string) error {
 	sub := newFnFS(f.FileSystem, f.getenv)
 	sub.flagIP, sub.bootstrapIPFor, sub.immutable = f.flagIP, f.bootstrapIPFor, f.immutable
+	sub.overridePin = f.overridePin
 	m, err := krusty.MakeKustomizer(kustomizerOptions()).Run(sub, dir)
 	if sub.err != nil {
 		err = sub.err

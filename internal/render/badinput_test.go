@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -119,6 +121,36 @@ func TestImageOmittedNeedsAPinnedOverlay(t *testing.T) {
 	}
 }
 
+// TestImageOverAPinNeedsAChoice: --image for an overlay that pins another
+// image is bad input naming both, and writes nothing; --keep-pin renders the
+// pin, --override-pin the given image.
+func TestImageOverAPinNeedsAChoice(t *testing.T) {
+	const pin = "image: mirror.example.com:5000/openshift/apiserver-network-proxy:4.20"
+	root := t.TempDir()
+	opts := baseOpts(root)
+	opts.Overlay = "upi"
+	expectInputError(t, runBad(t, opts), "--image", testImage, "mirror.example.com:5000/openshift/apiserver-network-proxy:4.20", "--override-pin", "--keep-pin")
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
+	}
+	for _, tc := range []struct {
+		pin  kustbuild.PinPolicy
+		want string
+	}{{kustbuild.PinKeep, pin}, {kustbuild.PinOverride, "image: " + testImage}} {
+		root := t.TempDir()
+		opts := baseOpts(root)
+		opts.Overlay, opts.Pin = "upi", tc.pin
+		mustRun(t, opts)
+		pod, err := os.ReadFile(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(pod), tc.want) {
+			t.Errorf("pin policy %d: the server pod lacks %q:\n%s", tc.pin, tc.want, pod)
+		}
+	}
+}
+
 func TestBadInputInvalidImage(t *testing.T) {
 	for _, image := range []string{"Quay.io/UPPER/Case:1", "quay.io/x/y:bad tag", "quay.io/x/y@sha256:short", "quay.io//double"} {
 		t.Run(image, func(t *testing.T) {
@@ -206,5 +238,27 @@ func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 	var ce *CheckError
 	if !errors.As(err, &ce) || !strings.Contains(err.Error(), "[test-rule]") {
 		t.Fatalf("want a CheckError naming the rule, got %v", err)
+	}
+}
+
+// TestBadInputUnknownField: an overlay whose patch adds a field the
+// DaemonSet's type does not have is bad input naming the field and the one
+// meant, and nothing is written.
+func TestBadInputUnknownField(t *testing.T) {
+	tree := tooltest.ExecWiredTree(t)
+	overlay := filepath.Join(tree, "overlays", "typo")
+	if err := os.MkdirAll(overlay, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	kust := "resources:\n- ../ipv4\npatches:\n- target: {kind: DaemonSet}\n  patch: |-\n    apiVersion: apps/v1\n    kind: DaemonSet\n    metadata: {name: konnectivity-agent}\n    spec: {template: {spec: {nodeSelecter: {a: b}}}}\n"
+	if err := os.WriteFile(filepath.Join(overlay, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	opts := baseOpts(root)
+	opts.Overlay = overlay
+	expectInputError(t, runBad(t, opts), "--overlay", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
+	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
+		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
 	}
 }

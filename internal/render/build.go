@@ -18,7 +18,7 @@ import (
 // also returns where the address came from, for the report.
 func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, string, error) {
 	var source string
-	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Getenv: getenvOf(opts),
+	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Pin: opts.Pin, Getenv: getenvOf(opts),
 		BootstrapIPFor: func(spec bundlev1.Spec) (netip.Addr, error) {
 			var ip netip.Addr
 			var err error
@@ -31,12 +31,19 @@ func buildModel(d *deps, opts Options, flag netip.Addr) (*kustbuild.Model, strin
 		if errors.As(err, &input) {
 			return nil, "", input // already says which flag or field to change
 		}
+		var pin *kustbuild.PinConflictError
+		if errors.As(err, &pin) {
+			return nil, "", &InputError{Field: pin.Source, Message: pin.Conflict(), Fix: pin.Fix(), Sentence: true}
+		}
 		var unknown *kustbuild.UnknownTargetError
 		if errors.As(err, &unknown) {
 			return nil, "", inputErrorf("--overlay", "give a kustomization directory or an overlay name", "%v", unknown)
 		}
-		// Hostile YAML and a generator config its function refuses are bad input (exit 3).
-		if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) {
+		// Hostile YAML, a generator config its function refuses, a field the
+		// objects' types do not have and a patch without its target are bad
+		// input (exit 3).
+		if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) ||
+			errors.As(err, new(*kustbuild.UnknownFieldsError)) || errors.As(err, new(*kustbuild.PatchTargetError)) {
 			return nil, "", &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
 		}
 		return nil, "", fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)

@@ -3,6 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 // checkRoot requires an existing, writable directory. A dry run only needs
 // to read it.
 func checkRoot(root string, dryRun bool) (string, error) {
-	const field, fix = "--root", "pass an existing writable directory (/ on the bootstrap node)"
+	const field, fix = "--root", "pass an existing directory (/ on the bootstrap node, as root)"
 	if root == "" {
 		return "", inputErrorf(field, fix, "is required")
 	}
@@ -38,10 +39,21 @@ func checkRoot(root string, dryRun bool) (string, error) {
 	}
 	if !dryRun {
 		if err := writable(abs); err != nil {
-			return "", inputErrorf(field, fix, "%s is not writable: %v", abs, err)
+			return "", notWritable(abs, err, os.Geteuid())
 		}
 	}
 	return abs, nil
+}
+
+// notWritable is the error for a root render may not write. A user other
+// than root denied the bootstrap node's / (or any root) needs root, which
+// render does to write root-owned files, not another directory.
+func notWritable(abs string, err error, euid int) *InputError {
+	if errors.Is(err, fs.ErrPermission) && euid != 0 {
+		return inputErrorf("--root", "run it as root (sudo konnectivity-bundle render ...), or pass a scratch directory you own to try a render",
+			"%s is not writable by uid %d: render needs root, to write the root-owned files the kubelet and the installer read", abs, euid)
+	}
+	return inputErrorf("--root", "pass an existing writable directory (/ on the bootstrap node, as root)", "%s is not writable: %v", abs, err)
 }
 
 // writable asks the kernel, which also answers EROFS for root on a

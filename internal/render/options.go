@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	// ProxyVersion is --proxy-version: the proxy version the image runs
 	// (kustbuild.Options.ProxyVersion).
 	ProxyVersion string
+	// Pin is what Image (or KONNECTIVITY_IMAGE) does to an image the overlay
+	// pins: an error by default (kustbuild.PinPolicy).
+	Pin kustbuild.PinPolicy
 	// DryRun plans and reports but touches nothing.
 	DryRun bool
 	// Force overwrites destinations that render did not write.

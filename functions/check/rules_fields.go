@@ -1,0 +1,41 @@
+package check
+
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/strictobj"
+)
+
+// checkFields: a field the object's Kubernetes type does not have
+// (unknown-field), found by strict decoding (internal/strictobj). The API
+// server drops such a field at apply time, so a misspelled nodeSelector in a
+// patch would leave the agents unrestricted without a word. The
+// KubeAPIServerConfig override has no Go type here; checkOverride reads it.
+func checkFields(b *bundlemodel.Bundle, _ Options, r *report) {
+	for _, o := range b.Objects {
+		for _, p := range unknownFields(o) {
+			fix := p.Hint
+			if fix == "" {
+				fix = "remove the field"
+			}
+			r.errorf("unknown-field", o.Ref(), p.Path, fix,
+				"%s: a %s %s has no such field; the API server would drop it", p.Message, o.APIVersion, o.Kind)
+		}
+	}
+}
+
+// unknownFields are the problems strict decoding finds in o; none for a
+// malformed object (checkMalformed reports it) or a kind without a type.
+func unknownFields(o *bundlemodel.Object) []strictobj.Problem {
+	if o.Malformed != nil || !strictobj.Known(o.APIVersion, o.Kind) {
+		return nil
+	}
+	js, err := o.Node.MarshalJSON()
+	if err != nil {
+		return nil
+	}
+	ps, err := strictobj.Check(o.APIVersion, o.Kind, js)
+	if err != nil {
+		return nil // a value of the wrong type: the object's own rules report it
+	}
+	return ps
+}

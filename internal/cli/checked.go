@@ -1,0 +1,48 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
+
+// checkedLine is the one line check prints in text mode when nothing is an
+// error, so a clean run says what it looked at instead of nothing: the
+// objects by role, whether certificates were checked, and the counts.
+func checkedLine(stream []byte, target string, certs bool, findings framework.Results) string {
+	var parts []string
+	n := 0
+	if b, err := bundlemodel.Parse(stream); err == nil {
+		n = len(b.Objects)
+		for _, role := range []struct {
+			name string
+			o    *bundlemodel.Object
+		}{
+			{" (server)", workloadObject(b.Server)}, {" (agents)", workloadObject(b.Agent)},
+			{"", b.Egress}, {"", b.Override}, {"", b.Secret}, {"", b.Namespace},
+		} {
+			if role.o != nil {
+				parts = append(parts, role.o.Ref()+role.name)
+			}
+		}
+	}
+	if certs {
+		parts = append(parts, "certificates")
+	}
+	r := result.NewReport(findings)
+	what := "no object of the bundle"
+	if len(parts) > 0 {
+		what = strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("ok: checked %d object(s) of %s (%s): %d error(s), %d warning(s)", n, describeTarget(target), what, r.Errors, r.Warnings)
+}
+
+func workloadObject(w *bundlemodel.Workload) *bundlemodel.Object {
+	if w == nil {
+		return nil
+	}
+	return w.Object
+}

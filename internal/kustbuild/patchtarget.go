@@ -1,0 +1,104 @@
+package kustbuild
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
+)
+
+// PatchTargetError is a patch without a target: field whose own apiVersion,
+// kind and metadata.name match no object of its kustomization. kustomize
+// says "failed to find unique target for patch" with an id in its own
+// notation; this names the objects the kustomization does have.
+type PatchTargetError struct {
+	Dir    string   // the kustomization whose patch it is
+	Patch  string   // "Kind name" or "Kind namespace/name" the patch names
+	Have   []string // the objects there, the same way
+	Reason error    // kustomize's error
+}
+
+func (e *PatchTargetError) Error() string {
+	have := "none"
+	if len(e.Have) > 0 {
+		have = strings.Join(e.Have, ", ")
+	}
+	return fmt.Sprintf("a patch in %s names %s, which is not among its objects (%s): correct the patch's kind, metadata.name or metadata.namespace, or give it a target: (kustomize: %v)",
+		filepath.Join(e.Dir, "kustomization.yaml"), e.Patch, have, e.Reason)
+}
+
+var (
+	noTargetRe  = regexp.MustCompile(`failed to find unique target for patch (\S+)`)
+	recursedRe  = regexp.MustCompile(`recursed accumulation of path '([^']+)'`)
+	patchFields = []string{"patches", "patchesStrategicMerge", "patchesJson6902"}
+)
+
+// patchTargetError turns kustomize's missing-target error for a build of
+// dir into a PatchTargetError, listing the objects of the kustomization
+// the patch is in (built again without its patches); nil for other errors.
+func patchTargetError(fsys filesys.FileSystem, getenv func(string) string, dir string, err error) error {
+	m := noTargetRe.FindStringSubmatch(err.Error())
+	if m == nil {
+		return nil
+	}
+	where := dir
+	if all := recursedRe.FindAllStringSubmatch(err.Error(), -1); len(all) > 0 {
+		where = all[len(all)-1][1]
+	}
+	probe := newFnFS(fsys, getenv)
+	probe.dropPatchesIn = filepath.Clean(where)
+	res, perr := krusty.MakeKustomizer(kustomizerOptions()).Run(probe, where)
+	if perr != nil {
+		return nil // the objects cannot be listed: kustomize's error stands
+	}
+	var have []string
+	for _, r := range res.Resources() {
+		have = append(have, objectRef(r.GetKind(), r.GetNamespace(), r.GetName()))
+	}
+	sort.Strings(have)
+	return &PatchTargetError{Dir: where, Patch: idRef(m[1]), Have: have, Reason: err}
+}
+
+// idRef reads kustomize's resource id, Kind.version.group/name.namespace
+// (the namespace [noNs] for none; a name may hold dots, a namespace not).
+func idRef(id string) string {
+	gvk, nn, ok := strings.Cut(id, "/")
+	if !ok {
+		return id
+	}
+	kind, _, _ := strings.Cut(gvk, ".")
+	name, ns := nn, ""
+	if i := strings.LastIndex(nn, "."); i >= 0 {
+		name, ns = nn[:i], nn[i+1:]
+	}
+	if ns == "[noNs]" {
+		ns = ""
+	}
+	return objectRef(kind, ns, name)
+}
+
+func objectRef(kind, namespace, name string) string {
+	if namespace == "" {
+		return kind + " " + name
+	}
+	return kind + " " + namespace + "/" + name
+}
+
+// dropPatches clears the patch fields of kust when it is the kustomization
+// a PatchTargetError lists the objects of.
+func (f *fnFS) dropPatches(dir string, kust *yaml.RNode) error {
+	if f.dropPatchesIn == "" || filepath.Clean(dir) != f.dropPatchesIn {
+		return nil
+	}
+	for _, field := range patchFields {
+		if err := kust.PipeE(yaml.Clear(field)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
