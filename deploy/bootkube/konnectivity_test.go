@@ -240,6 +240,7 @@ func TestStageExplainsPodmanSettings(t *testing.T) {
 func TestStageKeepsAnOverlaysPin(t *testing.T) {
 	image := podmantest.BundleImage(t)
 	root := scratchRoot(t)
+	proxyImage := podmantest.ProxyImage(t, anp.V028)
 	if _, _, err := stage(t, root, image, []string{"KONNECTIVITY_OVERLAY=upi"}, "render"); err != nil {
 		t.Fatalf("render stage of the upi overlay with KONNECTIVITY_IMAGE=%s: %v", proxyImage, err)
 	}
