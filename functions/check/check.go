@@ -74,6 +74,7 @@ func run(b *bundlemodel.Bundle, opts Options) framework.Results {
 var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 	checkEmpty,
 	checkMalformed,
+	checkNames,
 	checkServerFlags,
 	checkAgentFlags,
 	checkPorts,
