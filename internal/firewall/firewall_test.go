@@ -78,10 +78,11 @@ func bothForms(t *testing.T, format string, req firewall.Requirement, opts firew
 // infraID is the cluster the golden cases' cloud rules are for.
 const infraID = "mycluster-x7k2p"
 
-// render writes one form; a cloud format gets the cluster's infraID.
+// render writes one form; a cloud format gets the cluster's infraID
+// unless opts name another.
 func render(t *testing.T, format string, req firewall.Requirement, opts firewall.Options) []byte {
 	t.Helper()
-	if firewall.IsCloud(format) {
+	if firewall.IsCloud(format) && opts.InfraID == "" {
 		opts.InfraID = infraID
 	}
 	p, err := firewall.NewPlan(req, opts)
