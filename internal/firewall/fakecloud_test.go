@@ -144,9 +144,9 @@ func fakeAWS(w *world, args []string) error {
 
 func awsAuthorize(w *world, f map[string]string) error {
 	var perms []struct {
-		FromPort              int
-		IpRanges, Ipv6Ranges  []map[string]string
-		IpProtocol            string
+		FromPort             int
+		IpRanges, Ipv6Ranges []map[string]string
+		IpProtocol           string
 	}
 	var specs []struct {
 		Tags []struct{ Key, Value string }
@@ -164,7 +164,9 @@ func awsAuthorize(w *world, f map[string]string) error {
 	for _, p := range perms {
 		for _, rg := range append(p.IpRanges, p.Ipv6Ranges...) {
 			r := fakeRule{Kind: "aws", Group: f["--group-id"], CIDR: rg["CidrIp"] + rg["CidrIpv6"], Port: p.FromPort, Desc: rg["Description"], Tags: tags}
-			if w.find(func(o fakeRule) bool { return o.Kind == "aws" && o.Group == r.Group && o.CIDR == r.CIDR && o.Port == r.Port }) >= 0 {
+			if w.find(func(o fakeRule) bool {
+				return o.Kind == "aws" && o.Group == r.Group && o.CIDR == r.CIDR && o.Port == r.Port
+			}) >= 0 {
 				return fmt.Errorf("InvalidPermission.Duplicate: %s port %d", r.CIDR, r.Port)
 			}
 			w.add(r)
@@ -275,7 +277,9 @@ func openStackCreate(w *world, f map[string]string, group string) error {
 	port, _ := strconv.Atoi(f["--dst-port"])
 	desc := strings.TrimSuffix(f["--description"], " "+group)
 	r := fakeRule{Kind: "openstack", Group: group, CIDR: f["--remote-ip"], Port: port, Desc: desc}
-	if w.find(func(o fakeRule) bool { return o.Kind == "openstack" && o.Group == group && o.CIDR == r.CIDR && o.Port == port }) >= 0 {
+	if w.find(func(o fakeRule) bool {
+		return o.Kind == "openstack" && o.Group == group && o.CIDR == r.CIDR && o.Port == port
+	}) >= 0 {
 		return fmt.Errorf("409 Conflict: Security group rule already exists")
 	}
 	w.add(r)
