@@ -42,6 +42,11 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 	if rf.nftChain != "" && format != "nftables" {
 		return opts, Usagef("--nft-chain applies to --output nftables only, not %s", format)
 	}
+	if rf.nftChain != "" {
+		if _, err := firewall.ParseNftChain(rf.nftChain); err != nil {
+			return opts, &UsageError{Msg: err.Error()}
+		}
+	}
 	if err := firewall.InfraIDFits(format, rf.infraID); err != nil {
 		return opts, &UsageError{Msg: err.Error()}
 	}

@@ -82,6 +82,8 @@ func TestPortsRules(t *testing.T) {
 		{"bundle without a server", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", golden("sno")}, 1, nil, "the bundle has no proxy-server static pod, so there is no agent port to open"},
 		{"rule flags with text", "", []string{"ports", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "apply to the rule formats only"},
 		{"nft-chain with iptables", "", []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "--nft-chain", "inet filter input", golden("ipv4")}, 2, nil, "--nft-chain applies to --output nftables only"},
+		{"nft-chain with a command", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--nft-chain", "inet filter input;touch${IFS}X", golden("ipv4")}, 2, nil, `the chain name "input;touch${IFS}X" is not an nft identifier`},
+		{"nft-chain of a family no --from has", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--nft-chain", "ip6 filter input", golden("ipv4")}, 1, nil, "the chain's family must be inet (or ip/ip6 matching every --from)"},
 		{"cloud rules carry the cluster", "", []string{"ports", "-o", "gcp", "--from", "192.0.2.0/24", "--infra-id", "c1-x7k2p", golden("ipv4")}, 0, []string{"gcloud compute firewall-rules create c1-x7k2p-konnectivity-bootstrap-ipv4 "}, ""},
 		{"cloud without infra-id", "", []string{"ports", "-o", "azure", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "--infra-id is required for --output azure"},
 		{"infra-id on a host format", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--infra-id", "c1", golden("ipv4")}, 2, nil, "--infra-id applies to the cloud formats only"},

@@ -40,20 +40,32 @@ func ParseInfraID(s string) error {
 // the nft command line or file, so no quoting is needed there.
 var nftName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.-]{0,254}$`)
 
-// parseNftChain checks --nft-chain: FAMILY TABLE CHAIN, the family one
-// that takes every --from, the names nft identifiers.
-func parseNftChain(s string, p *Plan) ([]string, error) {
+// ParseNftChain checks an --nft-chain: FAMILY TABLE CHAIN separated by
+// single spaces, the family ip, ip6 or inet, the names nft identifiers.
+func ParseNftChain(s string) ([]string, error) {
 	f := strings.Split(s, " ")
 	if len(f) != 3 {
 		return nil, fmt.Errorf("--nft-chain %q: give FAMILY TABLE CHAIN of an existing base chain, separated by single spaces, e.g. --nft-chain 'inet filter input'", s)
 	}
-	if fam := f[0]; (fam == "ip" && len(p.Sources[IPv6]) > 0) || (fam == "ip6" && len(p.Sources[IPv4]) > 0) || (fam != "ip" && fam != "ip6" && fam != "inet") {
+	if fam := f[0]; fam != "ip" && fam != "ip6" && fam != "inet" {
 		return nil, fmt.Errorf("--nft-chain %q: the chain's family must be inet (or ip/ip6 matching every --from), got %q", s, fam)
 	}
 	for i, what := range []string{"table", "chain"} {
 		if !nftName.MatchString(f[i+1]) {
 			return nil, fmt.Errorf("--nft-chain %q: the %s name %q is not an nft identifier: give letters, digits, '_', '.' and '-', starting with a letter or '_', as `nft list ruleset` shows it", s, what, f[i+1])
 		}
+	}
+	return f, nil
+}
+
+// parseNftChain is ParseNftChain with a family that takes every --from.
+func parseNftChain(s string, p *Plan) ([]string, error) {
+	f, err := ParseNftChain(s)
+	if err != nil {
+		return nil, err
+	}
+	if fam := f[0]; (fam == "ip" && len(p.Sources[IPv6]) > 0) || (fam == "ip6" && len(p.Sources[IPv4]) > 0) {
+		return nil, fmt.Errorf("--nft-chain %q: the chain's family must be inet (or ip/ip6 matching every --from), got %q", s, fam)
 	}
 	return f, nil
 }
