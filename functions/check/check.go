@@ -78,6 +78,7 @@ var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 	checkMalformed,
 	checkFields,
 	checkTarget,
+	checkNames,
 	checkServerFlags,
 	checkAgentFlags,
 	checkPorts,

@@ -32,8 +32,12 @@ iptables (iptables and ip6tables), firewalld (runtime and permanent
 rich rules), and for clouds aws, aws-cloudformation, aws-terraform,
 gcp, azure and openstack. The source is the node network: --from
 CIDR, repeated for each subnet or family; --from-anywhere allows every
-address and must be asked for. --revoke writes the form that removes
-exactly those rules. See docs/firewall.md.
+address and must be asked for (a /0 --from is refused). The cloud
+formats need --infra-id, the cluster's infrastructure ID, which every rule
+carries. --revoke writes the form that removes exactly those rules. The
+bundle values the rules carry must pass check's rules for them (agents'
+--proxy-server-host an IP or DNS name, object names DNS-1123), else nothing
+is written. See docs/firewall.md.
 
 Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
 
@@ -83,7 +87,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 		case "text":
 			return netreq.WriteText(io.Stdout, rep)
 		}
-		return writeRules(io, output, rep, ruleOpts)
+		return writeRules(io, output, b, rep, ruleOpts)
 	}
 }
 

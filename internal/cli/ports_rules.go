@@ -6,9 +6,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
 // ruleFlags are ports' flags for the firewall rule formats.
@@ -17,6 +19,7 @@ type ruleFlags struct {
 	anywhere bool
 	revoke   bool
 	nftChain string
+	infraID  string
 }
 
 func (rf *ruleFlags) register(fs *pflag.FlagSet) {
@@ -24,19 +27,33 @@ func (rf *ruleFlags) register(fs *pflag.FlagSet) {
 	fs.BoolVar(&rf.anywhere, "from-anywhere", false, "rule formats: allow the agent port from every address instead of --from")
 	fs.BoolVar(&rf.revoke, "revoke", false, "rule formats: write the form that removes the rules")
 	fs.StringVar(&rf.nftChain, "nft-chain", "", "nftables: add the rules to this existing chain (e.g. 'inet filter input', for a default-drop host) instead of an own table")
+	fs.StringVar(&rf.infraID, "infra-id", "", "cloud formats (required): the cluster's infrastructure ID (infraID of metadata.json), carried by every rule; --revoke removes only rules carrying it")
 }
 
 // options parses the flags for format; outside the rule formats they must be unset.
 func (rf *ruleFlags) options(format string) (firewall.Options, error) {
-	opts := firewall.Options{Anywhere: rf.anywhere, Revoke: rf.revoke, NftChain: rf.nftChain}
+	opts := firewall.Options{Anywhere: rf.anywhere, Revoke: rf.revoke, NftChain: rf.nftChain, InfraID: rf.infraID}
 	if !firewall.IsFormat(format) {
-		if len(rf.from) > 0 || rf.anywhere || rf.revoke || rf.nftChain != "" {
-			return opts, Usagef("--from, --from-anywhere, --revoke and --nft-chain apply to the rule formats only (--output %s)", strings.Join(firewall.Formats(), "|"))
+		if len(rf.from) > 0 || rf.anywhere || rf.revoke || rf.nftChain != "" || rf.infraID != "" {
+			return opts, Usagef("--from, --from-anywhere, --revoke, --nft-chain and --infra-id apply to the rule formats only (--output %s)", strings.Join(firewall.Formats(), "|"))
 		}
 		return opts, nil
 	}
 	if rf.nftChain != "" && format != "nftables" {
 		return opts, Usagef("--nft-chain applies to --output nftables only, not %s", format)
+	}
+	if rf.nftChain != "" {
+		if _, err := firewall.ParseNftChain(rf.nftChain); err != nil {
+			return opts, &UsageError{Msg: err.Error()}
+		}
+	}
+	if err := firewall.InfraIDFits(format, rf.infraID); err != nil {
+		return opts, &UsageError{Msg: err.Error()}
+	}
+	if rf.infraID != "" {
+		if err := firewall.ParseInfraID(rf.infraID); err != nil {
+			return opts, &UsageError{Msg: err.Error()}
+		}
 	}
 	for _, s := range rf.from {
 		p, err := firewall.ParseFrom(s)
@@ -49,16 +66,21 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 }
 
 // writeRules writes the bundle's agent tunnel, as the report read it, as
-// firewall rules.
-func writeRules(io IO, format string, rep *netreq.Report, opts firewall.Options) error {
+// firewall rules. The bundle values the rules carry must first pass the
+// checks `check` applies to them, and are refused with check's findings.
+func writeRules(io IO, format string, b *bundlemodel.Bundle, rep *netreq.Report, opts firewall.Options) error {
 	t := rep.Tunnel
 	if t == nil {
 		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
 	}
-	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
-	if req.Dial == "" {
-		req.Dial = anp.Newest.Agent.Default("proxy-server-host")
+	if rs := result.Only(check.RuleInputs(b), check.SeverityError); len(rs) > 0 {
+		lines := make([]string, len(rs))
+		for i, r := range rs {
+			lines[i] = result.RuleLine(r)
+		}
+		return fmt.Errorf("%s: refusing to write rules from values check refuses:\n  %s", rep.Bundle, strings.Join(lines, "\n  "))
 	}
+	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
 	plan, err := firewall.NewPlan(req, opts)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rep.Bundle, err)

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"os"
 	"path/filepath"
@@ -74,13 +75,26 @@ func TestPortsRules(t *testing.T) {
 		{"patched port from an overlay", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", upi}, 0, []string{"ip saddr { 192.0.2.0/24 } tcp dport 9091 accept", "tcp dport 9091 drop"}, ""},
 		{"bind address flows through", bound, []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "-"}, 0, []string{"-I INPUT 1 -p tcp --dport 8091 -d 192.0.2.10/32 -j KONNECTIVITY-BOOTSTRAP"}, ""},
 		{"revoke", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--revoke", golden("ipv4")}, 0, []string{"delete table inet konnectivity_bootstrap"}, ""},
-		{"anywhere, explicitly", "", []string{"ports", "-o", "firewalld", "--from-anywhere", golden("ipv4")}, 0, []string{`rule family="ipv4" port port="8091" protocol="tcp" accept`}, ""},
+		{"anywhere, explicitly", "", []string{"ports", "-o", "firewalld", "--from-anywhere", golden("ipv4")}, 0, []string{`rule priority="-30091" family="ipv4" port port="8091" protocol="tcp" accept`}, ""},
 		{"from is not a CIDR", "", []string{"ports", "-o", "nftables", "--from", "10.0.0.5", golden("ipv4")}, 2, nil, `--from "10.0.0.5" is not a CIDR: give the node network as ADDRESS/BITS`},
-		{"no from", "", []string{"ports", "-o", "aws", golden("ipv4")}, 1, nil, "--from is required"},
+		{"no from", "", []string{"ports", "-o", "aws", "--infra-id", "c1", golden("ipv4")}, 1, nil, "--from is required"},
 		{"family the bundle does not use", "", []string{"ports", "-o", "nftables", "--from", "fd00::/64", golden("ipv4")}, 1, nil, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only"},
 		{"bundle without a server", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", golden("sno")}, 1, nil, "the bundle has no proxy-server static pod, so there is no agent port to open"},
 		{"rule flags with text", "", []string{"ports", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "apply to the rule formats only"},
 		{"nft-chain with iptables", "", []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "--nft-chain", "inet filter input", golden("ipv4")}, 2, nil, "--nft-chain applies to --output nftables only"},
+		{"nft-chain with a command", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--nft-chain", "inet filter input;touch${IFS}X", golden("ipv4")}, 2, nil, `the chain name "input;touch${IFS}X" is not an nft identifier`},
+		{"nft-chain of a family no --from has", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--nft-chain", "ip6 filter input", golden("ipv4")}, 1, nil, "the chain's family must be inet (or ip/ip6 matching every --from)"},
+		{"cloud rules carry the cluster", "", []string{"ports", "-o", "gcp", "--from", "192.0.2.0/24", "--infra-id", "c1-x7k2p", golden("ipv4")}, 0, []string{"gcloud compute firewall-rules create c1-x7k2p-konnectivity-bootstrap-ipv4 "}, ""},
+		{"cloud without infra-id", "", []string{"ports", "-o", "azure", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "--infra-id is required for --output azure"},
+		{"infra-id on a host format", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--infra-id", "c1", golden("ipv4")}, 2, nil, "--infra-id applies to the cloud formats only"},
+		{"infra-id that is not one", "", []string{"ports", "-o", "aws", "--from", "192.0.2.0/24", "--infra-id", "c1;id", golden("ipv4")}, 2, nil, `--infra-id "c1;id" is not an infrastructure ID`},
+		{"every address as a CIDR", "", []string{"ports", "-o", "iptables", "--from", "0.0.0.0/0", golden("ipv4")}, 2, nil, "--from 0.0.0.0/0 allows every address: give the node network's CIDR, or --from-anywhere"},
+		{"a host check refuses", hostile("- --proxy-server-host=192.0.2.10", "- \"--proxy-server-host=evil.example\\ntouch /tmp/x #\""), []string{"ports", "-o", "iptables", "--from", "192.0.2.0/24", "-"}, 1,
+			nil, `[proxy-server-host-invalid] DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent spec.template.spec.containers[0].args[4]: --proxy-server-host="evil.example\ntouch /tmp/x #" is neither an IP address nor a DNS name`},
+		{"a loopback host", hostile("--proxy-server-host=192.0.2.10", "--proxy-server-host=127.0.0.1"), []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "-"}, 1,
+			nil, "--proxy-server-host=127.0.0.1 is not the bootstrap node"},
+		{"a name check refuses", hostile("name: konnectivity-server\n  namespace: kube-system", "name: konnectivity-server\n  namespace: \"kube-system\\ntouch /tmp/x #\""), []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "-"}, 1,
+			nil, `[object-name-invalid] "Pod kube-system\ntouch /tmp/x #/konnectivity-server" metadata.namespace: metadata.namespace "kube-system\ntouch /tmp/x #" is not a valid Kubernetes name`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
@@ -100,4 +114,13 @@ func TestPortsRules(t *testing.T) {
 			}
 		})
 	}
+}
+
+// hostile is the ipv4 golden bundle with old replaced by with (once).
+func hostile(old, with string) string {
+	raw, err := os.ReadFile(golden("ipv4"))
+	if err != nil || !strings.Contains(string(raw), old) {
+		panic(fmt.Sprintf("the ipv4 golden bundle lacks %q (%v)", old, err))
+	}
+	return strings.Replace(string(raw), old, with, 1)
 }

@@ -7,15 +7,21 @@ import (
 	"strings"
 )
 
-const ruleDescription = "Konnectivity agents to the bootstrap host (bootstrap phase only)"
-
 // writeAWSCLI writes aws ec2 calls on the bootstrap instance's security
-// group; revoke removes the same permissions.
+// group. The rules are tagged with the cluster (Name ID-konnectivity-bootstrap,
+// kubernetes.io/cluster/ID owned); revoke looks their rule IDs up by that
+// tag and revokes those IDs only, so an identical rule of the user's or of
+// another cluster stays.
 func writeAWSCLI(w *bufio.Writer, p *Plan) {
 	shellHeader(w, "aws", p, [2]string{"BOOTSTRAP_SG", "the ID of the bootstrap instance's security group (sg-...)"})
-	verb := "authorize-security-group-ingress"
 	if p.Revoke {
-		verb = "revoke-security-group-ingress"
+		fmt.Fprintf(w, "ids=$(aws ec2 describe-security-group-rules --filters \"Name=group-id,Values=$BOOTSTRAP_SG\" %s \\\n", shellQuote("Name=tag:Name,Values="+p.ownerName()))
+		fmt.Fprintln(w, "  --query 'SecurityGroupRules[].SecurityGroupRuleId' --output text)")
+		fmt.Fprintln(w, "if [ -n \"$ids\" ]; then")
+		fmt.Fprintln(w, "  # shellcheck disable=SC2086 # one argument per rule ID")
+		fmt.Fprintln(w, "  aws ec2 revoke-security-group-ingress --group-id \"$BOOTSTRAP_SG\" --security-group-rule-ids $ids")
+		fmt.Fprintln(w, "fi")
+		return
 	}
 	perm := map[string]any{"IpProtocol": "tcp", "FromPort": p.Req.Port, "ToPort": p.Req.Port}
 	for _, f := range p.Families() {
@@ -25,17 +31,29 @@ func writeAWSCLI(w *bufio.Writer, p *Plan) {
 		}
 		var ranges []map[string]string
 		for _, pfx := range p.Sources[f] {
-			ranges = append(ranges, map[string]string{field: pfx.String(), "Description": ruleDescription})
+			ranges = append(ranges, map[string]string{field: pfx.String(), "Description": p.description()})
 		}
 		perm[key] = ranges
 	}
-	js, _ := json.Marshal([]any{perm})
-	fmt.Fprintf(w, "aws ec2 %s --group-id \"$BOOTSTRAP_SG\" --ip-permissions '%s'\n", verb, js)
+	perms, _ := json.Marshal([]any{perm})
+	tags, _ := json.Marshal([]any{map[string]any{"ResourceType": "security-group-rule", "Tags": awsTags(p)}})
+	fmt.Fprintf(w, "aws ec2 authorize-security-group-ingress --group-id \"$BOOTSTRAP_SG\" \\\n  --ip-permissions %s \\\n", shellQuote(string(perms)))
+	fmt.Fprintf(w, "  --tag-specifications %s\n", shellQuote(string(tags)))
+}
+
+// awsTags mark a rule as the cluster's: the Name revoke looks for, and the
+// tag by which the installer's destroy finds what a cluster owns.
+func awsTags(p *Plan) []map[string]string {
+	return []map[string]string{
+		{"Key": "Name", "Value": p.ownerName()},
+		{"Key": "kubernetes.io/cluster/" + p.InfraID, "Value": "owned"},
+	}
 }
 
 // ingress is one source of the plan, named for cloud resources.
 type ingress struct {
-	Name   string // unique within the output: konnectivity-bootstrap-ipv4, -ipv4-2, ...
+	Name   string // the cluster's, unique within the output: ID-konnectivity-bootstrap-ipv4, -ipv4-2, ...
+	Local  string // the same without the ID, for resource names that are local to a template
 	Family Family
 	CIDR   string
 }
@@ -45,80 +63,9 @@ func ingresses(p *Plan) []ingress {
 	var out []ingress
 	for _, f := range p.Families() {
 		for i, pfx := range p.Sources[f] {
-			name := fmt.Sprintf("%s-%s", RuleName, f)
-			if i > 0 {
-				name += fmt.Sprintf("-%d", i+1)
-			}
-			out = append(out, ingress{Name: name, Family: f, CIDR: pfx.String()})
+			name := p.ruleName(f, i)
+			out = append(out, ingress{Name: name, Local: strings.TrimPrefix(name, p.InfraID+"-"), Family: f, CIDR: pfx.String()})
 		}
 	}
 	return out
 }
-
-// camel turns konnectivity-bootstrap-ipv4-2 into KonnectivityBootstrapIpv42.
-func camel(s string) string {
-	var b strings.Builder
-	for _, part := range strings.Split(s, "-") {
-		if part != "" {
-			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
-		}
-	}
-	return b.String()
-}
-
-// writeCloudFormation writes a template of AWS::EC2::SecurityGroupIngress
-// resources, or, revoking, the command that deletes its stack.
-func writeCloudFormation(w *bufio.Writer, p *Plan) {
-	if p.Revoke {
-		shellHeader(w, "aws-cloudformation", p, [2]string{"STACK", "the name of the stack the template was deployed as"})
-		fmt.Fprintln(w, "aws cloudformation delete-stack --stack-name \"$STACK\"")
-		fmt.Fprintln(w, "aws cloudformation wait stack-delete-complete --stack-name \"$STACK\"")
-		return
-	}
-	res := map[string]any{}
-	for _, in := range ingresses(p) {
-		props := map[string]any{
-			"GroupId": map[string]string{"Ref": "BootstrapSecurityGroupId"}, "IpProtocol": "tcp",
-			"FromPort": p.Req.Port, "ToPort": p.Req.Port, "Description": ruleDescription,
-		}
-		props[map[Family]string{IPv4: "CidrIp", IPv6: "CidrIpv6"}[in.Family]] = in.CIDR
-		res[camel(in.Name)] = map[string]any{"Type": "AWS::EC2::SecurityGroupIngress", "Properties": props}
-	}
-	tmpl := map[string]any{
-		"AWSTemplateFormatVersion": "2010-09-09",
-		"Description":              fmt.Sprintf("Konnectivity agents in: TCP %d from %s (konnectivity-bundle ports --output aws-cloudformation; delete the stack after bootstrap)", p.Req.Port, sourceList(p)),
-		"Parameters": map[string]any{"BootstrapSecurityGroupId": map[string]string{
-			"Type": "AWS::EC2::SecurityGroup::Id", "Description": "the bootstrap instance's security group",
-		}},
-		"Resources": res,
-	}
-	js, _ := json.MarshalIndent(tmpl, "", "  ")
-	w.Write(js)
-	w.WriteString("\n")
-}
-
-// writeTerraform writes aws_vpc_security_group_ingress_rule resources, or,
-// revoking, the terraform destroy call that removes exactly them.
-func writeTerraform(w *bufio.Writer, p *Plan) {
-	if p.Revoke {
-		shellHeader(w, "aws-terraform", p)
-		fmt.Fprint(w, "terraform destroy")
-		for _, in := range ingresses(p) {
-			fmt.Fprintf(w, " \\\n  -target=aws_vpc_security_group_ingress_rule.%s", tfName(in.Name))
-		}
-		fmt.Fprintln(w)
-		return
-	}
-	header(w, "#", "aws-terraform", p)
-	fmt.Fprintln(w, "\nvariable \"bootstrap_security_group_id\" {\n  type        = string\n  description = \"The bootstrap instance's security group.\"\n}")
-	for _, in := range ingresses(p) {
-		cidr := map[Family]string{IPv4: "cidr_ipv4", IPv6: "cidr_ipv6"}[in.Family]
-		fmt.Fprintf(w, "\nresource \"aws_vpc_security_group_ingress_rule\" %q {\n", tfName(in.Name))
-		fmt.Fprintln(w, "  security_group_id = var.bootstrap_security_group_id")
-		fmt.Fprintf(w, "  description       = %q\n  ip_protocol       = \"tcp\"\n", ruleDescription)
-		fmt.Fprintf(w, "  from_port         = %d\n  to_port           = %d\n", p.Req.Port, p.Req.Port)
-		fmt.Fprintf(w, "  %-17s = %q\n}\n", cidr, in.CIDR)
-	}
-}
-
-func tfName(s string) string { return strings.ReplaceAll(s, "-", "_") }

@@ -7,7 +7,6 @@ package firewall
 import (
 	"fmt"
 	"net/netip"
-	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
@@ -48,6 +47,7 @@ type Options struct {
 	Anywhere bool           // allow every address (asked for explicitly)
 	Revoke   bool           // write the form that removes the rules
 	NftChain string         // nftables: add to this existing chain ("inet filter input") instead of an own table
+	InfraID  string         // cloud formats: the cluster's infrastructure ID, carried by every rule (see ParseInfraID)
 }
 
 // Plan is a validated requirement and the sources allowed, per family.
@@ -57,6 +57,7 @@ type Plan struct {
 	Anywhere bool
 	Revoke   bool
 	NftChain []string // family, table, chain; nil for the own table
+	InfraID  string   // the cluster's infrastructure ID; "" for the host formats
 }
 
 // NewPlan checks opts against the requirement. Errors name the flag and the fix.
@@ -69,14 +70,17 @@ func NewPlan(req Requirement, opts Options) (*Plan, error) {
 		return nil, err
 	}
 	if opts.NftChain != "" {
-		f := strings.Fields(opts.NftChain)
-		if len(f) != 3 {
-			return nil, fmt.Errorf("--nft-chain %q: give FAMILY TABLE CHAIN of an existing base chain, e.g. --nft-chain 'inet filter input'", opts.NftChain)
+		chain, err := parseNftChain(opts.NftChain, p)
+		if err != nil {
+			return nil, err
 		}
-		if fam := f[0]; (fam == "ip" && len(p.Sources[IPv6]) > 0) || (fam == "ip6" && len(p.Sources[IPv4]) > 0) || (fam != "ip" && fam != "ip6" && fam != "inet") {
-			return nil, fmt.Errorf("--nft-chain %q: the chain's family must be inet (or ip/ip6 matching every --from), got %q", opts.NftChain, fam)
+		p.NftChain = chain
+	}
+	if opts.InfraID != "" {
+		if err := ParseInfraID(opts.InfraID); err != nil {
+			return nil, err
 		}
-		p.NftChain = f
+		p.InfraID = opts.InfraID
 	}
 	return p, nil
 }
@@ -97,6 +101,9 @@ func (p *Plan) sources(opts Options) error {
 		return fmt.Errorf("--from is required: give the node network the agents connect from (e.g. --from 10.0.0.0/24, once per family on dual-stack), or --from-anywhere to allow every address")
 	}
 	for _, pfx := range opts.From {
+		if err := notEverything(pfx); err != nil {
+			return err
+		}
 		f := familyOf(pfx.Addr())
 		if !hasFamily(used, f) {
 			return fmt.Errorf("--from %s is %s, but agents reach the server over %s only (they dial %s: %s); give an %s CIDR of the node network, or render the bundle with a bootstrap IP of that family", pfx, f, used[0], p.Req.Dial, p.Req.Source, used[0])
@@ -155,5 +162,17 @@ func ParseFrom(s string) (netip.Prefix, error) {
 	if m := p.Masked(); m != p {
 		return netip.Prefix{}, fmt.Errorf("--from %s has host bits set: give the network, --from %s", s, m)
 	}
+	if err := notEverything(p); err != nil {
+		return netip.Prefix{}, err
+	}
 	return p, nil
+}
+
+// notEverything refuses a /0: allowing every address must be asked for by
+// name, with --from-anywhere, never slip in as a CIDR.
+func notEverything(p netip.Prefix) error {
+	if p.Bits() != 0 {
+		return nil
+	}
+	return fmt.Errorf("--from %s allows every address: give the node network's CIDR, or --from-anywhere (alone) when every address is really meant", p)
 }

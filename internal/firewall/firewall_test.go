@@ -75,8 +75,16 @@ func bothForms(t *testing.T, format string, req firewall.Requirement, opts firew
 	return out.Bytes()
 }
 
+// infraID is the cluster the golden cases' cloud rules are for.
+const infraID = "mycluster-x7k2p"
+
+// render writes one form; a cloud format gets the cluster's infraID
+// unless opts name another.
 func render(t *testing.T, format string, req firewall.Requirement, opts firewall.Options) []byte {
 	t.Helper()
+	if firewall.IsCloud(format) && opts.InfraID == "" {
+		opts.InfraID = infraID
+	}
 	p, err := firewall.NewPlan(req, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -105,6 +113,14 @@ func TestPlanErrors(t *testing.T) {
 		{"bad chain", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
 		{"chain of the wrong family", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},
 		{"no port", firewall.Requirement{Dial: "10.0.0.5", Families: v4}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
+		{"every IPv4 address as --from", ipv4, firewall.Options{From: prefixes("0.0.0.0/0")}, "--from 0.0.0.0/0 allows every address: give the node network's CIDR, or --from-anywhere (alone)"},
+		{"every IPv6 address as --from", firewall.Requirement{Port: 8091, Dial: "fd00::5", Families: v6, Source: source}, firewall.Options{From: prefixes("::/0")}, "--from ::/0 allows every address"},
+		{"chain with a command", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet filter input;touch${IFS}X"}, `the chain name "input;touch${IFS}X" is not an nft identifier`},
+		{"chain with a quote", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet fil'ter input"}, `the table name "fil'ter" is not an nft identifier`},
+		{"chain split by a tab", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet filter\tinput"}, "separated by single spaces"},
+		{"infra ID with a command", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), InfraID: "c1$(id)"}, `--infra-id "c1$(id)" is not an infrastructure ID`},
+		{"infra ID too long", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), InfraID: strings.Repeat("a", 33)}, "at most 32 characters"},
+		{"infra ID starting with a digit", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), InfraID: "1cluster"}, "start with a letter"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := firewall.NewPlan(tc.req, tc.opts)
@@ -124,6 +140,8 @@ func TestParseFrom(t *testing.T) {
 		{"nodes", "is not a CIDR"},
 		{"10.0.0.5/24", "--from 10.0.0.5/24 has host bits set: give the network, --from 10.0.0.0/24"},
 		{"::ffff:10.0.0.0/120", "IPv4-mapped"},
+		{"0.0.0.0/0", "--from 0.0.0.0/0 allows every address"},
+		{"::/0", "--from ::/0 allows every address"},
 	} {
 		_, err := firewall.ParseFrom(tc.in)
 		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
