@@ -37,7 +37,11 @@ func checkedLine(stream []byte, target string, certs bool, findings framework.Re
 	if len(parts) > 0 {
 		what = strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("ok: checked %d object(s) of %s (%s): %d error(s), %d warning(s)", n, describeTarget(target), what, r.Errors, r.Warnings)
+	line := fmt.Sprintf("ok: checked %d object(s) of %s (%s): %d error(s), %d warning(s)", n, describeTarget(target), what, r.Errors, r.Warnings)
+	if r.Info > 0 {
+		line += fmt.Sprintf(", %d info", r.Info)
+	}
+	return line
 }
 
 func workloadObject(w *bundlemodel.Workload) *bundlemodel.Object {

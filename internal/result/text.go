@@ -49,8 +49,11 @@ func WriteText(w io.Writer, rs framework.Results) error {
 
 // Report is the JSON document of `check --output json`.
 type Report struct {
-	Errors   int      `json:"errors"`
-	Warnings int      `json:"warnings"`
+	Errors   int `json:"errors"`
+	Warnings int `json:"warnings"`
+	// Info counts findings that only inform (a proxy version without the
+	// dial bound, say); omitted when there are none.
+	Info     int      `json:"info,omitempty"`
 	Findings []Record `json:"findings"`
 }
 
@@ -67,14 +70,17 @@ type Record struct {
 	Fix     string `json:"fix,omitempty"`
 }
 
-// NewReport counts the results by severity (anything not an error is a
-// warning) and flattens them into records.
+// NewReport counts the results by severity (errors, info, and anything
+// else as a warning) and flattens them into records.
 func NewReport(rs framework.Results) Report {
 	rep := Report{Findings: make([]Record, 0, len(rs))}
 	for _, r := range rs {
-		if r.Severity == framework.Error {
+		switch r.Severity {
+		case framework.Error:
 			rep.Errors++
-		} else {
+		case framework.Info:
+			rep.Info++
+		default:
 			rep.Warnings++
 		}
 		rep.Findings = append(rep.Findings, Record{Severity: r.Severity, Rule: Rule(r), Object: Object(r),
