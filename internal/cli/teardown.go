@@ -11,6 +11,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
@@ -104,7 +105,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if rep != nil {
 			for _, w := range rep.Warnings {
-				fmt.Fprintf(io.Stderr, "warning: %s\n", w)
+				fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(w))
 			}
 			if !quiet {
 				printTeardownReport(io.Stdout, rep)
@@ -139,21 +140,23 @@ func teardownCompleted(rep *teardown.Report) string {
 	return fmt.Sprintf("the teardown removed its files from the host and stopped before the cluster objects; %d stay recorded in the state file (run teardown --kubeconfig again)", len(rep.Pending))
 }
 
+// printTeardownReport writes one line per path and object; the names come
+// from the state file and the cluster, so they are escaped.
 func printTeardownReport(w io.Writer, rep *teardown.Report) {
 	for _, p := range rep.Removed {
-		fmt.Fprintf(w, "removed   %s\n", p)
+		fmt.Fprintf(w, "removed   %s\n", textsafe.Escape(p))
 	}
 	for _, p := range rep.AlreadyGone {
-		fmt.Fprintf(w, "gone      %s\n", p)
+		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(p))
 	}
 	for _, o := range rep.Deleted {
-		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", o)
+		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", textsafe.Escape(o))
 	}
 	for _, o := range rep.NotFound {
-		fmt.Fprintf(w, "gone      %s\n", o)
+		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(o))
 	}
 	for _, o := range rep.Refused {
-		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", o)
+		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", textsafe.Escape(o))
 	}
 	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d refused, %d still recorded\n",
 		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Refused), len(rep.Pending))
