@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 
 	"github.com/spf13/pflag"
 
@@ -17,8 +18,9 @@ import (
 
 // Exit codes of teardown (also in its --help and docs/render.md).
 const (
-	teardownExitUnreachable = 3 // --strict and the API server was unreachable
-	teardownExitLocked      = 4 // another run held the root past --lock-timeout
+	teardownExitUnreachable = 3  // --strict and the API server was unreachable
+	teardownExitLocked      = 4  // another run held the root past --lock-timeout
+	teardownExitReport      = 10 // removed, but the usage report could not be read, written or printed
 )
 
 const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
@@ -48,7 +50,9 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
-DIR/usage.json. With --quiet and no --gather it reads nothing.
+DIR/usage.json. With --quiet and no --gather it reads nothing. A report
+that cannot be read, written (a full disk, a read-only directory) or
+printed never stops the removal: teardown names it and exits 10.
 ` + usageHelp + `
 
 Exit codes:
@@ -64,6 +68,9 @@ Exit codes:
   9  interrupted by SIGTERM or SIGINT once it had begun removing files: it
      removed them all, and the cluster objects it did not delete yet stay
      recorded
+  10 done as for 0, but the usage report could not be read, written or
+     printed; the message says why (any other failure's code wins, and the
+     report's failure is then a warning)
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`
 
@@ -90,12 +97,21 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
 		}
-		var use *usage.Report
-		if gather != "" || !quiet { // nobody would see it otherwise
-			var err error
-			if use, err = readUsage(opts, gather); err != nil {
+		if opts.Kubeconfig != "" && opts.Cluster == nil {
+			// Bad input: it fails before anything is read, written or
+			// removed, and the report reads the same file.
+			c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
+			if err != nil {
 				return err
 			}
+			opts.Cluster = c
+		}
+		var use *usage.Report
+		var reportErr error
+		if gather != "" || !quiet { // nobody would see it otherwise
+			// A report that cannot be read or written never keeps the
+			// tunnel up: it is named, and the removal goes on.
+			use, reportErr = readUsage(opts, gather)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
@@ -112,23 +128,35 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 		}
 		if !quiet && use != nil {
-			if perr := printUsage(io.Stdout, use); perr != nil && err == nil {
-				err = perr
+			if perr := printUsage(io.Stdout, use); perr != nil {
+				reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 			}
+		}
+		if reportErr != nil && (err != nil || sigs.ctx.Err() != nil) {
+			// The other outcome decides the exit; the report is named still.
+			fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
 		}
 		if stop := interruption(sigs.ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
 			return stop
 		}
 		var ue *teardown.UnreachableError
 		var locked *hostfs.LockedError
-		if errors.As(err, &locked) {
+		switch {
+		case errors.As(err, &locked):
 			return &ExitError{Code: teardownExitLocked, Err: err}
-		}
-		if errors.As(err, &ue) {
+		case errors.As(err, &ue):
 			return &ExitError{Code: teardownExitUnreachable, Err: err}
+		case err == nil && reportErr != nil:
+			return &ExitError{Code: teardownExitReport, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
 		}
 		return err
 	}
+}
+
+// reportFailure names the usage report in an error reading, writing or
+// printing it.
+func reportFailure(err error) error {
+	return fmt.Errorf("the usage report (what used the tunnel) failed: %w", err)
 }
 
 // teardownCompleted says what a teardown a signal stopped after its files
@@ -163,8 +191,9 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 }
 
 // readUsage reads what used the tunnel while the server still runs and the
-// cluster objects still exist, and writes usage.json into gather. An
-// unusable kubeconfig fails here, before anything is removed.
+// cluster objects still exist, and writes usage.json into gather. The
+// report it returns is what it could read, to print even when writing it
+// failed; the caller has checked the kubeconfig.
 func readUsage(opts teardown.Options, gather string) (*usage.Report, error) {
 	ctx := context.Background()
 	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root})
@@ -174,7 +203,7 @@ func readUsage(opts teardown.Options, gather string) (*usage.Report, error) {
 	}
 	js, err := usageJSON(use)
 	if err != nil {
-		return nil, err
+		return use, fmt.Errorf("%s was not written: %w", filepath.Join(gather, usageFile), err)
 	}
 	return use, gatherFiles(gather, map[string][]byte{usageFile: js})
 }
