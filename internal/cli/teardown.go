@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
@@ -50,7 +51,10 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
-DIR/usage.json. With --quiet and no --gather it reads nothing. A report
+DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
+/metrics and its lists of webhooks and APIServices) ends within --timeout,
+and a redirect to another host is refused. With --quiet and no --gather it
+reads nothing. A report
 that cannot be read, written (a full disk, a read-only directory) or
 printed never stops the removal: teardown names it and exits 10.
 ` + usageHelp + `
@@ -92,10 +96,15 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	gatherFlag(fs, &gather, "usage.json (what used the tunnel, read before anything is removed)")
+	var timeout time.Duration
+	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
+		}
+		if timeout <= 0 {
+			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
 		}
 		if opts.Kubeconfig != "" && opts.Cluster == nil {
 			// Bad input: it fails before anything is read, written or
@@ -111,7 +120,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if gather != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(opts, gather)
+			use, reportErr = readUsage(opts, gather, timeout)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
@@ -194,10 +203,10 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 // cluster objects still exist, and writes usage.json into gather. The
 // report it returns is what it could read, to print even when writing it
 // failed; the caller has checked the kubeconfig.
-func readUsage(opts teardown.Options, gather string) (*usage.Report, error) {
+func readUsage(opts teardown.Options, gather string, timeout time.Duration) (*usage.Report, error) {
 	ctx := context.Background()
-	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root})
-	use, err := collectUsage(ctx, st, opts.Kubeconfig)
+	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root, Timeout: timeout})
+	use, err := collectUsage(ctx, st, opts.Kubeconfig, timeout)
 	if err != nil || gather == "" {
 		return use, err
 	}

@@ -12,6 +12,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
@@ -19,17 +20,18 @@ import (
 // about 1.5 MB with no workload (v1.35.4).
 const maxMetricsBytes = 64 << 20
 
-// DefaultTimeout bounds the kube-apiserver's /metrics read and the listing
-// of registrations together, so an unreachable API server costs teardown
-// seconds, not its budget.
-const DefaultTimeout = 10 * time.Second
+// DefaultTimeout bounds each read from the kube-apiserver when the caller
+// gives none: status's default --timeout, so an unreachable API server
+// costs seconds.
+const DefaultTimeout = 3 * time.Second
 
 // Options say where the report's inputs come from.
 type Options struct {
 	// Kubeconfig of the bootstrap kube-apiserver; "" leaves its metrics
 	// and the registrations unread, which the report says.
 	Kubeconfig string
-	// Timeout bounds the kube-apiserver's part; 0 = DefaultTimeout.
+	// Timeout bounds each read from the kube-apiserver (its /metrics, then
+	// the registrations' lists), the caller's --timeout; 0 = DefaultTimeout.
 	Timeout time.Duration
 	// Status is a status run on the bootstrap host: the server's /metrics
 	// as it read them (status reads the admin port, then the health port).
@@ -54,10 +56,8 @@ func Collect(ctx context.Context, o Options) (*Report, error) {
 		if timeout == 0 {
 			timeout = DefaultTimeout
 		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		in.KubeAPIServer, in.KubeAPIServerMetrics = scrape(ctx, cfg)
-		in.Registrations, in.Targets = registrations(ctx, cfg, in.KubeAPIServer)
+		in.KubeAPIServer, in.KubeAPIServerMetrics = scrape(ctx, cfg, timeout)
+		in.Registrations, in.Targets = registrations(ctx, cfg, in.KubeAPIServer, timeout)
 	}
 	return Build(in), nil
 }
@@ -76,8 +76,12 @@ func serverSource(st *hoststatus.Report) (Source, string) {
 }
 
 // scrape reads the kube-apiserver's /metrics with the kubeconfig's
-// credentials (it needs get on the non-resource URL /metrics).
-func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
+// credentials (it needs get on the non-resource URL /metrics), within
+// timeout, body included, and never from another host: a redirect there
+// would carry the credentials along (internal/samehost).
+func scrape(ctx context.Context, cfg *rest.Config, timeout time.Duration) (Source, string) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	base, _, err := rest.DefaultServerUrlFor(cfg)
 	if err != nil {
 		return Source{Error: err.Error()}, ""
@@ -87,6 +91,7 @@ func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
 	}
+	client.CheckRedirect = samehost.CheckRedirect
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
@@ -108,11 +113,18 @@ func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
 
 // registrations lists the Service-backed webhooks and APIServices, which
 // decide each webhook's route; not tried when the API server did not answer.
-func registrations(ctx context.Context, cfg *rest.Config, kas Source) (Source, []webhookprobe.Target) {
+func registrations(ctx context.Context, cfg *rest.Config, kas Source, timeout time.Duration) (Source, []webhookprobe.Target) {
 	if !kas.Read {
 		return Source{Error: "not listed: the kube-apiserver's metrics could not be read either"}, nil
 	}
-	c, err := dynamic.NewForConfig(cfg)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hc, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return Source{Error: err.Error()}, nil
+	}
+	hc.CheckRedirect = samehost.CheckRedirect
+	c, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return Source{Error: err.Error()}, nil
 	}
