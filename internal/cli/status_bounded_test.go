@@ -17,17 +17,19 @@ import (
 // the report.
 // Loose bound: well under the 10 s the read once took whatever --timeout said.
 func TestUsageReadsFollowTimeout(t *testing.T) {
+	stop := make(chan struct{})
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/metrics" { // teardown's reads of its objects: gone
 			http.NotFound(w, r)
 			return
 		}
 		select {
-		case <-r.Context().Done():
+		case <-stop:
 		case <-time.After(time.Minute):
 		}
 	}))
 	defer srv.Close()
+	defer close(stop) // first: Close waits for the handlers
 	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
 	cfg := fmt.Sprintf("apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: %q, insecure-skip-tls-verify: true}}]\n"+
 		"users: [{name: u, user: {token: t}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n", srv.URL)

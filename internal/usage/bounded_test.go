@@ -10,22 +10,23 @@ import (
 	"time"
 )
 
-// hangingAPIServer answers /metrics with body at once when metricsOK, and
-// otherwise (and every other path) sends nothing until the client gives up
-// or a minute passes.
+// hangingAPIServer answers /metrics at once when metricsOK, and otherwise
+// (and every other path) sends nothing until the test ends.
 func hangingAPIServer(t *testing.T, metricsOK bool) string {
 	t.Helper()
+	stop := make(chan struct{})
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if metricsOK && r.URL.Path == "/metrics" {
 			fmt.Fprint(w, "# nothing\n")
 			return
 		}
 		select {
-		case <-r.Context().Done():
+		case <-stop:
 		case <-time.After(time.Minute):
 		}
 	}))
 	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(stop) }) // first: Close waits for the handlers
 	return srv.URL
 }
 
