@@ -54,9 +54,9 @@ the usage report's table (not with --quiet); --gather DIR also writes it to
 DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
 /metrics and its lists of webhooks and APIServices) ends within --timeout,
 and a redirect to another host is refused. With --quiet and no --gather it
-reads nothing. A report
-that cannot be read, written (a full disk, a read-only directory) or
-printed never stops the removal: teardown names it and exits 10.
+reads nothing. A report that cannot be read, written (a full disk, a
+read-only directory) or printed never stops the removal: teardown names
+it and exits 10.
 ` + usageHelp + `
 
 Exit codes:
@@ -106,14 +106,8 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if timeout <= 0 {
 			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
 		}
-		if opts.Kubeconfig != "" && opts.Cluster == nil {
-			// Bad input: it fails before anything is read, written or
-			// removed, and the report reads the same file.
-			c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
-			if err != nil {
-				return err
-			}
-			opts.Cluster = c
+		if err := loadCluster(&opts); err != nil {
+			return err
 		}
 		var use *usage.Report
 		var reportErr error
@@ -125,41 +119,67 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
-		if rep != nil && rep.Recovered != "" {
-			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
+		if perr := printTeardown(io, rep, use, quiet); perr != nil {
+			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
-		if rep != nil {
-			for _, w := range rep.Warnings {
-				fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(w))
-			}
-			if !quiet {
-				printTeardownReport(io.Stdout, rep)
-			}
-		}
-		if !quiet && use != nil {
-			if perr := printUsage(io.Stdout, use); perr != nil {
-				reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
-			}
-		}
-		if reportErr != nil && (err != nil || sigs.ctx.Err() != nil) {
-			// The other outcome decides the exit; the report is named still.
-			fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
-		}
-		if stop := interruption(sigs.ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
-			return stop
-		}
-		var ue *teardown.UnreachableError
-		var locked *hostfs.LockedError
-		switch {
-		case errors.As(err, &locked):
-			return &ExitError{Code: teardownExitLocked, Err: err}
-		case errors.As(err, &ue):
-			return &ExitError{Code: teardownExitUnreachable, Err: err}
-		case err == nil && reportErr != nil:
-			return &ExitError{Code: teardownExitReport, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
-		}
-		return err
+		return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
 	}
+}
+
+// loadCluster builds the clients from --kubeconfig, which is bad input when
+// unusable: it fails before anything is read, written or removed, and the
+// usage report reads the same file.
+func loadCluster(opts *teardown.Options) error {
+	if opts.Kubeconfig == "" || opts.Cluster != nil {
+		return nil
+	}
+	c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
+	opts.Cluster = c
+	return err
+}
+
+// printTeardown writes what teardown did: recovery and warnings on stderr,
+// its lines and the usage table on stdout (not with quiet). The error is
+// the usage table's.
+func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) error {
+	if rep != nil && rep.Recovered != "" {
+		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
+	}
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(w))
+		}
+		if !quiet {
+			printTeardownReport(io.Stdout, rep)
+		}
+	}
+	if quiet || use == nil {
+		return nil
+	}
+	return printUsage(io.Stdout, use)
+}
+
+// teardownExit decides the exit: a signal, then teardown's own error, then
+// the usage report's failure (exit 10). When something else decides, the
+// report's failure is a warning, so it is named either way.
+func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, err, reportErr error) error {
+	if reportErr != nil && (err != nil || ctx.Err() != nil) {
+		fmt.Fprintf(stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
+	}
+	if stop := interruption(ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
+		return stop
+	}
+	var ue *teardown.UnreachableError
+	var locked *hostfs.LockedError
+	switch {
+	case errors.As(err, &locked):
+		return &ExitError{Code: teardownExitLocked, Err: err}
+	case errors.As(err, &ue):
+		return &ExitError{Code: teardownExitUnreachable, Err: err}
+	case err == nil && reportErr != nil:
+		return &ExitError{Code: teardownExitReport, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
+	}
+	return err
 }
 
 // reportFailure names the usage report in an error reading, writing or

@@ -408,7 +408,8 @@ func (r *Root) Sync(rel string) error {
 		return err
 	}
 	p, err := r.noLink(rel)
-	if err != nil && !strings.Contains(rel, "/") {
+	var unsafe *UnsafeError
+	if errors.As(err, &unsafe) && !strings.Contains(rel, "/") {
 		// The ostree top-level link (opt -> var/opt): flushing a new
 		// directory's parent flushes the directory it leads to.
 		if dp, derr := r.dirPath(rel); derr == nil {
