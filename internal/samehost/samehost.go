@@ -7,6 +7,8 @@ package samehost
 import (
 	"fmt"
 	"net/http"
+
+	"k8s.io/client-go/rest"
 )
 
 // CheckRedirect is an http.Client's CheckRedirect that follows a redirect
@@ -24,4 +26,16 @@ func CheckRedirect(req *http.Request, via []*http.Request) error {
 		return fmt.Errorf("stopped after 10 redirects from %s", first.Redacted())
 	}
 	return nil
+}
+
+// KubeClient is client-go's HTTP client for cfg (its TLS, credentials and
+// timeout) with CheckRedirect: every read from the kube-apiserver goes
+// through one, so the kubeconfig's token never follows a redirect away.
+func KubeClient(cfg *rest.Config) (*http.Client, error) {
+	c, err := rest.HTTPClientFor(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c.CheckRedirect = CheckRedirect
+	return c, nil
 }

@@ -87,11 +87,10 @@ func scrape(ctx context.Context, cfg *rest.Config, timeout time.Duration) (Sourc
 		return Source{Error: err.Error()}, ""
 	}
 	u := base.JoinPath("/metrics").String()
-	client, err := rest.HTTPClientFor(cfg)
+	client, err := samehost.KubeClient(cfg)
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
 	}
-	client.CheckRedirect = samehost.CheckRedirect
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
@@ -119,11 +118,10 @@ func registrations(ctx context.Context, cfg *rest.Config, kas Source, timeout ti
 	}
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	hc, err := rest.HTTPClientFor(cfg)
+	hc, err := samehost.KubeClient(cfg)
 	if err != nil {
 		return Source{Error: err.Error()}, nil
 	}
-	hc.CheckRedirect = samehost.CheckRedirect
 	c, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return Source{Error: err.Error()}, nil
