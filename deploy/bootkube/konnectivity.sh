@@ -200,7 +200,7 @@ gather_stage() {
   local dir=${1:?usage: konnectivity.sh gather DIR}
   # An unusable tunnel is what a gather is for: record it, do not fail.
   bundle status --root /host --gather "/host$dir" >/dev/null || true
-  log "status and metrics written to $dir"
+  log "status and metrics gathered into $dir (an error writing them is above)"
 }
 
 teardown_stage() {
@@ -215,7 +215,16 @@ teardown_stage() {
   if [[ -n $CLUSTER_KUBECONFIG ]]; then
     args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
   fi
-  bundle "${args[@]}" >&2
+  local rc=0
+  bundle "${args[@]}" >&2 || rc=$?
+  case $rc in
+    0) ;;
+    # 10: the bundle is removed, but the usage report could not be read or
+    # written (a full disk, a read-only GATHER_DIR). A log file is no reason
+    # to fail bootstrap or to run the teardown again (docs/render.md).
+    10) log "the bundle is removed, but the usage report was not gathered into $GATHER_DIR (the reason is above); going on" ;;
+    *) log "teardown failed (exit $rc; its error is above)"; exit "$rc" ;;
+  esac
   touch "$assets/konnectivity-teardown.done"
 }
 

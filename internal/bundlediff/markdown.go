@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // writeMarkdown writes a pull-request comment: a heading with the counts,
@@ -50,7 +52,8 @@ func code(s string) string {
 	return fence + s + fence
 }
 
-// cell escapes what would end a table cell.
+// cell escapes what would end a table cell, and the control characters a
+// terminal showing the comment would act on (internal/textsafe).
 func cell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ").Replace(s)
+	return textsafe.Escape(strings.NewReplacer("|", `\|`, "\n", " ").Replace(s))
 }

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 const (
@@ -33,21 +35,25 @@ func (p painter) sign(sign, s string) string {
 	return p.paint(ansiYellow, s)
 }
 
+// writeText writes a unified-diff-like listing. Names, paths and values come
+// from the bundles (users' overlays, pull requests), so each is escaped
+// before the colours are added (internal/textsafe).
 func writeText(w io.Writer, r *Result, colour bool) error {
 	bw := bufio.NewWriter(w)
 	p := painter(colour)
+	esc := textsafe.Escape
 	if r.Equal() {
-		fmt.Fprintf(bw, "no differences: %s and %s\n", r.A, r.B)
+		fmt.Fprintf(bw, "no differences: %s and %s\n", esc(r.A), esc(r.B))
 		return bw.Flush()
 	}
-	fmt.Fprintln(bw, p.paint(ansiBold, "--- "+r.A))
-	fmt.Fprintln(bw, p.paint(ansiBold, "+++ "+r.B))
+	fmt.Fprintln(bw, p.paint(ansiBold, "--- "+esc(r.A)))
+	fmt.Fprintln(bw, p.paint(ansiBold, "+++ "+esc(r.B)))
 	for _, o := range r.Objects {
 		s := statusSign(o.Status)
-		fmt.Fprintln(bw, p.sign(s, s+" "+o.ID.String()))
+		fmt.Fprintln(bw, p.sign(s, s+" "+esc(o.ID.String())))
 		for _, c := range o.Changes {
 			cs := opSign(c.Op)
-			fmt.Fprintln(bw, p.sign(cs, "    "+cs+" "+c.Path+": "+changeText(c)))
+			fmt.Fprintln(bw, p.sign(cs, "    "+cs+" "+esc(c.Path)+": "+esc(changeText(c))))
 		}
 	}
 	fmt.Fprintln(bw, summary(r))

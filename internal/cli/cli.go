@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // ProgramName is how the binary calls itself in help and errors.
@@ -200,17 +201,28 @@ func exitCode(stderr io.Writer, c *Command, err error) int {
 	var exit *ExitError
 	if errors.As(err, &exit) {
 		if exit.Err != nil {
-			fmt.Fprintf(stderr, "%s %s: %v\n", ProgramName, c.Name, exit.Err)
+			fmt.Fprintf(stderr, "%s %s: %s\n", ProgramName, c.Name, errorText(exit.Err))
 		}
 		return exit.Code
 	}
 	var usage *UsageError
 	if errors.As(err, &usage) {
-		fmt.Fprintf(stderr, "%s %s: %v\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, err, ProgramName, c.Name)
+		fmt.Fprintf(stderr, "%s %s: %s\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, errorText(err), ProgramName, c.Name)
 		return 2
 	}
-	fmt.Fprintf(stderr, "%s %s: %v\n", ProgramName, c.Name, err)
+	fmt.Fprintf(stderr, "%s %s: %s\n", ProgramName, c.Name, errorText(err))
 	return 1
+}
+
+// errorText is an error as the terminal is shown it: errors quote paths,
+// names and values from bundles and hosts, so each line is escaped
+// (internal/textsafe); the line breaks between an error's own lines stay.
+func errorText(err error) string {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		lines[i] = textsafe.Escape(l)
+	}
+	return strings.Join(lines, "\n")
 }
 
 func (c *CLI) printOverview(w io.Writer) {

@@ -57,7 +57,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP request to the server, and of the wait for the root's lock when an interrupted run must be recovered first")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included), and of the wait for the root's lock when an interrupted run must be recovered first")
 	outputp := outputFlag(fs, "text", "json")
 	var gather, kubeconfig string
 	gatherFlag(fs, &gather, "status.json, metrics.txt and usage.json")
@@ -76,7 +76,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		var use *usage.Report
 		if gather != "" || (kubeconfig != "" && output == "text") { // where it is shown or written
 			var err error
-			if use, err = collectUsage(context.Background(), rep, kubeconfig); err != nil {
+			if use, err = collectUsage(context.Background(), rep, kubeconfig, opts.Timeout); err != nil {
 				return err
 			}
 		}

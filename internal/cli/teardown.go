@@ -5,19 +5,23 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
 // Exit codes of teardown (also in its --help and docs/render.md).
 const (
-	teardownExitUnreachable = 3 // --strict and the API server was unreachable
-	teardownExitLocked      = 4 // another run held the root past --lock-timeout
+	teardownExitUnreachable = 3  // --strict and the API server was unreachable
+	teardownExitLocked      = 4  // another run held the root past --lock-timeout
+	teardownExitReport      = 10 // removed, but the usage report could not be read, written or printed
 )
 
 const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
@@ -47,7 +51,12 @@ objects stay recorded in the state file, so a later teardown can delete them.
 
 Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
-DIR/usage.json. With --quiet and no --gather it reads nothing.
+DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
+/metrics and its lists of webhooks and APIServices) ends within --timeout,
+and a redirect to another host is refused. With --quiet and no --gather it
+reads nothing. A report that cannot be read, written (a full disk, a
+read-only directory) or printed never stops the removal: teardown names
+it and exits 10.
 ` + usageHelp + `
 
 Exit codes:
@@ -63,6 +72,9 @@ Exit codes:
   9  interrupted by SIGTERM or SIGINT once it had begun removing files: it
      removed them all, and the cluster objects it did not delete yet stay
      recorded
+  10 done as for 0, but the usage report could not be read, written or
+     printed; the message says why (any other failure's code wins, and the
+     report's failure is then a warning)
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`
 
@@ -84,50 +96,96 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	gatherFlag(fs, &gather, "usage.json (what used the tunnel, read before anything is removed)")
+	var timeout time.Duration
+	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("teardown takes no arguments, got %q", args)
 		}
+		if timeout <= 0 {
+			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
+		}
+		if err := loadCluster(&opts); err != nil {
+			return err
+		}
 		var use *usage.Report
+		var reportErr error
 		if gather != "" || !quiet { // nobody would see it otherwise
-			var err error
-			if use, err = readUsage(opts, gather); err != nil {
-				return err
-			}
+			// A report that cannot be read or written never keeps the
+			// tunnel up: it is named, and the removal goes on.
+			use, reportErr = readUsage(opts, gather, timeout)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
-		if rep != nil && rep.Recovered != "" {
-			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
+		if perr := printTeardown(io, rep, use, quiet); perr != nil {
+			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
-		if rep != nil {
-			for _, w := range rep.Warnings {
-				fmt.Fprintf(io.Stderr, "warning: %s\n", w)
-			}
-			if !quiet {
-				printTeardownReport(io.Stdout, rep)
-			}
-		}
-		if !quiet && use != nil {
-			if perr := printUsage(io.Stdout, use); perr != nil && err == nil {
-				err = perr
-			}
-		}
-		if stop := interruption(sigs.ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
-			return stop
-		}
-		var ue *teardown.UnreachableError
-		var locked *hostfs.LockedError
-		if errors.As(err, &locked) {
-			return &ExitError{Code: teardownExitLocked, Err: err}
-		}
-		if errors.As(err, &ue) {
-			return &ExitError{Code: teardownExitUnreachable, Err: err}
-		}
-		return err
+		return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
 	}
+}
+
+// loadCluster builds the clients from --kubeconfig, which is bad input when
+// unusable: it fails before anything is read, written or removed, and the
+// usage report reads the same file.
+func loadCluster(opts *teardown.Options) error {
+	if opts.Kubeconfig == "" || opts.Cluster != nil {
+		return nil
+	}
+	c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
+	opts.Cluster = c
+	return err
+}
+
+// printTeardown writes what teardown did: recovery and warnings on stderr,
+// its lines and the usage table on stdout (not with quiet). The error is
+// the usage table's.
+func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) error {
+	if rep != nil && rep.Recovered != "" {
+		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
+	}
+	if rep != nil {
+		for _, w := range rep.Warnings {
+			fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(w))
+		}
+		if !quiet {
+			printTeardownReport(io.Stdout, rep)
+		}
+	}
+	if quiet || use == nil {
+		return nil
+	}
+	return printUsage(io.Stdout, use)
+}
+
+// teardownExit decides the exit: a signal, then teardown's own error, then
+// the usage report's failure (exit 10). When something else decides, the
+// report's failure is a warning, so it is named either way.
+func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, err, reportErr error) error {
+	if reportErr != nil && (err != nil || ctx.Err() != nil) {
+		fmt.Fprintf(stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
+	}
+	if stop := interruption(ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
+		return stop
+	}
+	var ue *teardown.UnreachableError
+	var locked *hostfs.LockedError
+	switch {
+	case errors.As(err, &locked):
+		return &ExitError{Code: teardownExitLocked, Err: err}
+	case errors.As(err, &ue):
+		return &ExitError{Code: teardownExitUnreachable, Err: err}
+	case err == nil && reportErr != nil:
+		return &ExitError{Code: teardownExitReport, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
+	}
+	return err
+}
+
+// reportFailure names the usage report in an error reading, writing or
+// printing it.
+func reportFailure(err error) error {
+	return fmt.Errorf("the usage report (what used the tunnel) failed: %w", err)
 }
 
 // teardownCompleted says what a teardown a signal stopped after its files
@@ -139,39 +197,42 @@ func teardownCompleted(rep *teardown.Report) string {
 	return fmt.Sprintf("the teardown removed its files from the host and stopped before the cluster objects; %d stay recorded in the state file (run teardown --kubeconfig again)", len(rep.Pending))
 }
 
+// printTeardownReport writes one line per path and object; the names come
+// from the state file and the cluster, so they are escaped.
 func printTeardownReport(w io.Writer, rep *teardown.Report) {
 	for _, p := range rep.Removed {
-		fmt.Fprintf(w, "removed   %s\n", p)
+		fmt.Fprintf(w, "removed   %s\n", textsafe.Escape(p))
 	}
 	for _, p := range rep.AlreadyGone {
-		fmt.Fprintf(w, "gone      %s\n", p)
+		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(p))
 	}
 	for _, o := range rep.Deleted {
-		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", o)
+		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", textsafe.Escape(o))
 	}
 	for _, o := range rep.NotFound {
-		fmt.Fprintf(w, "gone      %s\n", o)
+		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(o))
 	}
 	for _, o := range rep.Refused {
-		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", o)
+		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", textsafe.Escape(o))
 	}
 	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d refused, %d still recorded\n",
 		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Refused), len(rep.Pending))
 }
 
 // readUsage reads what used the tunnel while the server still runs and the
-// cluster objects still exist, and writes usage.json into gather. An
-// unusable kubeconfig fails here, before anything is removed.
-func readUsage(opts teardown.Options, gather string) (*usage.Report, error) {
+// cluster objects still exist, and writes usage.json into gather. The
+// report it returns is what it could read, to print even when writing it
+// failed; the caller has checked the kubeconfig.
+func readUsage(opts teardown.Options, gather string, timeout time.Duration) (*usage.Report, error) {
 	ctx := context.Background()
-	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root})
-	use, err := collectUsage(ctx, st, opts.Kubeconfig)
+	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root, Timeout: timeout})
+	use, err := collectUsage(ctx, st, opts.Kubeconfig, timeout)
 	if err != nil || gather == "" {
 		return use, err
 	}
 	js, err := usageJSON(use)
 	if err != nil {
-		return nil, err
+		return use, fmt.Errorf("%s was not written: %w", filepath.Join(gather, usageFile), err)
 	}
 	return use, gatherFiles(gather, map[string][]byte{usageFile: js})
 }

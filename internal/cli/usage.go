@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
@@ -23,9 +24,10 @@ from each process's start. A side that cannot be read is named in the
 report with the reason; that is not an error (docs/troubleshooting.md).`
 
 // collectUsage builds the usage report from a status run on the host and
-// the kube-apiserver's metrics. Only an unusable kubeconfig is an error.
-func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string) (*usage.Report, error) {
-	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st})
+// the kube-apiserver's metrics, each read within timeout (the command's
+// --timeout). Only an unusable kubeconfig is an error.
+func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string, timeout time.Duration) (*usage.Report, error) {
+	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st, Timeout: timeout})
 }
 
 // usageJSON is the report as usage.json holds it.

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // WriteJSON writes the result as indented JSON (took in nanoseconds).
@@ -13,8 +14,10 @@ func WriteJSON(w io.Writer, r *Result) error {
 	return jsonout.Write(w, r)
 }
 
-// WriteText writes the verdict, the path taken, and the time.
+// WriteText writes the verdict, the path taken, and the time. What the
+// proxy, the target and the cluster said is escaped (internal/textsafe).
 func WriteText(w io.Writer, r *Result) error {
+	esc := textsafe.Escape
 	via := "the cluster egress selection"
 	if r.Socket != "" {
 		via = fmt.Sprintf("%s over %s", r.Protocol, r.Socket)
@@ -23,19 +26,19 @@ func WriteText(w io.Writer, r *Result) error {
 	var err error
 	switch {
 	case r.OK && r.HTTPStatus != 0:
-		_, err = fmt.Fprintf(w, "ok: %s answered HTTP %d through %s in %s\n", r.Target, r.HTTPStatus, via, took)
+		_, err = fmt.Fprintf(w, "ok: %s answered HTTP %d through %s in %s\n", esc(r.Target), r.HTTPStatus, esc(via), took)
 	case r.OK:
-		_, err = fmt.Fprintf(w, "ok: connected to %s through %s in %s\n", r.Address, via, took)
+		_, err = fmt.Fprintf(w, "ok: connected to %s through %s in %s\n", esc(r.Address), esc(via), took)
 	case r.Stage == StageConfig:
-		_, err = fmt.Fprintf(w, "failed: %s\n", r.Error)
+		_, err = fmt.Fprintf(w, "failed: %s\n", esc(r.Error))
 	default:
-		_, err = fmt.Fprintf(w, "failed (%s) after %s dialing %s through %s: %s\n", r.Stage, took, r.Address, via, r.Error)
+		_, err = fmt.Fprintf(w, "failed (%s) after %s dialing %s through %s: %s\n", r.Stage, took, esc(r.Address), esc(via), esc(r.Error))
 	}
 	if err == nil && r.ProxyBody != "" {
-		_, err = fmt.Fprintf(w, "proxy said: %s\n", r.ProxyBody)
+		_, err = fmt.Fprintf(w, "proxy said: %s\n", esc(r.ProxyBody))
 	}
 	if err == nil && r.TLSPeer != "" {
-		_, err = fmt.Fprintf(w, "target certificate: %s (not verified)\n", r.TLSPeer)
+		_, err = fmt.Fprintf(w, "target certificate: %s (not verified)\n", esc(r.TLSPeer))
 	}
 	return err
 }

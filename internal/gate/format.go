@@ -7,15 +7,17 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // WriteProgress writes one "waiting" line.
 func WriteProgress(w io.Writer, p Progress) {
-	fmt.Fprintf(w, "waiting %s for %s: %s\n", p.Elapsed.Round(100*time.Millisecond), p.Waiting, p.Detail)
+	fmt.Fprintf(w, "waiting %s for %s: %s\n", p.Elapsed.Round(100*time.Millisecond), p.Waiting, textsafe.Escape(p.Detail))
 }
 
 // WriteText writes the verdict: one line when ready; otherwise the cause,
-// its detail and its fix.
+// its detail and its fix, escaped: the detail quotes the server's log and
+// what the server and the cluster said (internal/textsafe).
 func WriteText(w io.Writer, v *Verdict) error {
 	waited := v.Waited.Round(10 * time.Millisecond)
 	if v.Ready {
@@ -23,7 +25,7 @@ func WriteText(w io.Writer, v *Verdict) error {
 			waited, v.Agents, v.MinAgents, len(v.Targets))
 		return err
 	}
-	_, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, v.Detail, v.Fix)
+	_, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix))
 	return err
 }
 

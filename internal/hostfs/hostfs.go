@@ -12,6 +12,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -197,6 +198,28 @@ func (r *Root) Lstat(rel string) (fs.FileInfo, error) {
 		return nil, err
 	}
 	return r.r.Lstat(p)
+}
+
+// DirInfo describes the directory rel names as a path through it resolves:
+// the ostree top-level link (opt -> var/opt) is followed to its target inside
+// the root, as every write beneath it is; any other link is refused. A
+// dangling top-level link is fs.ErrNotExist.
+func (r *Root) DirInfo(rel string) (fs.FileInfo, error) {
+	p, err := r.dirPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	return r.r.Lstat(p)
+}
+
+// dirPath is the path to hand os.Root for the directory rel, resolved as
+// the way to a file in it is.
+func (r *Root) dirPath(rel string) (string, error) {
+	p, err := r.resolve(path.Join(rel, "x"))
+	if err != nil {
+		return "", err
+	}
+	return filepath.Dir(p), nil
 }
 
 // Exists reports whether rel exists; an unsafe path is an error.
@@ -385,6 +408,14 @@ func (r *Root) Sync(rel string) error {
 		return err
 	}
 	p, err := r.noLink(rel)
+	var unsafe *UnsafeError
+	if errors.As(err, &unsafe) && !strings.Contains(rel, "/") {
+		// The ostree top-level link (opt -> var/opt): flushing a new
+		// directory's parent flushes the directory it leads to.
+		if dp, derr := r.dirPath(rel); derr == nil {
+			p, err = dp, nil
+		}
+	}
 	if err != nil {
 		return err
 	}

@@ -58,3 +58,42 @@ func TestResolveRefusesLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestDirInfoAndSyncThroughTheOstreeLink: the top-level link is judged,
+// and flushed, as the directory it leads to; a dangling one is missing and
+// one out of the root is refused.
+func TestDirInfoAndSyncThroughTheOstreeLink(t *testing.T) {
+	for _, tc := range []struct {
+		name, target string
+		mkTarget     bool
+		want         func(error) bool
+	}{
+		{"inside the root", "var/opt", true, func(err error) bool { return err == nil }},
+		{"dangling", "var/opt", false, func(err error) bool { return errors.Is(err, os.ErrNotExist) }},
+		{"out of the root", "/tmp", false, func(err error) bool { var u *UnsafeError; return errors.As(err, &u) }},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := t.TempDir()
+			if tc.mkTarget {
+				if err := os.MkdirAll(filepath.Join(dir, tc.target), 0o755); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.Symlink(tc.target, filepath.Join(dir, "opt")); err != nil {
+				t.Fatal(err)
+			}
+			r, err := Open(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer r.Close()
+			fi, err := r.DirInfo("opt")
+			if !tc.want(err) || (err == nil && !fi.IsDir()) {
+				t.Errorf("DirInfo: %v, %v", fi, err)
+			}
+			if err := r.Sync("opt"); !tc.want(err) {
+				t.Errorf("Sync: %v", err)
+			}
+		})
+	}
+}

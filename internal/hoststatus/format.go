@@ -7,6 +7,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -39,15 +40,18 @@ func ChecksJSON(r *Report) []CheckJSON {
 // verdict last.
 func WriteText(w io.Writer, r *Report) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "Konnectivity tunnel under root %s", r.Root)
+	// A check's detail carries what the server and the files said (label
+	// values, response bodies, paths): escaped, as every external value
+	// printed in text (internal/textsafe).
+	fmt.Fprintf(bw, "Konnectivity tunnel under root %s", textsafe.Escape(r.Root))
 	if r.BootstrapIP != "" {
-		fmt.Fprintf(bw, " (bootstrap IP %s)", r.BootstrapIP)
+		fmt.Fprintf(bw, " (bootstrap IP %s)", textsafe.Escape(r.BootstrapIP))
 	}
 	fmt.Fprintln(bw)
 	for _, c := range r.Checks {
-		fmt.Fprintf(bw, "  %-8s %-16s %s\n", label(c.Severity), result.Rule(c), c.Message)
+		fmt.Fprintf(bw, "  %-8s %-16s %s\n", label(c.Severity), result.Rule(c), textsafe.Escape(c.Message))
 		if hint := result.Fix(c); hint != "" && c.Severity != OK {
-			fmt.Fprintf(bw, "  %-8s %-16s hint: %s\n", "", "", hint)
+			fmt.Fprintf(bw, "  %-8s %-16s hint: %s\n", "", "", textsafe.Escape(hint))
 		}
 	}
 	if r.Usable {

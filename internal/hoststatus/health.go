@@ -8,10 +8,13 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 )
 
 // get fetches url with the session's dialer, within its timeout and the
-// caller's context.
+// caller's context: the timeout covers the whole read, body included. A
+// redirect to another host is refused (internal/samehost).
 func (s *session) get(url string) (int, string, error) {
 	ctx, cancel := context.WithTimeout(s.ctx, s.opts.Timeout)
 	defer cancel()
@@ -19,7 +22,7 @@ func (s *session) get(url string) (int, string, error) {
 	if err != nil {
 		return 0, "", err
 	}
-	c := &http.Client{Transport: &http.Transport{DialContext: s.opts.Dial, DisableKeepAlives: true, Proxy: nil}}
+	c := &http.Client{Transport: &http.Transport{DialContext: s.opts.Dial, DisableKeepAlives: true, Proxy: nil}, CheckRedirect: samehost.CheckRedirect}
 	resp, err := c.Do(req)
 	if err != nil {
 		return 0, "", err

@@ -29,6 +29,13 @@ func missingDirs(h *hostfs.Root, changes []change, privateDir string) ([]dirSpec
 		var chain []string
 		for rel := filepath.Dir(filepath.FromSlash(c.rel)); rel != "." && !seen[rel]; rel = filepath.Dir(rel) {
 			fi, err := h.Lstat(filepath.ToSlash(rel))
+			if err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+				// An ostree host's opt -> var/opt: judged by where it
+				// leads, as the writes beneath it resolve it.
+				if fi, err = h.DirInfo(filepath.ToSlash(rel)); errors.Is(err, fs.ErrNotExist) {
+					return nil, inputErrorf("destination "+h.Abs(rel), "create the directory it points to, or replace the link with a directory", "is a symbolic link to a directory that does not exist")
+				}
+			}
 			if err == nil && !fi.IsDir() {
 				return nil, inputErrorf("destination "+h.Abs(rel), "remove it, or choose another path in the config", "is a file where render needs a directory")
 			}

@@ -166,11 +166,11 @@ func (r *Root) readNodes(abs string) ([]*yaml.RNode, error) {
 		err = yamlguard.Check(data)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("rendered file listed in the state file: %w", err)
+		return nil, fmt.Errorf("rendered file %s listed in the state file: %w", abs, err)
 	}
 	nodes, err := kio.FromBytes(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", abs, err)
+		return nil, fileError(abs, data, err)
 	}
 	return nodes, nil
 }

@@ -42,12 +42,14 @@ func Stream(dir string) ([]byte, error) {
 			err = yamlguard.Check(data)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("a file render wrote under %s is unreadable (run render again to restore it): %w", dir, err)
+			return nil, fmt.Errorf("a file render wrote under %s, %s, is unreadable (run render again to restore it): %w", dir, abs, err)
 		}
 		if name, ok := hostFileNames[f.Placement]; ok {
-			if data, err = withName(data, name); err != nil {
-				return nil, fmt.Errorf("%s: %w", abs, err)
+			named, err := withName(data, name)
+			if err != nil {
+				return nil, fileError(abs, data, err)
 			}
+			data = named
 		}
 		if out.Len() > 0 {
 			out.WriteString("---\n")

@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // ExitCode is the exit code results call for: 1 when any is an error, else 0
@@ -36,7 +38,7 @@ func (e *Error) Error() string {
 }
 
 // Lines words results as `severity: Kind/name field: message`, one per line
-// (continuation lines indented under the first).
+// (continuation lines indented under the first), each escaped as Line is.
 func Lines(rs framework.Results) string {
 	lines := make([]string, 0, len(rs))
 	for _, r := range rs {
@@ -47,7 +49,7 @@ func Lines(rs framework.Results) string {
 		if p := FieldPath(r); p != "" {
 			line += p + ": "
 		}
-		lines = append(lines, line+r.Message)
+		lines = append(lines, textsafe.Escape(line+r.Message))
 	}
 	return strings.Join(lines, "\n  ")
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // Message is r's message with its fix, as one sentence a user reads:
@@ -18,23 +20,25 @@ func Message(r *framework.Result) string {
 }
 
 // Line words r as one line of check's text output:
-// `severity  object  field: message (fix: ...)`.
+// `severity  object  field: message (fix: ...)`. Object names and the
+// values a message quotes come from the bundle, so the line is escaped
+// (internal/textsafe): one result is one line, whatever the bundle holds.
 func Line(r *framework.Result) string {
 	s := fmt.Sprintf("%s  %s  ", r.Severity, Object(r))
 	if p := FieldPath(r); p != "" {
 		s += p + ": "
 	}
-	return s + Message(r)
+	return textsafe.Escape(s + Message(r))
 }
 
 // RuleLine words r led by its rule, as render reports a check:
-// `[rule] object field: message (fix: ...)`.
+// `[rule] object field: message (fix: ...)`, escaped as Line is.
 func RuleLine(r *framework.Result) string {
 	s := fmt.Sprintf("[%s] %s", Rule(r), Object(r))
 	if p := FieldPath(r); p != "" {
 		s += " " + p
 	}
-	return s + ": " + Message(r)
+	return textsafe.Escape(s + ": " + Message(r))
 }
 
 // WriteText writes one Line per result.

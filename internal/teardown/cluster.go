@@ -15,6 +15,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 )
 
 // requestTimeout bounds each API call so a dead API server costs seconds,
@@ -39,7 +40,11 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
 	}
 	cfg.Timeout = requestTimeout
-	dyn, err := dynamic.NewForConfig(cfg)
+	hc, err := samehost.KubeClient(cfg) // no redirect to another host
+	if err != nil {
+		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
+	}
+	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
 	}

@@ -12,20 +12,22 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/promtext"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
-// DefaultTimeout bounds the kube-apiserver's /metrics read and the listing
-// of registrations together, so an unreachable API server costs teardown
-// seconds, not its budget.
-const DefaultTimeout = 10 * time.Second
+// DefaultTimeout bounds each read from the kube-apiserver when the caller
+// gives none: status's default --timeout, so an unreachable API server
+// costs seconds.
+const DefaultTimeout = 3 * time.Second
 
 // Options say where the report's inputs come from.
 type Options struct {
 	// Kubeconfig of the bootstrap kube-apiserver; "" leaves its metrics
 	// and the registrations unread, which the report says.
 	Kubeconfig string
-	// Timeout bounds the kube-apiserver's part; 0 = DefaultTimeout.
+	// Timeout bounds each read from the kube-apiserver (its /metrics, then
+	// the registrations' lists), the caller's --timeout; 0 = DefaultTimeout.
 	Timeout time.Duration
 	// Status is a status run on the bootstrap host: the server's /metrics
 	// as it read them (status reads the admin port, then the health port).
@@ -50,10 +52,8 @@ func Collect(ctx context.Context, o Options) (*Report, error) {
 		if timeout == 0 {
 			timeout = DefaultTimeout
 		}
-		ctx, cancel := context.WithTimeout(ctx, timeout)
-		defer cancel()
-		in.KubeAPIServer, in.KubeAPIServerMetrics = scrape(ctx, cfg)
-		in.Registrations, in.Targets = registrations(ctx, cfg, in.KubeAPIServer)
+		in.KubeAPIServer, in.KubeAPIServerMetrics = scrape(ctx, cfg, timeout)
+		in.Registrations, in.Targets = registrations(ctx, cfg, in.KubeAPIServer, timeout)
 	}
 	return Build(in), nil
 }
@@ -72,14 +72,18 @@ func serverSource(st *hoststatus.Report) (Source, string) {
 }
 
 // scrape reads the kube-apiserver's /metrics with the kubeconfig's
-// credentials (it needs get on the non-resource URL /metrics).
-func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
+// credentials (it needs get on the non-resource URL /metrics), within
+// timeout, body included, and never from another host: a redirect there
+// would carry the credentials along (internal/samehost).
+func scrape(ctx context.Context, cfg *rest.Config, timeout time.Duration) (Source, string) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
 	base, _, err := rest.DefaultServerUrlFor(cfg)
 	if err != nil {
 		return Source{Error: err.Error()}, ""
 	}
 	u := base.JoinPath("/metrics").String()
-	client, err := rest.HTTPClientFor(cfg)
+	client, err := samehost.KubeClient(cfg)
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
 	}
@@ -106,11 +110,17 @@ func scrape(ctx context.Context, cfg *rest.Config) (Source, string) {
 
 // registrations lists the Service-backed webhooks and APIServices, which
 // decide each webhook's route; not tried when the API server did not answer.
-func registrations(ctx context.Context, cfg *rest.Config, kas Source) (Source, []webhookprobe.Target) {
+func registrations(ctx context.Context, cfg *rest.Config, kas Source, timeout time.Duration) (Source, []webhookprobe.Target) {
 	if !kas.Read {
 		return Source{Error: "not listed: the kube-apiserver's metrics could not be read either"}, nil
 	}
-	c, err := dynamic.NewForConfig(cfg)
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	hc, err := samehost.KubeClient(cfg)
+	if err != nil {
+		return Source{Error: err.Error()}, nil
+	}
+	c, err := dynamic.NewForConfigAndClient(cfg, hc)
 	if err != nil {
 		return Source{Error: err.Error()}, nil
 	}

@@ -9,13 +9,16 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // WriteJSON writes the report as the gather directory's usage.json.
 func WriteJSON(w io.Writer, r *Report) error { return jsonout.Write(w, r) }
 
 // WriteTable writes the short form: where the metrics came from, one line
-// per webhook and APIService, and the dial totals of both ends.
+// per webhook and APIService, and the dial totals of both ends. Every name
+// and label value comes from a process or a cluster the tool does not
+// control, so each is escaped (internal/textsafe).
 func WriteTable(w io.Writer, r *Report) error {
 	var b strings.Builder
 	b.WriteString("What used the tunnel (counts since each process started):\n")
@@ -28,7 +31,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	} else {
 		fmt.Fprintln(tw, "  WEBHOOK\tTYPE\tROUTE\tCALLS\tALLOWED\tREFUSED\tFAILED\tMEAN\tP99")
 		for _, h := range r.Webhooks {
-			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", h.Name, h.Type, h.Route, h.Calls, h.Allowed, h.Refused, h.Failed,
+			fmt.Fprintf(tw, "  %s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\n", esc(h.Name), esc(h.Type), esc(h.Route), h.Calls, h.Allowed, h.Refused, h.Failed,
 				seconds(h.Latency.MeanSeconds, h.Calls), seconds(h.Latency.P99Seconds, h.Calls))
 		}
 	}
@@ -42,7 +45,7 @@ func WriteTable(w io.Writer, r *Report) error {
 			if a.Available != nil {
 				avail = fmt.Sprint(*a.Available)
 			}
-			fmt.Fprintf(tw, "  %s\t%s\t%s\n", a.Name, a.Service, avail)
+			fmt.Fprintf(tw, "  %s\t%s\t%s\n", esc(a.Name), esc(a.Service), avail)
 		}
 	}
 	if err := tw.Flush(); err != nil {
@@ -50,7 +53,7 @@ func WriteTable(w io.Writer, r *Report) error {
 	}
 	for _, d := range r.EgressDials {
 		fmt.Fprintf(&b, "  kube-apiserver egress dials (%s/%s): %d started, %d succeeded, %d failed%s, mean %s\n",
-			d.Protocol, d.Transport, d.Started, d.Succeeded, d.Failed, breakdown(d.FailedByStage), seconds(d.Latency.MeanSeconds, d.Succeeded))
+			esc(d.Protocol), esc(d.Transport), d.Started, d.Succeeded, d.Failed, breakdown(d.FailedByStage), seconds(d.Latency.MeanSeconds, d.Succeeded))
 	}
 	if d := r.ServerDials; d != nil {
 		fmt.Fprintf(&b, "  proxy-server dials: %d sent to agents, %d succeeded, %d failed%s, mean %s\n",
@@ -66,11 +69,14 @@ func WriteTable(w io.Writer, r *Report) error {
 func writeSource(b *strings.Builder, what string, s Source) {
 	switch {
 	case s.Read && s.From != "":
-		fmt.Fprintf(b, "  %s: %s\n", what, s.From)
+		fmt.Fprintf(b, "  %s: %s\n", what, esc(s.From))
 	case !s.Read:
-		fmt.Fprintf(b, "  %s: not read: %s\n", what, s.Error)
+		fmt.Fprintf(b, "  %s: not read: %s\n", what, esc(s.Error))
 	}
 }
+
+// esc is textsafe.Escape, short for the table's many values.
+func esc(s string) string { return textsafe.Escape(s) }
 
 // seconds prints a latency as a duration, "-" without observations.
 func seconds(s float64, n int) string {
@@ -87,7 +93,7 @@ func breakdown(m map[string]int) string {
 	}
 	parts := make([]string, 0, len(m))
 	for _, k := range sortedKeys(m) {
-		parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		parts = append(parts, fmt.Sprintf("%s %d", esc(k), m[k]))
 	}
 	return " (" + strings.Join(parts, ", ") + ")"
 }

@@ -9,6 +9,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 )
 
 // The resources the probe reads. It uses the dynamic client, not the typed
@@ -29,7 +31,11 @@ func Client(kubeconfig string) (dynamic.Interface, error) {
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
-	return dynamic.NewForConfig(cfg)
+	hc, err := samehost.KubeClient(cfg) // no redirect to another host
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	return dynamic.NewForConfigAndClient(cfg, hc)
 }
 
 // list lists a resource (in namespace ns, "" for cluster-scoped ones) and
