@@ -16,10 +16,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -38,6 +41,9 @@ const (
 	OutsiderIP6 = "2001:db8:1::2"
 	image       = "registry.test.invalid/apiserver-network-proxy:test"
 )
+
+// defaultSocket is where the base puts the server's socket under a root.
+var defaultSocket = filepath.Join(hostlayout.InstallerConfigDir, v1alpha1.DefaultSocketName)
 
 // Host is one rendered bootstrap host and one node.
 type Host struct {
@@ -91,11 +97,8 @@ func NewWith(t *testing.T, o Options) *Host {
 	if o.IPv6 {
 		h.Addr = ipv6Addrs
 	}
+	h.Root = newRoot(t)
 	var err error
-	if h.Root, err = os.MkdirTemp("/tmp", "kbs"); err != nil { // short: socket paths are limited to 108 bytes
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(h.Root) })
 	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot), Image: image}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
@@ -103,8 +106,18 @@ func NewWith(t *testing.T, o Options) *Host {
 		t.Fatal(err)
 	}
 	h.mapCommands(t)
+	if err := shortroot.Fits("/", h.Socket); err != nil { // an overlay may move the socket
+		t.Fatal(err)
+	}
 	h.namespaces(t, o.Outsider)
 	return h
+}
+
+// newRoot is the host root render writes to: short whatever the
+// checkout's depth, since the server's socket lives under it.
+func newRoot(t *testing.T) string {
+	t.Helper()
+	return shortroot.Dir(t, "kbs", defaultSocket)
 }
 
 func requireNetns(t *testing.T) {
