@@ -43,7 +43,7 @@ func serverArgs(s *v1alpha1.Spec) []string {
 		"--keepalive-time="+s.Server.KeepaliveTime,
 		"--proxy-strategies="+joinComma(s.Server.ProxyStrategies),
 		"--server-count=1",
-		// ANP v0.36.0's protections (README.md, "The config").
+		// ANP v0.36.0's protections (docs/config.md).
 		"--backend-dial-timeout="+s.Server.BackendDialTimeout,
 		"--tls-min-version="+s.Server.TLSMinVersion,
 		fmt.Sprintf("--xfr-channel-size=%d", s.Server.XfrChannelSize),
