@@ -49,6 +49,7 @@ func TestDeepCheckout(t *testing.T) {
 	}
 	deep := shortroot.DeepDir(t, "konnectivity-bundle")
 	copyCheckout(t, repoRoot(), deep)
+	t.Logf("the copy: %s (%d bytes)", deep, len(deep))
 	tools := filepath.Dir(tool(t, "proxy-server"))
 	for _, run := range []struct{ pkg, test string }{
 		{"./internal/egressprobe", "TestProbeAgainstRealServerAndAgent"},

@@ -83,7 +83,8 @@ type Options struct {
 }
 
 // New renders overlay under a fresh root and creates the namespaces. It
-// skips (or fails when KB_REQUIRE_TOOLS=1) without root or the real binaries.
+// is an integration test, and without root or the real binaries it is
+// tooltest.Missing (skips, or fails when KB_REQUIRE_TOOLS=1).
 func New(t *testing.T, overlay string) *Host {
 	t.Helper()
 	return NewWith(t, Options{Overlay: overlay})
@@ -122,19 +123,12 @@ func newRoot(t *testing.T) string {
 
 func requireNetns(t *testing.T) {
 	t.Helper()
-	why := ""
+	tooltest.Integration(t, "runs proxy-server and proxy-agent in network namespaces")
 	if os.Geteuid() != 0 {
-		why = "needs root to create network namespaces"
+		tooltest.Missing(t, "needs root to create network namespaces")
 	} else if _, err := exec.LookPath("ip"); err != nil {
-		why = "needs the ip command (apt-get install iproute2)"
+		tooltest.Missing(t, "needs the ip command (apt-get install iproute2)")
 	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		t.Fatal(why)
-	}
-	t.Skipf("skipping: %s", why)
 }
 
 // mapCommands turns the rendered containers into host command lines: the
