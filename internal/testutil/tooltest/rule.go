@@ -17,14 +17,14 @@ import (
 // Every test and harness goes through Missing and Integration; none reads
 // KB_REQUIRE_TOOLS or returns early on its own.
 
-// Required reports whether this run requires every tool (KB_REQUIRE_TOOLS=1).
-func Required() bool { return os.Getenv("KB_REQUIRE_TOOLS") == "1" }
+// required reports whether this run requires every tool (KB_REQUIRE_TOOLS=1).
+func required() bool { return os.Getenv("KB_REQUIRE_TOOLS") == "1" }
 
 // Missing fails the test under KB_REQUIRE_TOOLS=1, else skips it; msg says
 // what is missing and how to get it.
 func Missing(tb testing.TB, msg string) {
 	tb.Helper()
-	if Required() {
+	if required() {
 		tb.Fatal(msg)
 	}
 	tb.Skip("skipping: " + msg)
