@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -138,12 +139,13 @@ func BundleImage(tb testing.TB) string {
 	return imageRef
 }
 
-// DockerHost starts `podman system service` on a socket in a temporary
-// directory, so a docker CLI has a daemon, and returns the DOCKER_HOST
-// value. The service is stopped, by its process id, when the test ends.
+// DockerHost starts `podman system service` on a socket in a short
+// temporary directory (shortroot: a long TMPDIR cannot push it over the
+// limit), so a docker CLI has a daemon, and returns the DOCKER_HOST value.
+// The service is stopped, by its process id, when the test ends.
 func DockerHost(tb testing.TB) string {
 	tb.Helper()
-	sock := filepath.Join(tb.TempDir(), "podman.sock")
+	sock := filepath.Join(shortroot.Dir(tb, "kbp", "podman.sock"), "podman.sock")
 	cmd := exec.Command("podman", "system", "service", "--time=0", "unix://"+sock)
 	cmd.Env = Env(tb)
 	var stderr bytes.Buffer
