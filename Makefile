@@ -44,12 +44,14 @@ test: ## everything CI runs: deps, tools, verify (lint and golden files), unit t
 	@$(PROGRESS) "make test: deps" $(MAKE) --no-print-directory deps
 	@$(PROGRESS) "make test: tools" $(MAKE) --no-print-directory tools
 	@$(PROGRESS) "make test: verify" $(MAKE) --no-print-directory verify
-	@KB_REQUIRE_TOOLS=1 $(PROGRESS) "make test: unit tests" $(GO) test -timeout 30m ./...
+	@KB_REQUIRE_TOOLS=1 $(PROGRESS) "make test: unit and integration tests" $(GO) test -timeout 30m ./...
 	@$(PROGRESS) "make test: e2e" $(MAKE) --no-print-directory e2e
 	@$(PROGRESS) "make test: node-e2e" $(MAKE) --no-print-directory node-e2e
 
-unit: ## unit tests only; tests needing a missing real tool skip and say how to build it
-	$(GO) test ./...
+# -short skips the integration tests (root, network namespaces, podman,
+# strace kill loops, the real binaries), each saying why: tooltest.Integration.
+unit: ## the fast inner loop: every pure test (go test -short); make test runs the integration tests too
+	$(GO) test -short ./...
 
 # The lines of a `go test -v` log shown while it runs: test results (indented
 # for subtests), package results and figures, all anchored where go test puts

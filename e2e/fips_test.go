@@ -19,7 +19,7 @@ import (
 const fipsOnly = "GODEBUG=fips140=only"
 
 // TestTunnelFIPS140Only runs the tunnel with proxy-server and proxy-agent
-// in FIPS 140-only mode (README.md, Certificates): built from ANP v0.36.0
+// in FIPS 140-only mode (docs/certificates.md, FIPS): built from ANP v0.36.0
 // with this Go, on certificates render made, the webhook is allowed and
 // denied through the real kube-apiserver, in both modes.
 func TestTunnelFIPS140Only(t *testing.T) {

@@ -16,6 +16,7 @@ import (
 
 	bundlefn "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 )
 
 // kasConfigMount is how the OpenShift bootstrap kube-apiserver pod mounts the
@@ -42,16 +43,11 @@ type bootstrapHost struct {
 	agentProc  *proctest.Proc
 }
 
-// shortRoot is a temporary root with a short path: the UDS lives under it and
-// socket paths are limited to 108 bytes.
+// shortRoot is a temporary root with a short path whatever the checkout's
+// depth: the UDS lives under it and socket paths are limited to 108 bytes.
 func shortRoot(t *testing.T) string {
 	t.Helper()
-	root, err := os.MkdirTemp("/tmp", "kbe2e")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	return root
+	return shortroot.Dir(t, "kbe2e", "etc/kubernetes/bootstrap-configs/konnectivity-server.socket")
 }
 
 // mapBundle turns the rendered server pod, DaemonSet and KAS override into

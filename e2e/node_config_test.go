@@ -6,11 +6,14 @@ import (
 	"fmt"
 	"net"
 	"path/filepath"
+	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 )
 
 // Settings this machine forces on the real node that a real bootstrap node
 // would not use. They are all here, each with its reason, and nowhere else;
-// README.md and e2e/README.md point to this block.
+// e2e/README.md points to this block.
 const (
 	// The host runs cgroup v1 (hybrid) without systemd: kubelet v1.35 refuses
 	// cgroup v1 unless failCgroupV1 is false, and with no systemd to manage
@@ -31,13 +34,31 @@ failSwapOn: false
 )
 
 // nodePaths is where the real node keeps its state: every path under one
-// directory of _output, so the host's /etc, /var/lib, /var/log and /run are
-// never written (the node's mount namespace overlays those; see nodeMounts).
+// directory, so the host's /etc, /var/lib, /var/log and /run are never
+// written (the node's mount namespace overlays those; see nodeMounts).
 type nodePaths struct {
-	dir     string // _output/n<pid>-<case>
+	dir     string // /tmp/kbn<random>: see nodeDir
 	root    string // the rendered root: what render wrote
 	socket  string // containerd's socket
 	cniConf string // containerd's CNI configuration directory
+}
+
+// nodeSockets are the Unix sockets the real node makes under its
+// directory: the rendered server's, containerd's, and the kubelet's under
+// its --root-dir.
+var nodeSockets = []string{
+	"root/etc/kubernetes/bootstrap-configs/konnectivity-server.socket",
+	"containerd.sock",
+	"containerd.sock.ttrpc",
+	"kubelet/pod-resources/kubelet.sock",
+	"kubelet/device-plugins/kubelet.sock",
+}
+
+// nodeDir is the real node's directory: short, under /tmp, whatever the
+// checkout's depth, since the sockets above live under it; kept for
+// inspection when the test fails.
+func nodeDir(t *testing.T) string {
+	return shortroot.Keep(t, "kbn", nodeSockets...)
 }
 
 func newNodePaths(dir string) nodePaths {

@@ -3,6 +3,7 @@ package bootkube
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/netip"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
@@ -126,7 +128,7 @@ func TestStageWaitReady(t *testing.T) {
 	}
 	nsenter, err := exec.LookPath("nsenter")
 	if err != nil {
-		t.Skipf("skipping: needs nsenter (util-linux) to run podman in the bootstrap namespace: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("needs nsenter (util-linux) to run podman in the bootstrap namespace: %v", err))
 	}
 	wrapper := filepath.Join(t.TempDir(), "podman")
 	script := "#!/bin/sh\nexec " + nsenter + " --net=/run/netns/" + h.Boot + " " + real + " \"$@\"\n"

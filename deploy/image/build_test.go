@@ -7,6 +7,7 @@ package image
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -49,7 +50,7 @@ func goDir(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skipf("skipping: needs go on PATH: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("needs go on PATH: %v", err))
 	}
 	return filepath.Dir(goBin)
 }
@@ -128,7 +129,7 @@ func TestNoContainerRuntime(t *testing.T) {
 	for _, tool := range []string{"bash", "dirname", "grep", "env", "git", "mkdir", "cp", "flock", "date", "sleep"} {
 		p, err := exec.LookPath(tool)
 		if err != nil {
-			t.Skipf("skipping: needs %s: %v", tool, err)
+			tooltest.Missing(t, fmt.Sprintf("needs %s: %v", tool, err))
 		}
 		if err := os.Symlink(p, filepath.Join(dir, tool)); err != nil {
 			t.Fatal(err)
@@ -147,7 +148,7 @@ func TestNoContainerRuntime(t *testing.T) {
 // TestDockerWithDaemon: a Docker CLI whose daemon answers (here podman's
 // Docker API service) gets the image through `docker build`, and the real
 // kustomize then runs the overlay through it. make image warns about that
-// daemon's lost exit codes (README).
+// daemon's lost exit codes (docs/kustomize.md).
 func TestDockerWithDaemon(t *testing.T) {
 	if _, err := os.Stat(dockerCLI); err != nil {
 		t.Skipf("skipping: no Docker CLI at %s to give a daemon", dockerCLI)

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Checks that `kustomize build --enable-alpha-plugins` can run the
-# containerized functions here (README, "Containerized KRM function"): the
+# containerized functions here (docs/kustomize.md, "Containerized KRM function"): the
 # docker kustomize runs (the first on PATH) must work, and run IMAGE with the
 # flags kustomize uses. When it cannot, it says why and what to do, and exits
 # 1. `make image` runs it after building; it can also be run alone.
@@ -20,7 +20,7 @@ fail() {
   say "$@"
   exit 1
 }
-exec_wiring="use the exec wiring, which needs no container runtime: \`make plugins\`, overlays that list base/function and base/check, and \`kustomize build --enable-alpha-plugins --enable-exec\` (README, \"Exec KRM function\"); \`konnectivity-bundle build OVERLAY\` needs neither."
+exec_wiring="use the exec wiring, which needs no container runtime: \`make plugins\`, overlays that list base/function and base/check, and \`kustomize build --enable-alpha-plugins --enable-exec\` (docs/kustomize.md, \"Exec KRM function\"); \`konnectivity-bundle build OVERLAY\` needs neither."
 built=""
 if [[ -n $image ]]; then built=" $image is built in podman's store, where that docker will find it."; fi
 
@@ -63,7 +63,7 @@ run_as_kustomize() {
 if ! out=$(run_as_kustomize env); then
   msg=("$DOCKER_PATH ($DOCKER_KIND) cannot run $image the way kustomize does: $(grep -v '^$' <<<"$out" | tail -n 1)")
   if grep -qE 'rlimit|cgroups in hybrid mode|crun' <<<"$out"; then
-    msg+=("fix: podman on this host needs no default rlimits, runc and cgroupfs: export CONTAINERS_CONF=$repo/deploy/podman/containers.conf, also where you run kustomize (README, \"Image and bootkube\"),")
+    msg+=("fix: podman on this host needs no default rlimits, runc and cgroupfs: export CONTAINERS_CONF=$repo/deploy/podman/containers.conf, also where you run kustomize (docs/kustomize.md, \"The image and bootkube\"),")
   else
     msg+=("fix: run it yourself to see why: docker run --rm --user nobody $image version,")
   fi
@@ -72,7 +72,7 @@ fi
 say "kustomize build --enable-alpha-plugins will run $image with $DOCKER_PATH ($DOCKER_KIND): checked by running it so."
 case $DOCKER_KIND in
   podman-api)
-    say "warning: that docker talks to podman's Docker API service, which in podman 4.3 loses the exit code of docker run --rm (podman issue 18889): a build the check rejects would still succeed. Prefer podman-docker (README, \"Containerized KRM function\")."
+    say "warning: that docker talks to podman's Docker API service, which in podman 4.3 loses the exit code of docker run --rm (podman issue 18889): a build the check rejects would still succeed. Prefer podman-docker (docs/kustomize.md, \"Containerized KRM function\")."
     ;;
   podman)
     if [[ -n ${CONTAINERS_CONF:-} ]] && ! out=$(run_as_kustomize env -u CONTAINERS_CONF); then

@@ -53,7 +53,7 @@ func previousCert(t *testing.T, algo, name string) *x509.Certificate {
 	return mustCert(t, b)
 }
 
-// TestSigning pins what signing with crypto/x509 promises (README.md): the
+// TestSigning pins what signing with crypto/x509 promises (docs/certificates.md): the
 // RFC 7093 method 1 key identifier on all three certificates, the
 // authority key identifier of each leaf naming the CA, 20-byte positive
 // serials, the signature algorithm cfssl chose for the key, and the same

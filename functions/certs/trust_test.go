@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // nobody is a uid that is not the test's; chown to it needs root.
@@ -18,7 +19,7 @@ const nobody = 65534
 func needRoot(t *testing.T) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Skip("planting files owned by another user needs root (chown); run the tests as root, as make test does")
+		tooltest.Missing(t, "planting files owned by another user needs root (chown); run the tests as root, as make test does")
 	}
 }
 

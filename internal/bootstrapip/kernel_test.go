@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // childEnv makes the test binary print what KernelRouteSource finds, from
@@ -27,13 +29,14 @@ func TestMain(m *testing.M) {
 // namespaces: one with default routes over a veth pair (both families),
 // one with nothing but loopback.
 func TestKernelRouteSource(t *testing.T) {
+	tooltest.Integration(t, "creates network namespaces")
 	for _, tool := range []string{"unshare", "ip", "bash"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			t.Skipf("%s not on PATH (apt-get install util-linux iproute2): %v", tool, err)
+			tooltest.Missing(t, fmt.Sprintf("%s not on PATH (apt-get install util-linux iproute2): %v", tool, err))
 		}
 	}
 	if os.Geteuid() != 0 {
-		t.Skipf("creating network namespaces needs root (euid %d)", os.Geteuid())
+		tooltest.Missing(t, fmt.Sprintf("creating network namespaces needs root (euid %d)", os.Geteuid()))
 	}
 	routed := `ip link set lo up
 ip link add v0 type veth peer name v1

@@ -47,9 +47,7 @@ func TestVersionFrom(t *testing.T) {
 // TestMakeBuildVersion builds the binary as `make build` does and checks
 // that `version` prints what git describes for this checkout, not (devel).
 func TestMakeBuildVersion(t *testing.T) {
-	if testing.Short() {
-		t.Skip("skipping in -short: builds the binary with make")
-	}
+	tooltest.Integration(t, "builds the binary with make")
 	root := tooltest.RepoRoot()
 	desc, err := exec.Command("git", "-C", root, "describe", "--tags", "--always", "--dirty", "--abbrev=12").Output()
 	if err != nil {

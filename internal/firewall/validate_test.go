@@ -34,11 +34,12 @@ var checkers = []checker{
 }
 
 func TestFormatsValidate(t *testing.T) {
+	tooltest.Integration(t, "runs nft, firewalld and the cloud CLIs on every output")
 	for _, c := range checkers {
 		t.Run(c.format, func(t *testing.T) {
 			t.Parallel() // the cloud CLIs spend seconds starting; let them overlap
 			if _, err := exec.LookPath(c.tool); err != nil {
-				skipOrFail(t, c.tool+" is not on PATH ("+c.install+"): the "+c.format+" output is checked by its golden file only")
+				tooltest.Missing(t, c.tool+" is not on PATH ("+c.install+"): the "+c.format+" output is checked by its golden file only")
 			}
 			for _, pc := range planCases {
 				if c.slow && pc.name != "dualstack-name" {
@@ -76,14 +77,6 @@ func TestScriptsParse(t *testing.T) {
 			}
 		}
 	}
-}
-
-func skipOrFail(t *testing.T, msg string) {
-	t.Helper()
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		t.Fatal(msg)
-	}
-	t.Skip("skipping: " + msg)
 }
 
 func writeFile(t *testing.T, file string, b []byte) {
@@ -211,7 +204,8 @@ func checkGcloud(t *testing.T, file string, pc planCase, revoke bool) {
 
 func needRoot(t *testing.T) {
 	t.Helper()
+	tooltest.Integration(t, "applies rules in a private network or mount namespace")
 	if os.Geteuid() != 0 {
-		skipOrFail(t, "needs root for a private network or mount namespace")
+		tooltest.Missing(t, "needs root for a private network or mount namespace")
 	}
 }

@@ -24,7 +24,7 @@ func TestDocsNameRealCommandsAndFlags(t *testing.T) {
 				cmd, rest := m[1], m[2]
 				h, ok := help[cmd]
 				if !ok {
-					out, err := exec.Command(filepath.Join(binDir, "konnectivity-bundle"), cmd, "--help").CombinedOutput()
+					out, err := exec.Command(filepath.Join(bin(t), "konnectivity-bundle"), cmd, "--help").CombinedOutput()
 					if err != nil {
 						t.Errorf("docs/%s:%d: %q is not a command: %v\n%s", doc, b.Line, cmd, err, out)
 						help[cmd] = ""

@@ -1,6 +1,7 @@
 package guidetest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -72,7 +73,7 @@ func failingTestLog(t *testing.T) string {
 	t.Helper()
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skipf("skipping: needs go: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("needs go: %v", err))
 	}
 	dir := t.TempDir()
 	files := map[string]string{

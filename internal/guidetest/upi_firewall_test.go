@@ -5,6 +5,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // applyGuideRules applies the nftables rules step 6 of docs/upi.md wrote
@@ -14,12 +16,10 @@ import (
 func applyGuideRules(t *testing.T, tmp string) {
 	t.Helper()
 	if os.Geteuid() != 0 {
-		t.Log("not applying the guide's nftables rules: needs root for a network namespace")
-		return
+		tooltest.Missing(t, "applying the guide's nftables rules needs root for a network namespace")
 	}
 	if _, err := exec.LookPath("nft"); err != nil {
-		t.Log("not applying the guide's nftables rules: nft is not installed (tools/deps.sh: apt-get install nftables)")
-		return
+		tooltest.Missing(t, "applying the guide's nftables rules needs nft (tools/deps.sh: apt-get install nftables)")
 	}
 	found, _ := filepath.Glob(filepath.Join(tmp, "*", "konnectivity.nft"))
 	if len(found) != 1 {

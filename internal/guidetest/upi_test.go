@@ -29,9 +29,7 @@ func TestUPIGuideRuns(t *testing.T) {
 		t.Fatalf("docs/upi.md has %d sh blocks; the guide's steps must be runnable sh blocks", len(blocks))
 	}
 	sb := newSandbox(t, "kb-checkout")
-	if dir := kustomizeDir(t); dir != "" {
-		sb.path = dir + ":" + sb.path
-	}
+	sb.path = filepath.Dir(tooltest.Bin(t, "kustomize")) + ":" + sb.path
 	before := treetest.Snapshot(t, sb.repo, treetest.Exact)
 	// No ROOT: as written, the guide renders into a scratch root of its own.
 	out, err := sb.run(script("upi.md", blocks), "TMPDIR="+sb.tmp)
@@ -43,25 +41,7 @@ func TestUPIGuideRuns(t *testing.T) {
 	}
 	treetest.AssertSame(t, "the clone before and after the guide", before, treetest.Snapshot(t, sb.repo, treetest.Exact))
 	t.Logf("ran %d sh blocks of docs/upi.md", len(blocks))
-	applyGuideRules(t, sb.tmp)
-}
-
-// kustomizeDir is the directory of the built kustomize, "" when it is not
-// built (the guide then skips its kustomize block; CI requires it).
-func kustomizeDir(t *testing.T) string {
-	t.Helper()
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		return filepath.Dir(tooltest.Bin(t, "kustomize"))
-	}
-	dir := os.Getenv("KB_TOOLS_BIN")
-	if dir == "" {
-		dir = filepath.Join(tooltest.RepoRoot(), "_output", "bin")
-	}
-	if _, err := os.Stat(filepath.Join(dir, "kustomize")); err != nil {
-		t.Logf("kustomize is not built (%v): the guide's kustomize block does not run", err)
-		return ""
-	}
-	return dir
+	t.Run("the guide's nftables rules apply", func(t *testing.T) { applyGuideRules(t, sb.tmp) })
 }
 
 // sandbox is a copy of the repository, in a directory named name, with
@@ -73,9 +53,9 @@ type sandbox struct {
 func newSandbox(t *testing.T, name string) *sandbox {
 	t.Helper()
 	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skipf("skipping: the guides' blocks need bash: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("the guides' blocks need bash: %v", err))
 	}
-	sb := &sandbox{tmp: t.TempDir(), path: binDir + ":/usr/local/bin:/usr/bin:/bin"}
+	sb := &sandbox{tmp: t.TempDir(), path: bin(t) + ":/usr/local/bin:/usr/bin:/bin"}
 	sb.repo = filepath.Join(sb.tmp, name)
 	copyRepo(t, tooltest.RepoRoot(), sb.repo)
 	return sb

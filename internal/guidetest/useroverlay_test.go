@@ -1,11 +1,14 @@
 package guidetest
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestUserOverlayUnderOverlays: a user who keeps their overlay in
@@ -14,11 +17,11 @@ import (
 // golden file) and a binary that does not embed their overlay.
 func TestUserOverlayUnderOverlays(t *testing.T) {
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skipf("skipping: needs make: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("needs make: %v", err))
 	}
 	goBin, err := exec.LookPath("go")
 	if err != nil {
-		t.Skipf("skipping: needs go: %v", err)
+		tooltest.Missing(t, fmt.Sprintf("needs go: %v", err))
 	}
 	sb := newSandbox(t, "konnectivity-bundle")
 	mine := filepath.Join(sb.repo, "overlays", "my-cluster")

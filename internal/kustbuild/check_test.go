@@ -61,7 +61,7 @@ func TestContainerCheckFailsTheBuild(t *testing.T) {
 	}
 }
 
-// TestDockerAPIServiceLosesFailures pins the trap README warns about: a
+// TestDockerAPIServiceLosesFailures pins the trap docs/kustomize.md warns about: a
 // docker CLI talking to podman 4.3's Docker API service (`podman system
 // service`, DOCKER_HOST) gets exit code 0 from `docker run --rm` whatever the
 // container returned (podman issue 18889), so kustomize prints the broken
@@ -77,7 +77,7 @@ func TestDockerAPIServiceLosesFailures(t *testing.T) {
 	dir := brokenOverlay(t, "container/config", "container/check")
 	out, err := cli.build(t, dir, inputs(t, "ipv4"), "--enable-alpha-plugins")
 	if err != nil {
-		t.Fatalf("kustomize now fails through the Docker API service (%v): the podman bug is fixed; update README and this test", err)
+		t.Fatalf("kustomize now fails through the Docker API service (%v): the podman bug is fixed; update docs/kustomize.md and this test", err)
 	}
 	if !strings.Contains(string(out), "--server-cert") {
 		t.Fatalf("kustomize did not print the broken bundle:\n%s", out)

@@ -177,16 +177,16 @@ func TestLegacyPluginWiring(t *testing.T) {
 	}
 }
 
-// TestExecWithoutEnableExecDropsBundle pins the kustomize trap the README
-// warns about: without --enable-exec, the exec function is skipped silently
+// TestExecWithoutEnableExecDropsBundle pins the kustomize trap README.md and docs/kustomize.md
+// warn about: without --enable-exec, the exec function is skipped silently
 // and the build "succeeds" with no bundle at all.
 func TestExecWithoutEnableExecDropsBundle(t *testing.T) {
 	cli := newKustomizeCLI(t)
 	out, err := cli.build(t, filepath.Join(tooltest.ExecWiredTree(t), "overlays", "ipv4"), inputs(t, "ipv4"), "--enable-alpha-plugins")
 	if err != nil {
-		t.Fatalf("kustomize now fails instead of dropping the function (%v): update README and this test", err)
+		t.Fatalf("kustomize now fails instead of dropping the function (%v): update README.md, docs/kustomize.md and this test", err)
 	}
 	if strings.Contains(string(out), "proxy-server") {
-		t.Fatalf("kustomize ran the exec function without --enable-exec; update README and this test:\n%s", out)
+		t.Fatalf("kustomize ran the exec function without --enable-exec; update README.md, docs/kustomize.md and this test:\n%s", out)
 	}
 }

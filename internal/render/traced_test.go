@@ -27,10 +27,8 @@ const tracerTries = 3
 // which -short skips.
 func killTools(t *testing.T, what string) (strace, bin string) {
 	t.Helper()
+	tooltest.Integration(t, "hundreds of real "+what+" under strace")
 	strace = tooltest.System(t, "strace", "strace")
-	if testing.Short() {
-		t.Skip("skipping: -short (hundreds of real " + what + ")")
-	}
 	return strace, tooltest.BuildSelf(t, t.TempDir())
 }
 

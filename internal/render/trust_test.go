@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
@@ -34,7 +35,7 @@ func TestUnsafeCertificatesAreReplaced(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.root && os.Geteuid() != 0 {
-				t.Skip("planting files owned by another user needs root (chown); make test runs as root")
+				tooltest.Missing(t, "planting files owned by another user needs root (chown); make test runs as root")
 			}
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
@@ -72,7 +73,7 @@ func TestUnsafeCertificatesAreReplaced(t *testing.T) {
 // overwritten without --force; with --force they are replaced.
 func TestPlantedCertificatesInAFreshRootAreNotAdopted(t *testing.T) {
 	if os.Geteuid() != 0 {
-		t.Skip("planting files owned by another user needs root (chown); make test runs as root")
+		tooltest.Missing(t, "planting files owned by another user needs root (chown); make test runs as root")
 	}
 	donor := t.TempDir()
 	mustRun(t, baseOpts(donor))

@@ -10,7 +10,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// Defaults that match the OpenShift installer (README.md, "The config").
+// Defaults that match the OpenShift installer (docs/config.md).
 const (
 	DefaultNamespace        = hostlayout.AgentNamespace
 	DefaultImage            = "apiserver-network-proxy"
@@ -45,7 +45,7 @@ const (
 	// empty; rendered so the bundle states it and check can hold it.
 	DefaultTLSMinVersion = "VersionTLS12"
 	// DefaultXfrChannelSize is upstream's server default, rendered so that
-	// a change shows in diff; see the README config table for why it stays.
+	// a change shows in diff; see docs/config.md for why it stays.
 	DefaultXfrChannelSize = 10
 	// MaxXfrChannelSize bounds the buffer: each agent stream and each
 	// kube-apiserver stream holds up to that many packets.

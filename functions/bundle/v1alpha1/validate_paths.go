@@ -8,7 +8,7 @@ import (
 
 // Host paths are created, written, made 0700 and removed by render and
 // teardown as root, so the rules below keep every one of them in a place of
-// its own (README.md, "Configuration", lists them).
+// its own (docs/config.md, "Ports and paths", lists them).
 const (
 	// maxPathBytes and maxNameBytes are Linux's PATH_MAX (with its NUL) and
 	// NAME_MAX: a longer path cannot be opened at all.

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 var counter atomic.Int64
@@ -23,6 +25,7 @@ var counter atomic.Int64
 // name lets SweepStale tell a dead run's namespaces from a live one's.
 func Add(t testing.TB, prefix string, suffixes ...string) []string {
 	t.Helper()
+	tooltest.Integration(t, "creates network namespaces")
 	base := fmt.Sprintf("%s%d-%d", prefix, os.Getpid(), counter.Add(1))
 	names := make([]string, len(suffixes))
 	for i, s := range suffixes {
@@ -121,15 +124,11 @@ func In(ns string, fn func() error) error {
 
 // DropTCP makes the namespace drop every incoming TCP packet to port with
 // nftables, as a cloud firewall without the rule does: the peer's SYN gets
-// no answer at all, not a refusal. It skips without nft (apt-get install
-// nftables), or fails under KB_REQUIRE_TOOLS=1.
+// no answer at all, not a refusal. Without nft it is tooltest.Missing.
 func DropTCP(t testing.TB, ns string, port int) {
 	t.Helper()
 	if _, err := exec.LookPath("nft"); err != nil {
-		if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-			t.Fatal("needs nft (apt-get install nftables)")
-		}
-		t.Skip("skipping: needs nft (apt-get install nftables)")
+		tooltest.Missing(t, "needs nft (apt-get install nftables)")
 	}
 	rules := fmt.Sprintf("table inet kbtest {\n chain input {\n  type filter hook input priority 0; policy accept;\n  tcp dport %d drop\n }\n}\n", port)
 	cmd := exec.Command("ip", "netns", "exec", ns, "nft", "-f", "-")

@@ -16,26 +16,21 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
-// Require skips the test (or fails it when KB_REQUIRE_TOOLS=1, as in CI)
-// unless podman can run here: installed, and run as root.
+// Require makes the test an integration test (skipped under -short) that
+// needs podman, installed and run as root; without them it is
+// tooltest.Missing (a failure under KB_REQUIRE_TOOLS=1, as in CI).
 func Require(tb testing.TB) {
 	tb.Helper()
-	msg := ""
+	tooltest.Integration(tb, "runs podman")
 	if _, err := exec.LookPath("podman"); err != nil {
-		msg = "podman is not installed: run tools/deps.sh (as root)"
+		tooltest.Missing(tb, "podman is not installed: run tools/deps.sh (as root)")
 	} else if os.Geteuid() != 0 {
-		msg = "podman tests run as root (the CI configuration is for root podman)"
+		tooltest.Missing(tb, "podman tests run as root (the CI configuration is for root podman)")
 	}
-	if msg == "" {
-		return
-	}
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		tb.Fatal(msg)
-	}
-	tb.Skip("skipping: " + msg)
 }
 
 var (
@@ -144,12 +139,13 @@ func BundleImage(tb testing.TB) string {
 	return imageRef
 }
 
-// DockerHost starts `podman system service` on a socket in a temporary
-// directory, so a docker CLI has a daemon, and returns the DOCKER_HOST
-// value. The service is stopped, by its process id, when the test ends.
+// DockerHost starts `podman system service` on a socket in a short
+// temporary directory (shortroot: a long TMPDIR cannot push it over the
+// limit), so a docker CLI has a daemon, and returns the DOCKER_HOST value.
+// The service is stopped, by its process id, when the test ends.
 func DockerHost(tb testing.TB) string {
 	tb.Helper()
-	sock := filepath.Join(tb.TempDir(), "podman.sock")
+	sock := filepath.Join(shortroot.Dir(tb, "kbp", "podman.sock"), "podman.sock")
 	cmd := exec.Command("podman", "system", "service", "--time=0", "unix://"+sock)
 	cmd.Env = Env(tb)
 	var stderr bytes.Buffer

@@ -20,47 +20,41 @@ func RepoRoot() string {
 	return filepath.Clean(filepath.Join(filepath.Dir(file), "..", "..", ".."))
 }
 
-// Bin returns the path of a tool built by tools/build.sh. A missing tool
-// skips the test with the command that builds it, or fails it when
-// KB_REQUIRE_TOOLS=1 (CI), so CI never passes by skipping.
+// Bin returns the path of a tool built by tools/build.sh. A real binary
+// makes an integration test (skipped under -short); a missing tool is
+// Missing, with the command that builds it.
 func Bin(tb testing.TB, name string) string {
 	tb.Helper()
+	Integration(tb, "runs the real "+name)
 	dir := os.Getenv("KB_TOOLS_BIN")
 	if dir == "" {
 		dir = filepath.Join(RepoRoot(), "_output", "bin")
 	}
 	path := filepath.Join(dir, name)
 	if _, err := os.Stat(path); err != nil {
-		missing(tb, name+" is not built ("+path+"): run `make tools` or `tools/build.sh "+name+"`")
+		Missing(tb, name+" is not built ("+path+"): run `make tools` or `tools/build.sh "+name+"`")
 	}
 	return path
 }
 
 // System returns the path of a command from the machine's packages (strace,
-// openssl), with the same rule as Bin: missing, it skips the test naming the
-// Debian package that tools/deps.sh installs, or fails it under
-// KB_REQUIRE_TOOLS=1.
+// openssl); a missing one is Missing, naming the Debian package tools/deps.sh
+// installs. A quick command (openssl verify, sh -n) keeps a test pure; a
+// caller that runs something slow with it calls Integration itself.
 func System(tb testing.TB, name, debianPackage string) string {
 	tb.Helper()
 	path, err := exec.LookPath(name)
 	if err != nil {
-		missing(tb, name+" is not on PATH (tools/deps.sh installs it: apt-get install "+debianPackage+")")
+		Missing(tb, name+" is not on PATH (tools/deps.sh installs it: apt-get install "+debianPackage+")")
 	}
 	return path
-}
-
-func missing(tb testing.TB, msg string) {
-	tb.Helper()
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		tb.Fatal(msg)
-	}
-	tb.Skip("skipping: " + msg)
 }
 
 // BuildSelf compiles cmd/konnectivity-bundle into dir and returns its path,
 // for tests that must run the binary the way kustomize does.
 func BuildSelf(tb testing.TB, dir string) string {
 	tb.Helper()
+	Integration(tb, "builds and runs the command")
 	out := filepath.Join(dir, "konnectivity-bundle")
 	cmd := exec.Command("go", "build", "-o", out, "./cmd/konnectivity-bundle")
 	cmd.Dir = RepoRoot()

@@ -17,10 +17,13 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -39,6 +42,9 @@ const (
 	OutsiderIP6 = "2001:db8:1::2"
 	image       = "registry.test.invalid/apiserver-network-proxy:test"
 )
+
+// defaultSocket is where the base puts the server's socket under a root.
+var defaultSocket = filepath.Join(hostlayout.InstallerConfigDir, v1alpha1.DefaultSocketName)
 
 // Host is one rendered bootstrap host and one node.
 type Host struct {
@@ -83,7 +89,8 @@ type Options struct {
 }
 
 // New renders overlay under a fresh root and creates the namespaces. It
-// skips (or fails when KB_REQUIRE_TOOLS=1) without root or the real binaries.
+// is an integration test, and without root or the real binaries it is
+// tooltest.Missing (skips, or fails when KB_REQUIRE_TOOLS=1).
 func New(t *testing.T, overlay string) *Host {
 	t.Helper()
 	return NewWith(t, Options{Overlay: overlay})
@@ -97,11 +104,8 @@ func NewWith(t *testing.T, o Options) *Host {
 	if o.IPv6 {
 		h.Addr = ipv6Addrs
 	}
+	h.Root = newRoot(t)
 	var err error
-	if h.Root, err = os.MkdirTemp("/tmp", "kbs"); err != nil { // short: socket paths are limited to 108 bytes
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(h.Root) })
 	if o.Version == nil {
 		o.Version = anp.Newest
 	}
@@ -116,25 +120,28 @@ func NewWith(t *testing.T, o Options) *Host {
 		t.Fatalf("rendered root %s names no proxy version: %s", h.Root, h.Rendered.Bundle.Target.Problem)
 	}
 	h.mapCommands(t)
+	if err := shortroot.Fits("/", h.Socket); err != nil { // an overlay may move the socket
+		t.Fatal(err)
+	}
 	h.namespaces(t, o.Outsider)
 	return h
 }
 
+// newRoot is the host root render writes to: short whatever the
+// checkout's depth, since the server's socket lives under it.
+func newRoot(t *testing.T) string {
+	t.Helper()
+	return shortroot.Dir(t, "kbs", defaultSocket)
+}
+
 func requireNetns(t *testing.T) {
 	t.Helper()
-	why := ""
+	tooltest.Integration(t, "runs proxy-server and proxy-agent in network namespaces")
 	if os.Geteuid() != 0 {
-		why = "needs root to create network namespaces"
+		tooltest.Missing(t, "needs root to create network namespaces")
 	} else if _, err := exec.LookPath("ip"); err != nil {
-		why = "needs the ip command (apt-get install iproute2)"
+		tooltest.Missing(t, "needs the ip command (apt-get install iproute2)")
 	}
-	if why == "" {
-		return
-	}
-	if os.Getenv("KB_REQUIRE_TOOLS") == "1" {
-		t.Fatal(why)
-	}
-	t.Skipf("skipping: %s", why)
 }
 
 // mapCommands turns the rendered containers into host command lines: the
