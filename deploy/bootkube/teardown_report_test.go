@@ -68,7 +68,7 @@ func TestStageTeardownRemovesWhateverTheReport(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			env := []string{"PODMAN=" + podman, "KB_SELF=" + self, "CLUSTER_KUBECONFIG=", "HOST_ROOT=" + root,
-				"KONNECTIVITY_BUNDLE_IMAGE=unused", "KONNECTIVITY_IMAGE=" + proxyImage, "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10"}
+				"KONNECTIVITY_BUNDLE_IMAGE=unused", "KONNECTIVITY_IMAGE=" + taggedProxyImage, "KONNECTIVITY_PROXY_VERSION=v0.28", "OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10"}
 			if _, stderr, err := runStage(env, "render"); err != nil {
 				t.Fatalf("render stage: %v\n%s", err, stderr)
 			}
