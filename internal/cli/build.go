@@ -6,8 +6,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"github.com/spf13/pflag"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 func newBuildCommand() *Command {

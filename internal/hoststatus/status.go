@@ -42,8 +42,8 @@ type Report struct {
 	// PendingDials are dials the server sent to an agent and got no answer
 	// for yet (pending_backend_dials); -1 when not read. Many that stay
 	// pending mean a frozen or cut-off agent (the gate reads it).
-	PendingDials int `json:"-"`
-	Usable      bool   `json:"usable"`
+	PendingDials int  `json:"-"`
+	Usable       bool `json:"usable"`
 	// Checks are every check, in order; WriteJSON writes them as "checks".
 	Checks framework.Results `json:"-"`
 	// Metrics is the server's /metrics as read, for `status --gather`;

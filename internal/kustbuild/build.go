@@ -19,8 +19,8 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
-	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // DefaultOverlay is what a build with no target builds.
@@ -33,11 +33,11 @@ type Options struct {
 	// spec.bootstrapIP (SettleBootstrapIP); the generator gets the address
 	// as a value, not through KONNECTIVITY_BOOTSTRAP_IP.
 	BootstrapIP netip.Addr
-	Image       string              // KONNECTIVITY_IMAGE for the generator
+	Image       string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
 	// generator; checked against anp.Versions where the flag is read.
 	ProxyVersion string
-	Getenv      func(string) string // the rest of the environment; nil = os.Getenv
+	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
 	// BootstrapIPFor, when set, decides the bootstrap IP once the build
 	// reaches a KonnectivityBundle config: it gets that config's spec after
 	// every overlay patch, defaulted except for bootstrapIP (which is the

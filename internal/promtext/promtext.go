@@ -273,4 +273,3 @@ func (p *Page) Sum(family string, match func(labels map[string]string) bool) (in
 	}
 	return n, true
 }
-
