@@ -114,13 +114,21 @@ proxy_version() {
   # No image to ask: an overlay that pins its own names its version too
   # (spec.proxyVersion, as overlays/upi does); render says when it does not.
   [[ -n ${KONNECTIVITY_IMAGE:-} ]] || return 0
-  local help
-  help=$("$PODMAN" run --quiet --rm --net=none --entrypoint /usr/bin/proxy-server "$KONNECTIVITY_IMAGE" --help 2>&1) || {
-    log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE to learn its version:"
-    printf '%s\n' "$help" >&2
-    log "fix: make the image pullable, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.18 to 4.22, v0.36 for 4.23 and later)"
+  local help errf rc=0
+  errf=$(mktemp)
+  help=$("$PODMAN" run --quiet --rm --net=none --entrypoint /usr/bin/proxy-server "$KONNECTIVITY_IMAGE" --help 2>"$errf") || rc=$?
+  if ((rc != 0)); then
+    cat "$errf" >&2
+    if ((rc >= 125 && rc < 128)); then
+      explain_podman "$rc" "$errf"
+    fi
+    log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE (exit $rc) to learn which proxy it runs;" \
+      "fix: make the image runnable here, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.18 to 4.22, v0.36 for 4.23 and later)"
+    rm -f "$errf"
     return 1
-  }
+  fi
+  help+=$'\n'$(<"$errf") # cobra may print --help on either stream
+  rm -f "$errf"
   printf '%s\n' "$help" | bundle -i proxy-version --from-help -
 }
 
