@@ -12,7 +12,7 @@ import (
 
 const (
 	upiPin   = "mirror.example.com:5000/openshift/apiserver-network-proxy:4.20"
-	givenRef = "quay.io/example/apiserver-network-proxy:given"
+	givenRef = "quay.io/example/apiserver-network-proxy:4.21"
 	specPin  = "registry.example.com/spec/apiserver-network-proxy:1"
 )
 
