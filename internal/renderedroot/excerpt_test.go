@@ -62,7 +62,7 @@ func TestUnparsableFileIsNotEchoed(t *testing.T) {
 func renderedRoot(t *testing.T) string {
 	t.Helper()
 	root := t.TempDir()
-	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:1"}); err != nil {
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:4.23"}); err != nil {
 		t.Fatal(err)
 	}
 	return root

@@ -20,6 +20,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
@@ -110,7 +111,7 @@ func NewWith(t *testing.T, o Options) *Host {
 		o.Version = anp.Newest
 	}
 	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
-		Image: image, ProxyVersion: o.Version.Name}); err != nil {
+		Image: image, Pin: kustbuild.PinKeep, ProxyVersion: o.Version.Name}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {
