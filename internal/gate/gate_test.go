@@ -58,21 +58,7 @@ func options(h *tunneltest.Host, timeout time.Duration, p *progressLog) gate.Opt
 func target(t *testing.T, h *tunneltest.Host) string {
 	t.Helper()
 	addr := net.JoinHostPort(h.Addr.Target, "9443")
-	l, err := tunneltest.Listen(h.Node, addr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			_, _ = c.Write([]byte("target\n"))
-			c.Close()
-		}
-	}()
+	tunneltest.ServeGreeting(t, h.Node, addr, "target\n")
 	return addr
 }
 

@@ -279,7 +279,13 @@ func Listen(ns, addr string) (net.Listener, error) {
 // ServeAccepts listens on addr inside namespace ns and accepts and closes
 // every connection until the test ends: a port that is open and nothing more,
 // for tests that only ask whether a connection gets through.
-func ServeAccepts(t *testing.T, ns, addr string) {
+func ServeAccepts(t *testing.T, ns, addr string) { ServeGreeting(t, ns, addr, "") }
+
+// ServeGreeting is ServeAccepts for a server that speaks first: it writes
+// greeting on each connection before it closes it. Through a proxy that
+// accepts a CONNECT before its agent dials (v0.28), a target's first bytes
+// are what proves the dial (internal/egressprobe).
+func ServeGreeting(t *testing.T, ns, addr, greeting string) {
 	t.Helper()
 	l, err := Listen(ns, addr)
 	if err != nil {
@@ -292,6 +298,7 @@ func ServeAccepts(t *testing.T, ns, addr string) {
 			if err != nil {
 				return
 			}
+			_, _ = c.Write([]byte(greeting))
 			c.Close()
 		}
 	}()
