@@ -1,14 +1,14 @@
 package bootkube
 
 import (
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
@@ -87,7 +87,7 @@ func TestStageTeardownRemovesWhateverTheReport(t *testing.T) {
 			}
 			if tc.kube {
 				env = append(env, "CLUSTER_KUBECONFIG=/kubeconfig")
-				writeKubeconfig(t, filepath.Join(root, "kubeconfig"), nonFiniteAPIServer(t))
+				fakekas.Kubeconfig(t, filepath.Join(root, "kubeconfig"), fakekas.Serve(t, http.StatusOK, fakekas.NonFiniteMetrics))
 			}
 			_, stderr, err := runStage(env, "teardown")
 			t.Logf("teardown stage:\n%s", stderr)
@@ -105,41 +105,6 @@ func TestStageTeardownRemovesWhateverTheReport(t *testing.T) {
 				t.Errorf("no teardown .done marker: %v", err)
 			}
 		})
-	}
-}
-
-// nonFiniteAPIServer is a kube-apiserver whose /metrics holds a webhook
-// latency histogram with a +Inf sum; everything else is 404 (the objects
-// teardown reads then count as gone).
-func nonFiniteAPIServer(t *testing.T) string {
-	t.Helper()
-	const metrics = `# TYPE apiserver_admission_webhook_admission_duration_seconds histogram
-apiserver_admission_webhook_admission_duration_seconds_bucket{name="w.example.com",operation="CREATE",rejected="false",type="validating",le="+Inf"} 1
-apiserver_admission_webhook_admission_duration_seconds_sum{name="w.example.com",operation="CREATE",rejected="false",type="validating"} +Inf
-apiserver_admission_webhook_admission_duration_seconds_count{name="w.example.com",operation="CREATE",rejected="false",type="validating"} 1
-`
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/metrics" {
-			http.NotFound(w, r)
-			return
-		}
-		fmt.Fprint(w, metrics)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
-
-func writeKubeconfig(t *testing.T, path, server string) {
-	t.Helper()
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q, insecure-skip-tls-verify: true}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, server)
-	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
 	}
 }
 

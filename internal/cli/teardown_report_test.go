@@ -1,14 +1,14 @@
 package cli
 
 import (
-	"fmt"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
 // mountTmpfs mounts a tmpfs with opts on a new directory; it needs root,
@@ -56,38 +56,10 @@ func immutableDir(t *testing.T) string {
 	return dir
 }
 
-// nonFiniteAPIServer is a kube-apiserver whose /metrics holds a webhook
-// latency histogram with a +Inf sum, and that answers 404 to everything
-// else (teardown's reads of the objects, which then count as gone).
+// nonFiniteAPIServer is a kubeconfig naming a kube-apiserver whose
+// /metrics holds a webhook latency histogram with a +Inf sum.
 func nonFiniteAPIServer(t *testing.T) string {
-	t.Helper()
-	const metrics = `# TYPE apiserver_admission_webhook_request_total counter
-apiserver_admission_webhook_request_total{code="200",name="w.example.com",operation="CREATE",rejected="false",type="validating"} 1
-# TYPE apiserver_admission_webhook_admission_duration_seconds histogram
-apiserver_admission_webhook_admission_duration_seconds_bucket{name="w.example.com",operation="CREATE",rejected="false",type="validating",le="+Inf"} 1
-apiserver_admission_webhook_admission_duration_seconds_sum{name="w.example.com",operation="CREATE",rejected="false",type="validating"} +Inf
-apiserver_admission_webhook_admission_duration_seconds_count{name="w.example.com",operation="CREATE",rejected="false",type="validating"} 1
-`
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/metrics" {
-			http.NotFound(w, r)
-			return
-		}
-		fmt.Fprint(w, metrics)
-	}))
-	t.Cleanup(srv.Close)
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q, insecure-skip-tls-verify: true}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, srv.URL)
-	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return fakekas.Kubeconfig(t, "", fakekas.Serve(t, http.StatusOK, fakekas.NonFiniteMetrics))
 }
 
 // TestTeardownRemovesWhateverTheReport: a usage report that cannot be

@@ -2,10 +2,8 @@ package usage
 
 import (
 	"context"
-	"fmt"
 	"net"
 	"net/http"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,41 +11,15 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
-// kubeconfigFor writes a kubeconfig naming server, without verifying its
-// certificate (httptest's is self-signed).
-func kubeconfigFor(t *testing.T, server string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: c, cluster: {server: %q, insecure-skip-tls-verify: true}}]
-users: [{name: u, user: {token: t}}]
-contexts: [{name: c, context: {cluster: c, user: u}}]
-current-context: c
-`, server)
-	if err := os.WriteFile(p, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
+// kubeconfigFor writes a kubeconfig naming server.
+func kubeconfigFor(t *testing.T, server string) string { return fakekas.Kubeconfig(t, "", server) }
 
 // fakeAPIServer answers /metrics with code and body, and every other path
 // (the registrations' lists) with 404.
-func fakeAPIServer(t *testing.T, code int, body string) string {
-	t.Helper()
-	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/metrics" {
-			http.NotFound(w, r)
-			return
-		}
-		w.WriteHeader(code)
-		fmt.Fprint(w, body)
-	}))
-	t.Cleanup(srv.Close)
-	return srv.URL
-}
+func fakeAPIServer(t *testing.T, code int, body string) string { return fakekas.Serve(t, code, body) }
 
 // closedPort is an address nothing listens on.
 func closedPort(t *testing.T) string {
