@@ -13,12 +13,20 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
-// readyBackendsMetric is the server's count of connected agents for the
-// default proxy strategy (ANP v0.36.0 pkg/server/metrics), the number
-// /readyz and `konnectivity-bundle status` both rely on.
-const readyBackendsMetric = `konnectivity_network_proxy_server_ready_backends{proxy_strategy="default"}`
+// readyBackendsMetric is the server's count of connected agents: for the
+// default proxy strategy where the version reports readiness per strategy
+// (v0.36, the number /readyz relies on), else its agent streams (v0.28
+// has no per-strategy figure; anp.ServerMetrics).
+var readyBackendsMetric = func() string {
+	if m := proxyVersion.Metrics; m.ReadyBackends != "" {
+		return m.ReadyBackends + `{proxy_strategy="default"}`
+	}
+	return proxyVersion.Metrics.AgentStreams + `{service_method="` + anp.ConnectMethod + `"}`
+}()
 
 // nsHTTP is an HTTP client whose connections are opened inside a namespace.
 func nsHTTP(ns string) *http.Client {
