@@ -1,0 +1,39 @@
+package nodeverdict
+
+import (
+	"errors"
+	"fmt"
+
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+)
+
+// InputFrom reads where the agents are from a rendered bundle: the agent
+// DaemonSet's namespace and name, the address agents dial and the server's
+// agent port.
+func InputFrom(b *bundlemodel.Bundle) (Input, error) {
+	if b == nil || b.Agent == nil {
+		return Input{}, errors.New("the rendered root has no agent DaemonSet")
+	}
+	in := Input{Namespace: b.Agent.Object.Namespace, DaemonSet: b.Agent.Object.Name}
+	rep, err := netreq.Requirements("the rendered root", b)
+	if err != nil {
+		return Input{}, err
+	}
+	if rep.Tunnel != nil {
+		in.BootstrapIP, in.Port = rep.Tunnel.Host, rep.Tunnel.Port
+	}
+	return in, nil
+}
+
+// Client builds the read-only clientset from a kubeconfig file.
+func Client(kubeconfig string) (kubernetes.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	if err != nil {
+		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
+	}
+	return kubernetes.NewForConfig(cfg)
+}
