@@ -14,10 +14,11 @@ type Handshake struct {
 }
 
 // ParseHandshake reads a refused-handshake line as the gate finds it in the
-// server's log; ok is false for any other line.
+// server's log; ok is false for any other line. grpc-go writes it inside a
+// quoted desc, so its quotes may come escaped (`ServerHandshake(\"ADDR\")
+// failed: ...\"`): they are unescaped first.
 func ParseHandshake(line string) (Handshake, bool) {
-	const mark = `ServerHandshake("`
-	_, rest, ok := strings.Cut(line, mark)
+	_, rest, ok := strings.Cut(strings.ReplaceAll(line, `\"`, `"`), `ServerHandshake("`)
 	if !ok {
 		return Handshake{}, false
 	}
@@ -30,7 +31,11 @@ func ParseHandshake(line string) (Handshake, bool) {
 		host = addr
 	}
 	_, msg, _ := strings.Cut(rest, "failed:")
-	return Handshake{Addr: addr, Host: host, Error: strings.TrimSpace(msg)}, true
+	msg = strings.TrimSpace(msg)
+	if strings.Count(msg, `"`)%2 == 1 { // the desc's closing quote
+		msg = strings.TrimSuffix(msg, `"`)
+	}
+	return Handshake{Addr: addr, Host: host, Error: msg}, true
 }
 
 // outsideValidity: the certificate's validity window excludes now.

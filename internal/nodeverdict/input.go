@@ -2,10 +2,6 @@ package nodeverdict
 
 import (
 	"errors"
-	"fmt"
-
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
@@ -27,13 +23,4 @@ func InputFrom(b *bundlemodel.Bundle) (Input, error) {
 		in.BootstrapIP, in.Port = rep.Tunnel.Host, rep.Tunnel.Port
 	}
 	return in, nil
-}
-
-// Client builds the read-only clientset from a kubeconfig file.
-func Client(kubeconfig string) (kubernetes.Interface, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
-	}
-	return kubernetes.NewForConfig(cfg)
 }

@@ -12,8 +12,6 @@ package nodeverdict
 import (
 	"context"
 	"time"
-
-	"k8s.io/client-go/kubernetes"
 )
 
 // Cause is why one node's agent is not connected, or that it is.
@@ -103,7 +101,7 @@ func Unseeable(why string) *Report {
 }
 
 // Judge reads the cluster read-only and gives one line per node.
-func Judge(ctx context.Context, c kubernetes.Interface, in Input) *Report {
+func Judge(ctx context.Context, c Reader, in Input) *Report {
 	if in.Grace <= 0 {
 		in.Grace = 30 * time.Second
 	}

@@ -193,27 +193,29 @@ func TestJudge(t *testing.T) {
 				}
 				in.Refused = append(in.Refused, h)
 			}
-			rep := Judge(context.Background(), fake.NewClientset(tc.objs...), in)
-			if !rep.Seen || len(rep.Nodes) != 1 {
-				t.Fatalf("report %+v; want the node side seen with one node", rep)
-			}
-			l := rep.Nodes[0]
-			if l.Cause != tc.want {
-				t.Fatalf("cause %s (%s); want %s", l.Cause, l.Detail, tc.want)
-			}
-			for _, w := range tc.wantDetail {
-				if !strings.Contains(l.Detail, w) {
-					t.Errorf("detail %q does not say %q", l.Detail, w)
+			eachReader(t, tc.objs, nil, func(t *testing.T, r Reader) {
+				rep := Judge(context.Background(), r, in)
+				if !rep.Seen || len(rep.Nodes) != 1 {
+					t.Fatalf("report %+v; want the node side seen with one node", rep)
 				}
-			}
-			for _, w := range tc.wantFix {
-				if !strings.Contains(l.Fix, w) {
-					t.Errorf("fix %q does not say %q", l.Fix, w)
+				l := rep.Nodes[0]
+				if l.Cause != tc.want {
+					t.Fatalf("cause %s (%s); want %s", l.Cause, l.Detail, tc.want)
 				}
-			}
-			if l.Cause != Connected && l.Fix == "" {
-				t.Errorf("line %s has no fix", l)
-			}
+				for _, w := range tc.wantDetail {
+					if !strings.Contains(l.Detail, w) {
+						t.Errorf("detail %q does not say %q", l.Detail, w)
+					}
+				}
+				for _, w := range tc.wantFix {
+					if !strings.Contains(l.Fix, w) {
+						t.Errorf("fix %q does not say %q", l.Fix, w)
+					}
+				}
+				if l.Cause != Connected && l.Fix == "" {
+					t.Errorf("line %s has no fix", l)
+				}
+			})
 		})
 	}
 }
@@ -234,15 +236,17 @@ func TestCannotSee(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.verb+" "+tc.resource, func(t *testing.T) {
-			c := fake.NewClientset(daemonSet(), node("w1", "10.0.0.5"))
-			c.PrependReactor(tc.verb, tc.resource, func(k8stesting.Action) (bool, runtime.Object, error) { return true, nil, tc.err })
-			rep := Judge(context.Background(), c, input())
-			if rep.Seen || len(rep.Nodes) != 0 || rep.Summary != nil {
-				t.Fatalf("report %+v; want the node side unseen, no node named", rep)
-			}
-			if !strings.HasPrefix(rep.Unseen, "cannot see the node side: ") || !strings.Contains(rep.Unseen, tc.want) {
-				t.Errorf("unseen %q; want it to say %q", rep.Unseen, tc.want)
-			}
+			deny := []reactor{{tc.verb, tc.resource, func(k8stesting.Action) (bool, runtime.Object, error) { return true, nil, tc.err }}}
+			objs := []runtime.Object{daemonSet(), node("w1", "10.0.0.5")}
+			eachReader(t, objs, deny, func(t *testing.T, r Reader) {
+				rep := Judge(context.Background(), r, input())
+				if rep.Seen || len(rep.Nodes) != 0 || rep.Summary != nil {
+					t.Fatalf("report %+v; want the node side unseen, no node named", rep)
+				}
+				if !strings.HasPrefix(rep.Unseen, "cannot see the node side: ") || !strings.Contains(rep.Unseen, tc.want) {
+					t.Errorf("unseen %q; want it to say %q", rep.Unseen, tc.want)
+				}
+			})
 		})
 	}
 }
@@ -270,7 +274,7 @@ func TestSummary(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			rep := Judge(context.Background(), fake.NewClientset(tc.objs...), input())
+			rep := Judge(context.Background(), clientsetReader{fake.NewClientset(tc.objs...)}, input())
 			s := rep.Summary
 			if tc.want == "" {
 				if s != nil {
@@ -291,6 +295,13 @@ func TestParseHandshake(t *testing.T) {
 	h, ok := ParseHandshake(`2026/11/25 ServerHandshake("[fd00::5]:1234") failed: remote error: tls: bad certificate`)
 	if !ok || h.Host != "fd00::5" || h.Addr != "[fd00::5]:1234" || h.Error != "remote error: tls: bad certificate" {
 		t.Errorf("got %+v, %v", h, ok)
+	}
+	// As the real proxy-server logs it: inside grpc-go's quoted desc.
+	const real = `2026/11/27 08:19:04 INFO: [core] [Server #1] grpc: Server.Serve failed to create ServerTransport: connection error: desc = "ServerHandshake(\"192.0.2.11:45780\") failed: tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of \"x509: ECDSA verification failure\" while trying to verify candidate authority certificate \"konnectivity-signer\")"`
+	h, ok = ParseHandshake(real)
+	wantErr := `tls: failed to verify certificate: x509: certificate signed by unknown authority (possibly because of "x509: ECDSA verification failure" while trying to verify candidate authority certificate "konnectivity-signer")`
+	if !ok || h.Host != "192.0.2.11" || h.Addr != "192.0.2.11:45780" || h.Error != wantErr {
+		t.Errorf("got %+v, %v; want host 192.0.2.11 and error %q", h, ok, wantErr)
 	}
 	if _, ok := ParseHandshake("I1127 grpc: Server.Serve accepted a connection"); ok {
 		t.Error("a line without ServerHandshake was read as a refused handshake")

@@ -12,7 +12,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/labels"
-	"k8s.io/client-go/kubernetes"
 )
 
 // state is what one Judge read from the cluster.
@@ -26,9 +25,9 @@ type state struct {
 
 // read makes the four reads (daemonset, nodes, pods, events), each named in
 // its error: a 403 names the verb and resource the kubeconfig lacks.
-func read(ctx context.Context, c kubernetes.Interface, in Input) (*state, error) {
+func read(ctx context.Context, c Reader, in Input) (*state, error) {
 	st := &state{in: in, pods: map[string]*corev1.Pod{}, events: map[string][]corev1.Event{}}
-	ds, err := c.AppsV1().DaemonSets(in.Namespace).Get(ctx, in.DaemonSet, metav1.GetOptions{})
+	ds, err := c.DaemonSet(ctx, in.Namespace, in.DaemonSet)
 	switch {
 	case apierrors.IsNotFound(err):
 	case err != nil:
@@ -36,11 +35,11 @@ func read(ctx context.Context, c kubernetes.Interface, in Input) (*state, error)
 	default:
 		st.ds = ds
 	}
-	nodes, err := c.CoreV1().Nodes().List(ctx, metav1.ListOptions{})
+	nodes, err := c.Nodes(ctx)
 	if err != nil {
 		return nil, apiError(err, "list", "nodes", "")
 	}
-	st.nodes = nodes.Items
+	st.nodes = nodes
 	slices.SortFunc(st.nodes, func(a, b corev1.Node) int { return strings.Compare(a.Name, b.Name) })
 	if st.ds == nil {
 		return st, nil
@@ -48,11 +47,11 @@ func read(ctx context.Context, c kubernetes.Interface, in Input) (*state, error)
 	if err := st.readPods(ctx, c); err != nil {
 		return nil, err
 	}
-	evs, err := c.CoreV1().Events(in.Namespace).List(ctx, metav1.ListOptions{})
+	evs, err := c.Events(ctx, in.Namespace)
 	if err != nil {
 		return nil, apiError(err, "list", "events", in.Namespace)
 	}
-	for _, e := range evs.Items {
+	for _, e := range evs {
 		if e.InvolvedObject.Kind == "Pod" {
 			st.events[e.InvolvedObject.Name] = append(st.events[e.InvolvedObject.Name], e)
 		}
@@ -65,17 +64,17 @@ func read(ctx context.Context, c kubernetes.Interface, in Input) (*state, error)
 
 // readPods lists the DaemonSet's pods by its selector and files each under
 // its node: the one it runs on, else the one its node affinity pins it to.
-func (st *state) readPods(ctx context.Context, c kubernetes.Interface) error {
+func (st *state) readPods(ctx context.Context, c Reader) error {
 	sel, err := metav1.LabelSelectorAsSelector(st.ds.Spec.Selector)
 	if err != nil {
 		sel = labels.Everything()
 	}
-	pods, err := c.CoreV1().Pods(st.in.Namespace).List(ctx, metav1.ListOptions{LabelSelector: sel.String()})
+	pods, err := c.Pods(ctx, st.in.Namespace, sel.String())
 	if err != nil {
 		return apiError(err, "list", "pods", st.in.Namespace)
 	}
-	for i := range pods.Items {
-		p := &pods.Items[i]
+	for i := range pods {
+		p := &pods[i]
 		if p.DeletionTimestamp != nil {
 			continue
 		}
