@@ -262,9 +262,9 @@ func TestSummary(t *testing.T) {
 	pull := pod("w1", waiting("ErrImagePull", "manifest unknown"))
 	pull2 := pod("w2", waiting("ErrImagePull", "manifest unknown"))
 	cases := []struct {
-		name     string
-		objs     []runtime.Object
-		want     Cause
+		name      string
+		objs      []runtime.Object
+		want      Cause
 		nodes, of int
 	}{
 		{"two pulls, one connected", []runtime.Object{daemonSet(), node("w1", "10.0.0.5"), node("w2", "10.0.0.6"), node("w3", "10.0.0.7"), pull, pull2, pod("w3", running(true))}, ImagePull, 2, 2},
