@@ -19,38 +19,47 @@ func (st *state) judge(n *corev1.Node) Line {
 		l.Fix = "the cluster manifests are applied by the bootstrap (cluster-bootstrap) once the kube-apiserver is up: check that render wrote the agent manifests into the manifests directory (konnectivity-bundle status) and that cluster-bootstrap is running (journalctl -u bootkube)"
 		return l
 	}
-	spec := &st.ds.Spec.Template.Spec
-	if miss := unmatchedSelector(spec.NodeSelector, n.Labels); miss != "" {
+	p := st.pods[n.Name]
+	if miss := unmatchedSelector(st.ds.Spec.Template.Spec.NodeSelector, n.Labels); p == nil && miss != "" {
 		l.Cause = NotSelected
 		l.Detail = fmt.Sprintf("no pod: DaemonSet %s's nodeSelector needs %s, the node's labels do not have it", ref, miss)
 		l.Fix = fmt.Sprintf("label the node (oc label node %s %s) or set the bundle's spec.agent.nodeSelector to select it and render again", n.Name, miss)
-		return l
-	}
-	if t := untolerated(spec, n.Spec.Taints); t != nil {
-		l.Cause = TaintNotTolerated
-		l.Detail = fmt.Sprintf("no pod: taint %s is not tolerated by DaemonSet %s", taintString(t), ref)
-		l.Fix = fmt.Sprintf("add a toleration for %s to the bundle's spec.agent.tolerations and render again, or remove the taint (oc adm taint nodes %s %s-)", taintString(t), n.Name, t.Key)
 		return l
 	}
 	if ready, since, msg := nodeReady(n); !ready {
 		l.Cause = NodeNotReady
 		l.Detail = fmt.Sprintf("node not Ready for %s: %s", st.age(since), msg)
 		l.Fix = fmt.Sprintf("the node's kubelet is not reporting Ready; on %s: systemctl status kubelet; journalctl -u kubelet", n.Name)
-		if p := st.pods[n.Name]; p != nil {
+		if p != nil {
 			l.Pod = p.Name
 		}
 		return l
 	}
-	p := st.pods[n.Name]
 	if p == nil {
-		l.Cause = NoPod
-		l.Detail = fmt.Sprintf("no pod: DaemonSet %s made none for this node (desired %d, scheduled %d)", ref, st.ds.Status.DesiredNumberScheduled, st.ds.Status.CurrentNumberScheduled)
-		l.Fix = "the DaemonSet controller creates the pods: check that kube-controller-manager runs on the bootstrap host (crictl ps --name kube-controller-manager) and read its log"
+		st.noPod(&l, n)
 		return l
 	}
 	l.Pod = p.Name
 	st.judgePod(&l, p)
 	return l
+}
+
+// noPod says why the DaemonSet made no pod for a selected, Ready node: a
+// taint it does not tolerate, else its controller. A pod the node
+// already runs is judged by its state instead, whatever the node's taints
+// and labels say now: a NoSchedule taint added later does not evict it.
+func (st *state) noPod(l *Line, n *corev1.Node) {
+	ref := st.in.Namespace + "/" + st.in.DaemonSet
+	spec := &st.ds.Spec.Template.Spec
+	if t := untolerated(spec, n.Spec.Taints); t != nil {
+		l.Cause = TaintNotTolerated
+		l.Detail = fmt.Sprintf("no pod: taint %s is not tolerated by DaemonSet %s", taintString(t), ref)
+		l.Fix = fmt.Sprintf("add a toleration for %s to the bundle's spec.agent.tolerations and render again, or remove the taint (oc adm taint nodes %s %s-)", taintString(t), n.Name, t.Key)
+		return
+	}
+	l.Cause = NoPod
+	l.Detail = fmt.Sprintf("no pod: DaemonSet %s made none for this node (desired %d, scheduled %d)", ref, st.ds.Status.DesiredNumberScheduled, st.ds.Status.CurrentNumberScheduled)
+	l.Fix = "the DaemonSet controller creates the pods: check that kube-controller-manager runs on the bootstrap host (crictl ps --name kube-controller-manager) and read its log"
 }
 
 // judgePod reads the pod's own state: unscheduled, waiting, crashing,

@@ -134,6 +134,13 @@ func TestJudge(t *testing.T) {
 			}),
 			daemonSet(func(d *appsv1.DaemonSet) { d.Spec.Template.Spec.Tolerations = nil }),
 		}, want: NoPod, wantDetail: []string{"made none for this node (desired 1, scheduled 0)"}, wantFix: []string{"kube-controller-manager"}},
+		{name: "a running pod on a node tainted since is judged by its state", objs: []runtime.Object{
+			node("w1", "10.0.0.5", func(n *corev1.Node) {
+				n.Spec.Taints = []corev1.Taint{{Key: "dedicated", Value: "infra", Effect: corev1.TaintEffectNoSchedule}}
+			}),
+			daemonSet(func(d *appsv1.DaemonSet) { d.Spec.Template.Spec.Tolerations = nil }),
+			pod("w1", running(true)),
+		}, want: Connected},
 		{name: "node not ready", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5", func(n *corev1.Node) {
 			n.Status.Conditions = []corev1.NodeCondition{{Type: corev1.NodeReady, Status: corev1.ConditionUnknown, Reason: "NodeStatusUnknown", Message: "Kubelet stopped posting node status.", LastTransitionTime: ago(3 * time.Minute)}}
 		})}, want: NodeNotReady, wantDetail: []string{"node not Ready for 3m0s", "Kubelet stopped posting node status."}, wantFix: []string{"journalctl -u kubelet"}},
