@@ -110,7 +110,7 @@ func (st *state) waiting(l *Line, p *corev1.Pod, c *corev1.ContainerStatus, w *c
 	case "CrashLoopBackOff":
 		l.Cause = CrashLoop
 		l.Detail = fmt.Sprintf("CrashLoopBackOff after %d restart(s); last exit: %s", c.RestartCount, terminated(c.LastTerminationState.Terminated))
-		l.Fix = "the agent exits at start: the message above is its own; a flag an overlay patched in is the usual cause (konnectivity-bundle check on the bundle)"
+		l.Fix = crashFix(c.LastTerminationState.Terminated, p)
 	default:
 		if msg := st.mountFailure(p.Name); msg != "" {
 			l.Cause = SecretMissing
@@ -188,4 +188,23 @@ func firstNonEmpty(a, b string) string {
 		return a
 	}
 	return b
+}
+
+// crashFix points at the agent's own words: its termination message when
+// the kubelet kept one, else its log on the node (pod logs through the
+// kube-apiserver need the tunnel).
+func crashFix(t *corev1.ContainerStateTerminated, p *corev1.Pod) string {
+	const cause = "a flag an overlay patched in is the usual cause (konnectivity-bundle check on the bundle)"
+	if t != nil && strings.TrimSpace(t.Message) != "" {
+		return "the agent exits at start with the message above; " + cause
+	}
+	return fmt.Sprintf("the agent exits at start and left no termination message: read its log on %s (crictl logs $(crictl ps -a -q --name %s | head -1)); %s", p.Spec.NodeName, agentName(p), cause)
+}
+
+// agentName is the agent container's name.
+func agentName(p *corev1.Pod) string {
+	if len(p.Spec.Containers) == 0 {
+		return "konnectivity-agent"
+	}
+	return p.Spec.Containers[0].Name
 }

@@ -172,7 +172,15 @@ func TestJudge(t *testing.T) {
 				s.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error", Message: "Error: unknown flag: --no-such-flag"}
 				return s
 			}())},
-			want: CrashLoop, wantDetail: []string{"after 4 restart(s)", "exit code 1 (Error): Error: unknown flag: --no-such-flag"}},
+			want: CrashLoop, wantDetail: []string{"after 4 restart(s)", "exit code 1 (Error): Error: unknown flag: --no-such-flag"}, wantFix: []string{"with the message above"}},
+		{name: "crash-looping without a termination message", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5"),
+			pod("w1", func() corev1.ContainerStatus {
+				s := waiting("CrashLoopBackOff", "back-off 10s restarting failed container")
+				s.RestartCount = 1
+				s.LastTerminationState.Terminated = &corev1.ContainerStateTerminated{ExitCode: 1, Reason: "Error"}
+				return s
+			}())},
+			want: CrashLoop, wantDetail: []string{"last exit: exit code 1 (Error)"}, wantFix: []string{"left no termination message: read its log on w1 (crictl logs $(crictl ps -a -q --name konnectivity-agent | head -1))"}},
 		{name: "running, not ready yet", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5"), pod("w1", running(false), notReadyFor(10*time.Second))},
 			want: NotReady, wantDetail: []string{"running, not ready for 10s"}},
 		{name: "server refused the node's handshake: CA", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5"), pod("w1", running(false), notReadyFor(2*time.Minute))},
