@@ -108,9 +108,7 @@ func runRealNode(t *testing.T, fam family, images []string) {
 	t.Run("probe --webhooks reports it reachable", func(t *testing.T) {
 		expectOutcomes(t, c.e, map[string]string{"deny.e2e.konnectivity.io": "reachable"})
 	})
-	if fam.name == ipv4.name { // the causes are the family's same; once is enough for the run's time
-		t.Run("per-node verdicts", c.nodeVerdicts)
-	}
+	t.Run("per-node verdicts", c.nodeVerdicts)
 	t.Run("teardown stops the static pod and removes the namespace", c.teardown)
 }
 
