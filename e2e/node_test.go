@@ -96,6 +96,7 @@ func runRealNode(t *testing.T, fam family, images []string) {
 	t.Run("probe --webhooks reports it reachable", func(t *testing.T) {
 		expectOutcomes(t, c.e, map[string]string{"deny.e2e.konnectivity.io": "reachable"})
 	})
+	t.Run("per-node verdicts", c.nodeVerdicts)
 	t.Run("teardown stops the static pod and removes the namespace", c.teardown)
 }
 

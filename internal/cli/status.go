@@ -16,6 +16,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
@@ -26,6 +27,13 @@ exists with mode 0770; the egress selector's socket is the server's (through
 the kube-apiserver's mount); the server's /healthz and /readyz on its health
 port; how many agents are connected (the server's /metrics); and the
 certificates' expiry, chain and SAN. Each problem comes with a hint.
+
+With --kubeconfig, when fewer agents are connected than nodes should run
+one (or none is), the report ends with one line per node saying why its
+agent is not connected, and its fix, as wait gives them (see wait --help;
+the RBAC it needs is in docs/troubleshooting.md); "nodes" in --output json.
+Without --kubeconfig and no agent connected, it says the node side is not
+seen and why.
 
 --gather DIR also writes DIR/status.json (the --output json report),
 DIR/metrics.txt (the server's /metrics as read) and DIR/usage.json (what
@@ -61,7 +69,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	outputp := outputFlag(fs, "text", "json")
 	var gather, kubeconfig string
 	gatherFlag(fs, &gather, "status.json, metrics.txt and usage.json")
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads")
+	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads and through which each node's agent is judged")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
@@ -73,6 +81,10 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
 		rep := hoststatus.Run(context.Background(), opts)
+		nodes, err := statusNodes(context.Background(), rep, kubeconfig)
+		if err != nil {
+			return err
+		}
 		var use *usage.Report
 		if gather != "" || (kubeconfig != "" && output == "text") { // where it is shown or written
 			var err error
@@ -80,11 +92,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 				return err
 			}
 		}
-		write := hoststatus.WriteText
-		if output == "json" {
-			write = hoststatus.WriteJSON
-		}
-		if err := write(io.Stdout, rep); err != nil {
+		if err := writeStatus(io.Stdout, output, rep, nodes); err != nil {
 			return err
 		}
 		if use != nil && output == "text" {
@@ -93,7 +101,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 		}
 		if gather != "" {
-			if err := gatherStatus(gather, rep, use); err != nil {
+			if err := gatherStatus(gather, rep, nodes, use); err != nil {
 				return err
 			}
 		}
@@ -106,9 +114,9 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 
 // gatherStatus writes the report as JSON, the server's metrics and the
 // usage report into dir.
-func gatherStatus(dir string, rep *hoststatus.Report, use *usage.Report) error {
+func gatherStatus(dir string, rep *hoststatus.Report, nodes *nodeverdict.Report, use *usage.Report) error {
 	var js bytes.Buffer
-	if err := hoststatus.WriteJSON(&js, rep); err != nil {
+	if err := writeStatus(&js, "json", rep, nodes); err != nil {
 		return err
 	}
 	files := map[string][]byte{"status.json": js.Bytes()}

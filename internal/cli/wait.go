@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
@@ -34,6 +35,21 @@ and left, or the server's log shows it refusing their TLS handshake: a
 certificate or CA mismatch), too-few-agents, cannot-route (no proxy strategy serves the
 agents), target-unreachable (refused, timeout, no endpoint), and the
 rendered root's own problems (not-rendered, egress-mismatch, certificates).
+
+While fewer than --min-agents agents are connected, the verdict carries one
+line per node that should run an agent, read through the bootstrap
+kube-apiserver with --kubeconfig (the agent DaemonSet, its pods, the
+namespace's events, the nodes; read-only, at most once a second): no pod
+(DaemonSet missing, nodeSelector, a taint not tolerated), node not Ready,
+not scheduled, image-pull, secret-missing, config-error, crash-loop (with
+the agent's last message), not-ready (for how long), handshake-refused
+(the server's log shows it refusing the node's address: another CA, or a
+certificate outside its validity), port-blocked (never ready and nothing
+from the node reached the server: the agent port's rule for that node), or
+connected; each with its fix, and the cause most nodes share as the
+verdict's fix. Without --kubeconfig, or when a read is refused, it says
+it cannot see the node side and why (the verb and resource a kubeconfig
+lacks); it never guesses. RBAC: docs/troubleshooting.md.
 
 The server's log is read for refused handshakes from --server-log, else
 from the kubelet's log of the static pod under --root
@@ -64,7 +80,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
 	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: also dial every Service-backed webhook and APIService")
+	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
 	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --kubeconfig)")
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
@@ -87,6 +103,9 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 				return Usagef("%v", err)
 			}
 			opts.Cluster = c
+			if opts.Nodes, err = nodeverdict.Client(kubeconfig); err != nil {
+				return Usagef("%v", err)
+			}
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
 		v := gate.Wait(context.Background(), opts)

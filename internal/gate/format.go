@@ -25,8 +25,13 @@ func WriteText(w io.Writer, v *Verdict) error {
 			waited, v.Agents, v.MinAgents, len(v.Targets))
 		return err
 	}
-	_, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix))
-	return err
+	if _, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
+		return err
+	}
+	if v.Nodes == nil {
+		return nil
+	}
+	return v.Nodes.WriteText(w, "  ")
 }
 
 // WriteJSON writes the verdict with the last status run's checks.

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"k8s.io/client-go/dynamic"
 )
 
@@ -31,6 +32,9 @@ type Options struct {
 	Timeout, Interval time.Duration
 	// DialTimeout bounds each test dial; 0 = 5s.
 	DialTimeout time.Duration
+	// Nodes, when set, reads the node side (internal/nodeverdict) while
+	// fewer than MinAgents agents are connected; nil = no --kubeconfig.
+	Nodes nodeverdict.Reader
 	// ServerLog is the server's log, read for refused agent handshakes
 	// while no agent is connected; "" = the kubelet's log under the root.
 	ServerLog string
@@ -107,6 +111,8 @@ type waiter struct {
 	maxAgents int   // the most agents seen connected at once
 	last      Cause // the last progress line's cause, to print changes
 	lastAt    time.Time
+	nodes     *nodeverdict.Report // the last read of the node side
+	nodesAt   time.Time
 }
 
 // poll runs status, then the targets when the tunnel itself is up.
@@ -116,6 +122,9 @@ func (w *waiter) poll(ctx context.Context) *Verdict {
 	v := fromStatus(rep, w.opts.MinAgents, w.maxAgents)
 	if v.Cause == NoAgentConnected || v.Cause == AgentsDropped {
 		w.refusedHandshakes(v)
+	}
+	if rep.Agents < w.opts.MinAgents {
+		w.nodeSide(ctx, v, rep)
 	}
 	if v.Cause != "" {
 		return v
@@ -135,4 +144,7 @@ func (w *waiter) report(v *Verdict) {
 	}
 	w.last, w.lastAt = v.Cause, now
 	w.opts.Progress(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)})
+	if v.Nodes != nil {
+		w.opts.Progress(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)})
+	}
 }

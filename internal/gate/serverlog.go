@@ -43,36 +43,48 @@ func (w *waiter) refusedHandshakes(v *Verdict) {
 		"Run konnectivity-bundle check --cert-dir on the rendered root, render again, then let the DaemonSet pick up the new Secret"
 }
 
-// handshakeError returns the last refused handshake in the server's log:
-// ServerLog when given, else the kubelet's logs under the root, newest
-// first. Every log is opened through internal/hostfs: a regular file only,
-// never through a link.
+// handshakeError returns the last refused handshake in the server's log.
 func (w *waiter) handshakeError() (file, line string, err error) {
-	dir, rels := filepath.Dir(w.opts.ServerLog), []string{filepath.Base(w.opts.ServerLog)}
-	if w.opts.ServerLog == "" {
-		dir = w.opts.Status.Root
+	file, lines, _, err := serverHandshakes(w.opts.Status.Root, w.opts.ServerLog)
+	if len(lines) == 0 {
+		return "", "", err
+	}
+	return file, lines[len(lines)-1], nil
+}
+
+// serverHandshakes returns the refused handshakes of the newest log that
+// has any, in order: serverLog when given, else the kubelet's logs under
+// root, newest first. read says whether any log was read at all. Every log
+// is opened through internal/hostfs: a regular file only, never through a
+// link.
+func serverHandshakes(root, serverLog string) (file string, lines []string, read bool, err error) {
+	dir, rels := filepath.Dir(serverLog), []string{filepath.Base(serverLog)}
+	if serverLog == "" {
+		dir = root
 	}
 	h, err := hostfs.Open(dir)
 	if err != nil {
-		return "", "", err
+		return "", nil, false, err
 	}
 	defer h.Close()
-	if w.opts.ServerLog == "" {
+	if serverLog == "" {
 		if rels, err = kubeletLogs(h); err != nil {
-			return "", "", err
+			return "", nil, false, err
 		}
 	}
 	var errs []error
 	for _, rel := range rels {
-		l, err := lastMatch(h, rel)
-		if l != "" {
-			return h.Abs(rel), l, nil
+		ls, err := matches(h, rel)
+		if len(ls) > 0 {
+			return h.Abs(rel), ls, true, nil
 		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err == nil {
+			read = true
+		} else if !errors.Is(err, fs.ErrNotExist) {
 			errs = append(errs, err)
 		}
 	}
-	return "", "", errors.Join(errs...)
+	return "", nil, read, errors.Join(errs...)
 }
 
 // kubeletLogs lists the server pod's logs under the root, newest first:
@@ -104,27 +116,27 @@ func kubeletLogs(h *hostfs.Root) ([]string, error) {
 	return dirs, nil
 }
 
-// lastMatch reads the end of a regular file and returns its last line with
-// the handshake mark, from the mark on.
-func lastMatch(h *hostfs.Root, rel string) (string, error) {
+// matches reads the end of a regular file and returns its lines with the
+// handshake mark, each from the mark on, in order.
+func matches(h *hostfs.Root, rel string) ([]string, error) {
 	f, err := h.OpenRegular(rel)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	if st.Size() > logTail {
 		_, _ = f.Seek(st.Size()-logTail, io.SeekStart)
 	}
 	data, _ := io.ReadAll(io.LimitReader(f, logTail))
-	lines := bytes.Split(data, []byte("\n"))
-	for i := len(lines) - 1; i >= 0; i-- {
-		if _, rest, ok := strings.Cut(string(lines[i]), handshakeMark); ok {
-			return strings.TrimSpace(handshakeMark + rest), nil
+	var out []string
+	for _, l := range bytes.Split(data, []byte("\n")) {
+		if _, rest, ok := strings.Cut(string(l), handshakeMark); ok {
+			out = append(out, strings.TrimSpace(handshakeMark+rest))
 		}
 	}
-	return "", nil
+	return out, nil
 }

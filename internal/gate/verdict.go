@@ -7,6 +7,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -39,6 +40,9 @@ type Verdict struct {
 	MaxAgents int           `json:"maxAgents"`
 	MinAgents int           `json:"minAgents"`
 	Targets   []Target      `json:"targets,omitempty"`
+	// Nodes is the node side while fewer than MinAgents agents are
+	// connected: one line per node, or why it cannot be seen.
+	Nodes *nodeverdict.Report `json:"nodes,omitempty"`
 	// Status is the last status run, written as status writes it.
 	Status *hoststatus.Report `json:"-"`
 }
