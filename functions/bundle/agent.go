@@ -106,6 +106,10 @@ func agentPodSpec(s *v1alpha1.Spec) corev1.PodSpec {
 				Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 			},
 			VolumeMounts: []corev1.VolumeMount{{Name: hostlayout.AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
+			// proxy-agent writes no termination message; its log's last line
+			// is why it exited (klog's "error: unknown flag: ..."), which
+			// the kubelet then records, so wait can quote it per node.
+			TerminationMessagePolicy: corev1.TerminationMessageFallbackToLogsOnError,
 		}},
 		Volumes: []corev1.Volume{{Name: hostlayout.AgentSecretName, VolumeSource: corev1.VolumeSource{
 			Secret: &corev1.SecretVolumeSource{SecretName: hostlayout.AgentSecretName},

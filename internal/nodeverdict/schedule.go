@@ -123,7 +123,7 @@ func terminated(t *corev1.ContainerStateTerminated) string {
 		return "none recorded"
 	}
 	s := fmt.Sprintf("exit code %d (%s)", t.ExitCode, t.Reason)
-	if m := strings.TrimSpace(t.Message); m != "" {
+	if m := lastLine(t.Message); m != "" {
 		s += ": " + m
 	}
 	return s
@@ -151,4 +151,17 @@ func readySince(p *corev1.Pod) time.Time {
 		return c.State.Running.StartedAt.Time
 	}
 	return p.CreationTimestamp.Time
+}
+
+// lastLine is a termination message's last non-empty line, cut to 300
+// bytes: with FallbackToLogsOnError the kubelet keeps the log's tail (up to
+// 80 lines), whose last line says why the agent exited (its usage text
+// comes before it).
+func lastLine(m string) string {
+	lines := strings.Split(strings.TrimSpace(m), "\n")
+	last := strings.TrimSpace(lines[len(lines)-1])
+	if len(last) > 300 {
+		last = last[:300] + "..."
+	}
+	return last
 }
