@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -24,6 +25,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // nodeLine is one node's line of `wait -o json`.
@@ -105,8 +107,25 @@ func (c *nodeCase) nodeVerdicts(t *testing.T) {
 				c.patchAgent(t, "replace", "args", c.e.h.b.daemonSet.Spec.Template.Spec.Containers[0].Args)
 			},
 			observed: func(c *nodeCase) bool { return c.agentWaiting("CrashLoopBackOff") },
-			cause:    "crash-loop", detail: []string{"CrashLoopBackOff after ", "last exit: exit code 1 (Error)"},
-			fix: []string{"the agent exits at start and left no termination message: read its log on " + c.node.name}},
+			// The agent's last log line is its termination message
+			// (FallbackToLogsOnError): the line quotes the refused flag.
+			cause: "crash-loop", detail: []string{"CrashLoopBackOff after ", "last exit: exit code 1 (Error)", "unknown flag: --no-such-flag"},
+			fix: []string{"the agent exits at start with the message above"}},
+		{name: "agent port dropped with nftables",
+			// The agents run in the node's pod network and dial the
+			// bootstrap address the node holds; a drop on the node's input
+			// hook stops their SYNs before the server sees any handshake.
+			inject: func(t *testing.T, c *nodeCase) {
+				c.nft(t, fmt.Sprintf("add table inet kbe2e_block\nadd chain inet kbe2e_block input { type filter hook input priority -10 ; }\nadd rule inet kbe2e_block input tcp dport %d drop\n", c.agentPort(t)))
+				c.deleteAgentPods(t) // an open connection would survive the new rule
+			},
+			undo: func(t *testing.T, c *nodeCase) {
+				c.nft(t, "delete table inet kbe2e_block\n")
+				c.deleteAgentPods(t)
+			},
+			observed: func(c *nodeCase) bool { return c.agentRunningNotReady() },
+			cause:    "port-blocked", detail: []string{"no handshake from ", "reached the server", fmt.Sprintf("the agent port %d between ", c.agentPort(t))},
+			fix: []string{"open it "}},
 	}
 	for _, vc := range cases {
 		t.Run(vc.name, func(t *testing.T) {
@@ -416,4 +435,36 @@ func (c *nodeCase) agentBack(t *testing.T) {
 		t.Fatalf("the agent did not come back after the undo: %v", err)
 	}
 	t.Logf("agent connected again %s after the undo", took.Round(time.Second))
+}
+
+// nft runs an nftables script in the node's network namespace.
+func (c *nodeCase) nft(t *testing.T, script string) {
+	t.Helper()
+	cmd := exec.Command("ip", "netns", "exec", c.node.ns, tooltest.System(t, "nft", "nftables"), "-f", "-")
+	cmd.Stdin = strings.NewReader(script)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("nft in %s: %v\n%s\nscript:\n%s", c.node.ns, err, out, script)
+	}
+}
+
+// agentPort is the server's rendered --agent-port.
+func (c *nodeCase) agentPort(t *testing.T) int {
+	t.Helper()
+	p, err := strconv.Atoi(flagValue(t, c.e.h.server.argv, "--agent-port"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// agentRunningNotReady: a live agent pod's container runs and is not ready.
+func (c *nodeCase) agentRunningNotReady() bool {
+	for _, p := range c.agentPods() {
+		for _, s := range p.Status.ContainerStatuses {
+			if p.DeletionTimestamp == nil && s.State.Running != nil && !s.Ready {
+				return true
+			}
+		}
+	}
+	return false
 }
