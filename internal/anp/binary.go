@@ -43,6 +43,8 @@ type Flag struct {
 	// Since is the first upstream tag that has the flag; "" for a flag every
 	// supported version has. An older binary exits with `unknown flag`.
 	Since string
+	// Hidden flags are parsed but not listed by --help (deprecated).
+	Hidden bool
 }
 
 // Allows reports whether the binary accepts v as this flag's value, beyond

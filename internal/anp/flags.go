@@ -86,7 +86,7 @@ var serverFlags = map[string]Flag{
 	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s", Since: "v0.35.0"},
 	"backend-dial-timeout":      {Kind: KindDuration, Default: "0s", Since: "v0.36.0"},
 	// Deprecated and hidden from --help, but still parsed.
-	"warn-on-channel-limit": {Kind: KindBool, Default: "true"},
+	"warn-on-channel-limit": {Kind: KindBool, Default: "true", Hidden: true},
 }
 
 // agentFlags are proxy-agent's own flags.

@@ -46,15 +46,3 @@ var metricsV036 = func() ServerMetrics {
 	m.ReadyBackends = serverPrefix + "ready_backends"
 	return m
 }()
-
-// Families lists the families the version names, for tests that hold the
-// table to the real binary.
-func (m ServerMetrics) Families() []string {
-	var out []string
-	for _, f := range []string{m.AgentStreams, m.ReadyBackends, m.ReadyBackendConnections, m.PendingDials, m.DialFailures, m.DialDuration, m.StreamPackets} {
-		if f != "" {
-			out = append(out, f)
-		}
-	}
-	return out
-}

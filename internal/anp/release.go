@@ -69,8 +69,8 @@ func FromHelp(help string) (*Version, error) {
 	for i := len(Versions) - 1; i >= 0; i-- {
 		v := Versions[i]
 		lacking = lacking[:0]
-		for name := range v.Server.Flags {
-			if !listed[name] && !hiddenFlags[name] {
+		for name, f := range v.Server.Flags {
+			if !listed[name] && !f.Hidden {
 				lacking = append(lacking, "--"+name)
 			}
 		}
@@ -81,7 +81,3 @@ func FromHelp(help string) (*Version, error) {
 	sort.Strings(lacking)
 	return nil, fmt.Errorf("this proxy-server lacks %s, which every supported version has (%s)", strings.Join(lacking, ", "), Names())
 }
-
-// hiddenFlags are parsed by proxy-server but not listed by its --help
-// (deprecated).
-var hiddenFlags = map[string]bool{"warn-on-channel-limit": true}

@@ -104,16 +104,6 @@ func Names() string {
 	return strings.Join(parts, ", ")
 }
 
-// ServerChannelSize is the server's transfer channel size: the flag's
-// default where the version has --xfr-channel-size, else the constant the
-// older binary uses (the same number).
-func (v *Version) ServerChannelSize() string {
-	if f, ok := v.Server.Flags["xfr-channel-size"]; ok {
-		return f.Default
-	}
-	return v.Server.Missing["xfr-channel-size"].Default
-}
-
 // IntroducedIn says which version introduced a flag this binary lacks, for
 // the fix of an unknown-flag finding; "" when no supported version has it.
 func (b *Binary) IntroducedIn(flag string) (since string, newer *Version) {
