@@ -87,7 +87,7 @@ func matchOverlayArgs(t *testing.T, overlay string, v *anp.Version) {
 	}
 	for _, bin := range []*anp.Binary{v.Server, v.Agent} {
 		if target != nil {
-			bin = bin.In(target)
+			bin = target.Running([]string{bin.Name})
 		}
 		argvs := commands[bin.Name]
 		if !in.tunnel {

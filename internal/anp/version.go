@@ -125,6 +125,3 @@ func (v *Version) binary(name string) *Binary {
 	}
 	return v.Server
 }
-
-// In is the same program in version v.
-func (b *Binary) In(v *Version) *Binary { return v.binary(b.Name) }

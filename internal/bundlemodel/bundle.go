@@ -82,9 +82,9 @@ func New(nodes []*yaml.RNode) *Bundle {
 		b.Objects = append(b.Objects, o)
 		b.classify(o)
 	}
+	b.settleTarget() // parses the workloads' flags, which the Secret is found by
 	b.findSecret()
 	b.findNamespace()
-	b.settleTarget()
 	return b
 }
 
@@ -151,8 +151,7 @@ func (b *Bundle) classify(o *Object) {
 	if spec == nil {
 		return
 	}
-	// Binaries are found by name, which every version shares; settleTarget
-	// parses their flags once the bundle's version is known.
+	// Binaries are found by name, which every version shares.
 	if b.Server == nil {
 		b.Server = findWorkload(o, spec, specField, anp.Newest.Server)
 	}

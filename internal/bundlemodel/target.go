@@ -34,7 +34,8 @@ func (t Target) Binaries() *anp.Version {
 }
 
 // settleTarget reads the target and parses the workloads' flags with its
-// binaries.
+// binaries: found by the binary's name alone (classify), they are parsed
+// once, here.
 func (b *Bundle) settleTarget() {
 	t := &b.Target
 	if b.Server != nil {
@@ -55,10 +56,11 @@ func (b *Bundle) settleTarget() {
 	case b.Server != nil || b.Agent != nil:
 		t.Problem = fmt.Sprintf("the bundle names no proxy version: no %s annotation, and the server image %q has no OpenShift tag (4.N)", anp.AnnotationProxyVersion, t.ImageRef)
 	}
-	for _, w := range []*Workload{b.Server, b.Agent} {
-		if w != nil {
-			w.parse(w.Flags.Binary.In(t.Binaries()))
-		}
+	if v := t.Binaries(); b.Server != nil {
+		b.Server.parse(v.Server)
+	}
+	if v := t.Binaries(); b.Agent != nil {
+		b.Agent.parse(v.Agent)
 	}
 }
 

@@ -63,7 +63,8 @@ func podSpecOf(o *Object) (*corev1.PodSpec, string) {
 	return spec, specField
 }
 
-// findWorkload returns the workload when a container of spec runs bin.
+// findWorkload returns the workload when a container of spec runs bin; its
+// flags are parsed once the bundle's proxy version is known (settleTarget).
 func findWorkload(o *Object, spec *corev1.PodSpec, specField string, bin *anp.Binary) *Workload {
 	for i := range spec.Containers {
 		c := &spec.Containers[i]
@@ -72,9 +73,7 @@ func findWorkload(o *Object, spec *corev1.PodSpec, specField string, bin *anp.Bi
 			continue
 		}
 		field := fmt.Sprintf("%s.containers[%d]", specField, i)
-		w := &Workload{Object: o, Spec: spec, SpecField: specField, Index: i, Field: field}
-		w.parse(bin)
-		return w
+		return &Workload{Object: o, Spec: spec, SpecField: specField, Index: i, Field: field}
 	}
 	return nil
 }
