@@ -48,11 +48,7 @@ type Page struct {
 // memory. A line over MaxLine, kept text over MaxKept or a page the format
 // parser refuses is an error.
 func Read(r io.Reader, want ...string) (*Page, error) {
-	wanted := map[string]bool{}
-	for _, w := range want {
-		wanted[w] = true
-	}
-	kept, err := filter(r, wanted)
+	kept, err := Filter(r, want...)
 	if err != nil {
 		return nil, err
 	}
@@ -61,7 +57,7 @@ func Read(r io.Reader, want ...string) (*Page, error) {
 
 // Filter streams r and returns only the text of the wanted families, within
 // the same bounds as Read, for a caller that keeps the page as text (the
-// usage report parses it later, status --gather writes the server's).
+// usage report's kube-apiserver scrape, parsed when the report is built).
 func Filter(r io.Reader, want ...string) ([]byte, error) {
 	wanted := map[string]bool{}
 	for _, w := range want {

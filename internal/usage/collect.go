@@ -101,7 +101,7 @@ func scrape(ctx context.Context, cfg *rest.Config, timeout time.Duration) (Sourc
 	}
 	// Streamed: only the report's families are kept (promtext's bounds),
 	// however large or endless the body; the context bounds the time.
-	body, err := promtext.Filter(resp.Body, read...)
+	body, err := promtext.Filter(resp.Body, reportFamilies...)
 	if err != nil {
 		return Source{From: u, Error: err.Error()}, ""
 	}

@@ -9,8 +9,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/promtext"
 )
 
-// read are the families the report reads, of both sides.
-var read = []string{
+// reportFamilies are the families the report reads, of both sides.
+var reportFamilies = []string{
 	kasWebhookRequests, kasWebhookRejection, kasWebhookFailOpen, kasWebhookDuration,
 	kasEgressStarts, kasEgressDuration, kasEgressFailures, kasAPIServiceDown,
 	serverDialDuration, serverDialFailures, serverPackets,
@@ -23,7 +23,7 @@ type families struct{ page *promtext.Page }
 // parse reads the families the report needs from a Prometheus text
 // exposition (what the kube-apiserver and proxy-server serve on /metrics).
 func parse(r io.Reader) (families, error) {
-	p, err := promtext.Read(r, read...)
+	p, err := promtext.Read(r, reportFamilies...)
 	if err != nil {
 		return families{}, err
 	}

@@ -88,8 +88,10 @@ func (s *Spec) Default(getenv func(string) string) {
 	setString(&s.Image, getenv(EnvImage))
 	setString(&s.Image, DefaultImage)
 	setString(&s.ProxyVersion, getenv(EnvProxyVersion))
-	if v, err := anp.FromImage(s.Image); s.ProxyVersion == "" && err == nil {
-		s.ProxyVersion = v.Name
+	if s.ProxyVersion == "" {
+		if v, err := anp.FromImage(s.Image); err == nil {
+			s.ProxyVersion = v.Name
+		}
 	}
 	setString(&s.Namespace, DefaultNamespace)
 	setString(&s.Mode, DefaultMode)
