@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+
 	"sigs.k8s.io/yaml"
 )
 
@@ -46,7 +48,7 @@ func TestCIScript(t *testing.T) {
 			}
 		}},
 		{"an overlay drifted", func(t *testing.T, repo string) {
-			editFile(t, filepath.Join(repo, "overlays", "upi", "config", "config-patch.yaml"), "agentPort: 9091", "agentPort: 9191")
+			tooltest.EditFile(t, filepath.Join(repo, "overlays", "upi", "config", "config-patch.yaml"), "agentPort: 9091", "agentPort: 9191")
 		}, 1, func(t *testing.T, out, md string) {
 			if n := strings.Count(md, "### Bundle diff"); n != 1 || strings.Contains(md, "No differences.") {
 				t.Errorf("the comment has %d sections, want only the drifted overlay's:\n%s", n, md)
@@ -62,7 +64,7 @@ func TestCIScript(t *testing.T) {
 			}
 		}},
 		{"an overlay does not build", func(t *testing.T, repo string) {
-			editFile(t, filepath.Join(repo, "overlays", "upi", "kustomization.yaml"), "nodeSelector:", "nodeSelecter:")
+			tooltest.EditFile(t, filepath.Join(repo, "overlays", "upi", "kustomization.yaml"), "nodeSelector:", "nodeSelecter:")
 		}, 2, func(t *testing.T, out, md string) {
 			for _, want := range []string{"nodeSelecter: unknown field", "overlays that failed to build, check or diff: upi: fix the errors above"} {
 				if !strings.Contains(out, want) {
@@ -99,21 +101,6 @@ func TestCIScript(t *testing.T) {
 				sc.check(t, out, string(md))
 			})
 		}
-	}
-}
-
-func editFile(t *testing.T, file, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(data), from, to, 1)
-	if edited == string(data) {
-		t.Fatalf("%s no longer has %q; update the test's edit", file, from)
-	}
-	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
 
@@ -166,7 +153,7 @@ func TestMakeDiffExitsAsItsHelpSays(t *testing.T) {
 	if !strings.Contains(help, "fails if any drifted or broke (make exits 2, as for any failed target)") {
 		t.Fatalf("make help no longer says how make diff exits; update this test:\n%s", help)
 	}
-	editFile(t, filepath.Join(sb.repo, "overlays", "upi", "config", "config-patch.yaml"), "agentPort: 9091", "agentPort: 9191")
+	tooltest.EditFile(t, filepath.Join(sb.repo, "overlays", "upi", "config", "config-patch.yaml"), "agentPort: 9091", "agentPort: 9191")
 	goBin, err := exec.LookPath("go")
 	if err != nil {
 		t.Fatalf("go is not on PATH: %v", err)

@@ -21,7 +21,7 @@ func TestPatchTargetNotFound(t *testing.T) {
 		have  []string
 	}{
 		{"config patch with a misspelled metadata.name", func(t *testing.T, upi string) string {
-			editTestFile(t, filepath.Join(upi, "config", "config-patch.yaml"), "  name: konnectivity\n", "  name: konnectivty\n")
+			tooltest.EditFile(t, filepath.Join(upi, "config", "config-patch.yaml"), "  name: konnectivity\n", "  name: konnectivty\n")
 			return upi
 		}, "KonnectivityBundle konnectivty", []string{"KonnectivityBundle konnectivity"}},
 		{"DaemonSet patch in the wrong namespace", func(t *testing.T, upi string) string {
@@ -53,20 +53,5 @@ func TestPatchTargetNotFound(t *testing.T) {
 				}
 			}
 		})
-	}
-}
-
-func editTestFile(t *testing.T, file, from, to string) {
-	t.Helper()
-	data, err := os.ReadFile(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	edited := strings.Replace(string(data), from, to, 1)
-	if edited == string(data) {
-		t.Fatalf("%s no longer has %q; update the test's edit", file, from)
-	}
-	if err := os.WriteFile(file, []byte(edited), 0o644); err != nil {
-		t.Fatal(err)
 	}
 }
