@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
@@ -23,8 +25,14 @@ type Target struct {
 // Service-backed webhook and APIService, exactly as `probe` does. The
 // first one not reached makes the verdict TargetUnreachable.
 func (w *waiter) dialTargets(ctx context.Context, v *Verdict) {
+	// The poll's status run already read the root's proxy version, which
+	// decides what a CONNECT's answer proves; the probes need not read it again.
+	var version *anp.Version
+	if v.Status != nil && v.Status.Rendered != nil {
+		version = v.Status.Rendered.Bundle.Target.Version
+	}
 	for _, t := range w.opts.Targets {
-		res, err := egressprobe.Probe(ctx, egressprobe.Options{Root: w.opts.Status.Root, Target: t, Timeout: w.opts.DialTimeout})
+		res, err := egressprobe.Probe(ctx, egressprobe.Options{Root: w.opts.Status.Root, Target: t, Timeout: w.opts.DialTimeout, Version: version})
 		if err != nil { // a bad --target is refused before the wait starts
 			v.Targets = append(v.Targets, Target{Name: t, Outcome: webhookprobe.Failed, Detail: err.Error()})
 			continue
@@ -33,7 +41,7 @@ func (w *waiter) dialTargets(ctx context.Context, v *Verdict) {
 			Detail: strings.TrimSpace(res.Error + " " + res.ProxyBody)})
 	}
 	if w.opts.Cluster != nil {
-		rs, err := webhookprobe.Run(ctx, w.opts.Cluster, webhookprobe.Options{Root: w.opts.Status.Root, EndpointRouting: w.opts.EndpointRouting, Timeout: w.opts.DialTimeout})
+		rs, err := webhookprobe.Run(ctx, w.opts.Cluster, webhookprobe.Options{Root: w.opts.Status.Root, EndpointRouting: w.opts.EndpointRouting, Timeout: w.opts.DialTimeout, Version: version})
 		if err != nil {
 			v.Targets = append(v.Targets, Target{Name: "webhooks and APIServices", Outcome: webhookprobe.Failed, Detail: "listing them: " + err.Error()})
 		}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+
 	"k8s.io/client-go/dynamic"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
@@ -35,6 +37,9 @@ type Options struct {
 	Root            string
 	EndpointRouting bool // kube-apiserver --enable-aggregator-routing
 	Timeout         time.Duration
+	// Version is the proxy the root was rendered for (egressprobe.Options);
+	// nil reads it from the root.
+	Version *anp.Version
 }
 
 // Run lists, resolves and dials every target.
@@ -49,7 +54,7 @@ func Run(ctx context.Context, c dynamic.Interface, opts Options) ([]Result, erro
 			out = append(out, Result{Target: t, Outcome: Unresolved, Detail: err.Error()})
 			continue
 		}
-		res, err := egressprobe.Probe(ctx, egressprobe.Options{Root: opts.Root, Target: t.Address, Timeout: opts.Timeout})
+		res, err := egressprobe.Probe(ctx, egressprobe.Options{Root: opts.Root, Target: t.Address, Timeout: opts.Timeout, Version: opts.Version})
 		if err != nil {
 			out = append(out, Result{Target: t, Outcome: Failed, Detail: err.Error()})
 			continue
