@@ -102,10 +102,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			if err != nil {
 				return Usagef("%v", err)
 			}
-			opts.Cluster = c
-			if opts.Nodes, err = nodeverdict.Client(kubeconfig); err != nil {
-				return Usagef("%v", err)
-			}
+			opts.Cluster, opts.Nodes = c, nodeverdict.Dynamic(c)
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
 		v := gate.Wait(context.Background(), opts)

@@ -4,13 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
+
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // Reader is the four read-only calls Judge makes; each returns the API's
@@ -36,13 +37,10 @@ var (
 // Dynamic reads through a dynamic client.
 func Dynamic(c dynamic.Interface) Reader { return dynReader{c} }
 
-// Client builds the reader from a kubeconfig file.
+// Client builds the reader from a kubeconfig file; like every read from
+// the kube-apiserver it follows no redirect to another host (samehost).
 func Client(kubeconfig string) (Reader, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
-	}
-	c, err := dynamic.NewForConfig(cfg)
+	c, err := samehost.DynamicFromKubeconfig(kubeconfig, 0)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}

@@ -7,8 +7,11 @@ package samehost
 import (
 	"fmt"
 	"net/http"
+	"time"
 
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
 )
 
 // CheckRedirect is an http.Client's CheckRedirect that follows a redirect
@@ -38,4 +41,20 @@ func KubeClient(cfg *rest.Config) (*http.Client, error) {
 	}
 	c.CheckRedirect = CheckRedirect
 	return c, nil
+}
+
+// DynamicFromKubeconfig builds a dynamic client from a kubeconfig file with
+// KubeClient's HTTP client, so that no read or write of the tool follows a
+// redirect away; timeout, when not 0, bounds each request.
+func DynamicFromKubeconfig(path string, timeout time.Duration) (dynamic.Interface, error) {
+	cfg, err := clientcmd.BuildConfigFromFlags("", path)
+	if err != nil {
+		return nil, err
+	}
+	cfg.Timeout = timeout
+	hc, err := KubeClient(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return dynamic.NewForConfigAndClient(cfg, hc)
 }

@@ -12,7 +12,6 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
@@ -35,16 +34,7 @@ type Mapper interface {
 
 // ClusterFromKubeconfig builds the clients from a kubeconfig file.
 func ClusterFromKubeconfig(path string) (*Cluster, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", path)
-	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
-	}
-	cfg.Timeout = requestTimeout
-	hc, err := samehost.KubeClient(cfg) // no redirect to another host
-	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
-	}
-	dyn, err := dynamic.NewForConfigAndClient(cfg, hc)
+	dyn, err := samehost.DynamicFromKubeconfig(path, requestTimeout) // no redirect to another host
 	if err != nil {
 		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
 	}

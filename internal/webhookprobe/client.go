@@ -8,7 +8,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 )
@@ -27,15 +26,11 @@ var (
 
 // Client builds a dynamic client from a kubeconfig file.
 func Client(kubeconfig string) (dynamic.Interface, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", kubeconfig)
+	c, err := samehost.DynamicFromKubeconfig(kubeconfig, 0) // no redirect to another host
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
 	}
-	hc, err := samehost.KubeClient(cfg) // no redirect to another host
-	if err != nil {
-		return nil, fmt.Errorf("kubeconfig %s: %w", kubeconfig, err)
-	}
-	return dynamic.NewForConfigAndClient(cfg, hc)
+	return c, nil
 }
 
 // list lists a resource (in namespace ns, "" for cluster-scoped ones) and
