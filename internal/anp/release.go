@@ -2,10 +2,13 @@ package anp
 
 import (
 	"fmt"
+
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/distribution/reference"
 )
 
 // openShiftTag is an image tag that names an OpenShift release: 4.20,
@@ -26,16 +29,18 @@ func (e *NoReleaseError) Error() string {
 // to 4.22 ship v0.28, 4.23 and 5.x ship v0.36. A reference by digest, one
 // without a tag, or a tag that names no release is a *NoReleaseError.
 func FromImage(ref string) (*Version, error) {
-	if strings.Contains(ref, "@") {
+	parsed, err := reference.Parse(ref)
+	if err != nil {
+		return nil, &NoReleaseError{Image: ref, Why: "is not an image reference (" + err.Error() + ")"}
+	}
+	if _, digested := parsed.(reference.Digested); digested {
 		return nil, &NoReleaseError{Image: ref, Why: "is pinned by digest"}
 	}
-	tag := ""
-	if i := strings.LastIndex(ref, ":"); i > strings.LastIndex(ref, "/") {
-		tag = ref[i+1:]
-	}
-	if tag == "" {
+	tagged, ok := parsed.(reference.Tagged)
+	if !ok {
 		return nil, &NoReleaseError{Image: ref, Why: "has no tag"}
 	}
+	tag := tagged.Tag()
 	m := openShiftTag.FindStringSubmatch(tag)
 	if m == nil {
 		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, which names no OpenShift release (4.N)", tag)}
