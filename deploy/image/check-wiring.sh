@@ -56,11 +56,21 @@ if [[ -z $image ]]; then
   exit 0
 fi
 
-# run_as_kustomize runs the image the way kustomize v5.8.2 runs a function.
+# run_as_kustomize runs the image the way kustomize v5.8.2 runs a function,
+# for at most a minute: podman 4.3's Docker API service can lose the end of
+# a `docker run --rm` whose container has exited and leave the client
+# waiting for ever (the same bug that loses its exit code), and a check must
+# not hang a build.
 run_as_kustomize() {
-  "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
+  timeout 60 "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
 }
-if ! out=$(run_as_kustomize env); then
+rc=0
+out=$(run_as_kustomize env) || rc=$?
+if ((rc == 124)); then
+  fail "$DOCKER_PATH ($DOCKER_KIND) did not return from docker run within 60 s: the Docker API service lost the container's end (podman issue 18889), and kustomize would hang the same way." \
+    "fix: prefer podman-docker (docs/kustomize.md, \"Containerized KRM function\"), or $exec_wiring"
+fi
+if ((rc != 0)); then
   msg=("$DOCKER_PATH ($DOCKER_KIND) cannot run $image the way kustomize does: $(grep -v '^$' <<<"$out" | tail -n 1)")
   if grep -qE 'rlimit|cgroups in hybrid mode|crun' <<<"$out"; then
     msg+=("fix: podman on this host needs no default rlimits, runc and cgroupfs: export CONTAINERS_CONF=$repo/deploy/podman/containers.conf, also where you run kustomize (docs/kustomize.md, \"The image and bootkube\"),")
