@@ -22,7 +22,7 @@ func checkAgentFlags(b *bundlemodel.Bundle, _ Options, r *report) {
 	checkAgentTiming(w, r)
 	var strategies []string
 	if b.Server != nil {
-		strategies = strategiesOf(b.Server)
+		strategies = b.Server.Flags.Strategies()
 	}
 	checkIdentifiers(w, strategies, r)
 	checkServerHost(w, r)
@@ -75,7 +75,7 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 		return
 	}
 	const fix = "write --agent-identifiers in URL-query form with keys ipv4, ipv6, cidr, host, default-route joined by '&', e.g. ipv4=10.0.0.5&default-route=true"
-	q, unknown, err := anp.ParseIdentifiers(u.Value)
+	q, unknown, err := w.Flags.Identifiers()
 	if err != nil {
 		r.errorf("agent-identifiers-invalid", w.Object.Ref(), u.Field, fix, "--agent-identifiers=%q is not URL-query syntax: %v", u.Value, err)
 		return

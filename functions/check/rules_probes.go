@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"net/url"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -93,7 +92,7 @@ func checkReadyz(b *bundlemodel.Bundle, r *report) {
 		return
 	}
 	first := firstStrategy(w)
-	q, err := url.ParseQuery(b.Agent.Flags.Value("agent-identifiers"))
+	q, _, err := b.Agent.Flags.Identifiers()
 	if err != nil || !anp.IsProxyStrategy(first) || anp.Serves(first, q) {
 		return
 	}

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -19,11 +18,11 @@ func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
 	if b.Server == nil || b.Agent == nil {
 		return
 	}
-	strategies := strategiesOf(b.Server)
+	strategies := b.Server.Flags.Strategies()
 	if len(strategies) == 0 || slices.ContainsFunc(strategies, func(s string) bool { return !anp.IsProxyStrategy(s) }) {
 		return // proxy-strategy-unknown already says so
 	}
-	q, err := url.ParseQuery(b.Agent.Flags.Value("agent-identifiers"))
+	q, _, err := b.Agent.Flags.Identifiers()
 	if err != nil {
 		return // agent-identifiers-invalid already says so
 	}
@@ -39,17 +38,6 @@ func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
 			fmt.Sprintf("put a strategy the agents serve first (e.g. --proxy-strategies=%s)", strings.Join(reorder(strategies, unserved), ",")),
 			"the first proxy strategy %s cannot route to the agents: the tunnel works through a later strategy, but /readyz stays 500 and status counts no ready agent for %s", strategies[0], strategies[0])
 	}
-}
-
-// strategiesOf lists --proxy-strategies in order.
-func strategiesOf(w *bundlemodel.Workload) []string {
-	var out []string
-	for _, s := range strings.Split(w.Flags.ValueOr("proxy-strategies"), ",") {
-		if s != "" {
-			out = append(out, s)
-		}
-	}
-	return out
 }
 
 // reorder puts the served strategies first, keeping the order within each group.

@@ -106,20 +106,15 @@ func checkClusterCA(w *bundlemodel.Workload, opts Options, r *report) {
 func checkStrategies(w *bundlemodel.Workload, r *report) {
 	v := w.Flags.ValueOr("proxy-strategies")
 	field := w.Flags.FieldOr("proxy-strategies", w.Field+".args")
-	n := 0
-	for _, s := range strings.Split(v, ",") {
-		switch {
-		case s == "":
-			continue
-		case anp.IsProxyStrategy(s):
-			n++
-		default:
+	strategies := w.Flags.Strategies()
+	for _, s := range strategies {
+		if !anp.IsProxyStrategy(s) {
 			r.errorf("proxy-strategy-unknown", w.Object.Ref(), field, "use default, destHost or defaultRoute (case matters)",
 				"unknown proxy strategy %q in --proxy-strategies=%s", s, v)
 			return
 		}
 	}
-	if n == 0 {
+	if len(strategies) == 0 {
 		r.errorf("proxy-strategy-unknown", w.Object.Ref(), field, "set --proxy-strategies=default",
 			"--proxy-strategies is empty (proxy-server: proxy strategies cannot be empty)")
 	}
@@ -127,10 +122,8 @@ func checkStrategies(w *bundlemodel.Workload, r *report) {
 
 // firstStrategy is the strategy whose backend manager /readyz waits for.
 func firstStrategy(w *bundlemodel.Workload) string {
-	for _, s := range strings.Split(w.Flags.ValueOr("proxy-strategies"), ",") {
-		if s != "" {
-			return s
-		}
+	if s := w.Flags.Strategies(); len(s) > 0 {
+		return s[0]
 	}
 	return ""
 }

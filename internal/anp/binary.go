@@ -57,12 +57,25 @@ func (f Flag) Allows(v string) bool {
 	if !f.List {
 		return slices.Contains(f.Allowed, v)
 	}
-	for _, item := range strings.Split(v, ",") {
-		if item != "" && !slices.Contains(f.Allowed, item) {
+	for _, item := range ListItems(v) {
+		if !slices.Contains(f.Allowed, item) {
 			return false
 		}
 	}
 	return true
+}
+
+// ListItems is a list flag's value as the binary reads it: comma-separated,
+// empty items skipped, nothing trimmed (proxy-server's ParseProxyStrategies,
+// the only list flag).
+func ListItems(v string) []string {
+	var out []string
+	for _, item := range strings.Split(v, ",") {
+		if item != "" {
+			out = append(out, item)
+		}
+	}
+	return out
 }
 
 // ParseError returns what a value of this kind should have been, or "" when

@@ -2,6 +2,7 @@ package anp
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -43,6 +44,25 @@ func TestAllows(t *testing.T) {
 	for _, tc := range cases {
 		if got := tc.flag.Allows(tc.value); got != tc.want {
 			t.Errorf("Allows(%q) with allowed %v = %v, want %v", tc.value, tc.flag.Allowed, got, tc.want)
+		}
+	}
+}
+
+// TestListItems: a list flag splits as proxy-server splits --proxy-strategies.
+func TestListItems(t *testing.T) {
+	cases := []struct {
+		value string
+		want  []string
+	}{
+		{"", nil},
+		{",", nil},
+		{"default", []string{"default"}},
+		{"destHost,,default,", []string{"destHost", "default"}},
+		{"destHost, default", []string{"destHost", " default"}}, // not trimmed: the server refuses " default"
+	}
+	for _, tc := range cases {
+		if got := ListItems(tc.value); !slices.Equal(got, tc.want) {
+			t.Errorf("ListItems(%q) = %q, want %q", tc.value, got, tc.want)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package bundlemodel
 
 import (
 	"fmt"
+	"net/url"
 	"strconv"
 	"time"
 
@@ -69,6 +70,19 @@ func (s *Flags) FieldOr(name, def string) string {
 // Value returns the flag's value, or "" when it is not given.
 func (s *Flags) Value(name string) string {
 	return s.Last[name].Value
+}
+
+// Strategies is --proxy-strategies in order as proxy-server reads it (the
+// binary's default when absent); empty when the value lists none.
+func (s *Flags) Strategies() []string {
+	return anp.ListItems(s.ValueOr("proxy-strategies"))
+}
+
+// Identifiers is --agent-identifiers as proxy-agent reads it (URL-query
+// form, "" when absent), with the keys proxy-agent does not know; the error
+// is for a value that is not URL-query form.
+func (s *Flags) Identifiers() (q url.Values, unknown []string, err error) {
+	return anp.ParseIdentifiers(s.ValueOr("agent-identifiers"))
 }
 
 // parseFlags parses argv as bin does. fields[i] names where argv[i] is written.

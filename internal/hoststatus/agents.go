@@ -3,7 +3,6 @@ package hoststatus
 import (
 	"fmt"
 	"maps"
-	"net/url"
 	"slices"
 	"strings"
 
@@ -92,17 +91,7 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 
 // strategies are the server's --proxy-strategies as rendered.
 func (s *session) strategies() []string {
-	v, ok := s.root.Bundle.Server.Flags.Lookup("proxy-strategies")
-	if !ok || v == "" {
-		return []string{s.root.Bundle.Server.Flags.Binary.Default("proxy-strategies")}
-	}
-	var out []string
-	for _, st := range strings.Split(v, ",") {
-		if st = strings.TrimSpace(st); st != "" {
-			out = append(out, st)
-		}
-	}
-	return out
+	return s.root.Bundle.Server.Flags.Strategies()
 }
 
 // renderedServes: a destHost backend registered under a value that is not
@@ -112,8 +101,7 @@ func (s *session) renderedServes(strategy string) bool {
 	if s.root.Bundle.Agent == nil {
 		return true
 	}
-	raw, _ := s.root.Bundle.Agent.Flags.Lookup("agent-identifiers")
-	q, err := url.ParseQuery(raw)
+	q, _, err := s.root.Bundle.Agent.Flags.Identifiers()
 	return err == nil && anp.Serves(strategy, q)
 }
 
@@ -123,8 +111,8 @@ func (s *session) identifierHint() string {
 	if s.root.Bundle.Agent == nil {
 		return ""
 	}
-	raw, _ := s.root.Bundle.Agent.Flags.Lookup("agent-identifiers")
-	q, err := url.ParseQuery(raw)
+	raw := s.root.Bundle.Agent.Flags.ValueOr("agent-identifiers")
+	q, _, err := s.root.Bundle.Agent.Flags.Identifiers()
 	if err != nil {
 		return fmt.Sprintf("; the agents' --agent-identifiers=%q is not URL-query form", raw)
 	}

@@ -22,7 +22,7 @@ func (v *validator) strategies(s *Spec) {
 	if slices.ContainsFunc(strategies, func(st string) bool { return !anp.IsProxyStrategy(st) }) {
 		return // already reported per item
 	}
-	q, err := url.ParseQuery(s.Agent.Identifiers)
+	q, _, err := anp.ParseIdentifiers(s.Agent.Identifiers)
 	if err != nil || strings.Contains(s.Agent.Identifiers, ",") {
 		// not URL-query form: v.identifiers reports it; the server would
 		// read a comma-joined list as one value no strategy matches.
