@@ -34,7 +34,7 @@ func checkModeProtocol(b *bundlemodel.Bundle, r *report) {
 	if b.Server == nil || cfg == nil {
 		return
 	}
-	sel, i := clusterSelection(cfg)
+	sel, i := cfg.Cluster()
 	mode := b.Server.Flags.ValueOr("mode")
 	want, known := protocolForMode[mode]
 	if sel == nil || !known || sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect || sel.Connection.ProxyProtocol == want {

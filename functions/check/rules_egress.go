@@ -80,18 +80,8 @@ func selectionField(e *field.Error, i int) string {
 	return fmt.Sprintf("egressSelections[%d].connection%s", i, rest)
 }
 
-// clusterSelection returns the cluster selection and its index, or -1.
-func clusterSelection(cfg *egressconfig.Config) (*egressconfig.Selection, int) {
-	for i := range cfg.EgressSelections {
-		if strings.EqualFold(cfg.EgressSelections[i].Name, "cluster") {
-			return &cfg.EgressSelections[i], i
-		}
-	}
-	return nil, -1
-}
-
 func checkClusterSelection(o *bundlemodel.Object, cfg *egressconfig.Config, r *report) {
-	sel, i := clusterSelection(cfg)
+	sel, i := cfg.Cluster()
 	if sel == nil {
 		r.errorf("egress-cluster-missing", o.Ref(), "egressSelections",
 			"add a selection named cluster with proxyProtocol HTTPConnect and transport.uds.udsName the server's socket",

@@ -38,7 +38,7 @@ func checkSocketPath(b *bundlemodel.Bundle, r *report) {
 		return
 	}
 	km, err := kasMountOf(b.Egress)
-	sel, i := clusterSelection(cfg)
+	sel, i := cfg.Cluster()
 	if err != nil || sel == nil || sel.Connection.ProxyProtocol == egressconfig.ProtocolDirect {
 		return // reported by kas-config-mount-invalid, egress-cluster-missing or egress-cluster-direct
 	}

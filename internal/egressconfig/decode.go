@@ -57,12 +57,30 @@ func Decode(data []byte) (*Config, error) {
 	if strict = append(strict, jsonErrs...); len(strict) > 0 {
 		return nil, runtime.NewStrictDecodingError(strict)
 	}
-	for i := range v.EgressSelections {
-		if v.EgressSelections[i].Name == "master" {
-			v.EgressSelections[i].Name = ControlPlane
+	return newConfig(v.EgressSelections), nil
+}
+
+// DecodeLenient reads the selections without the kube-apiserver's checks of
+// the version and of unknown or duplicate fields, for a reader that reports
+// on one field and leaves the file's other faults to check and the
+// kube-apiserver (status). A value of the wrong type is still an error.
+func DecodeLenient(data []byte) (*Config, error) {
+	var v egressSelectorConfiguration
+	if err := yaml.Unmarshal(data, &v); err != nil {
+		return nil, fmt.Errorf("decode the EgressSelectorConfiguration: %w", err)
+	}
+	return newConfig(v.EgressSelections), nil
+}
+
+// newConfig reads the old selection name master as controlplane, as the
+// kube-apiserver does.
+func newConfig(sels []Selection) *Config {
+	for i := range sels {
+		if sels[i].Name == "master" {
+			sels[i].Name = ControlPlane
 		}
 	}
-	return &Config{EgressSelections: v.EgressSelections}, nil
+	return &Config{EgressSelections: sels}
 }
 
 func checkType(apiVersion, kind string, data []byte) error {

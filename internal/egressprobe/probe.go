@@ -198,9 +198,6 @@ func mapPaths(cfg *egressconfig.Config, r *kasView, res *Result) error {
 			if err := r.mapPath(sel.Name, "udsName", &t.UDS.UDSName); err != nil {
 				return err
 			}
-			if sel.Name == egressconfig.Cluster {
-				res.Socket, res.Protocol = t.UDS.UDSName, string(sel.Connection.ProxyProtocol)
-			}
 		}
 		if t.TCP != nil && t.TCP.TLSConfig != nil {
 			tls := t.TCP.TLSConfig
@@ -213,6 +210,9 @@ func mapPaths(cfg *egressconfig.Config, r *kasView, res *Result) error {
 				}
 			}
 		}
+	}
+	if sel, _ := cfg.Cluster(); sel != nil && cfg.ClusterUDS() != "" {
+		res.Socket, res.Protocol = cfg.ClusterUDS(), string(sel.Connection.ProxyProtocol)
 	}
 	return nil
 }

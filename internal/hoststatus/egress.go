@@ -3,9 +3,8 @@ package hoststatus
 import (
 	"fmt"
 
-	"sigs.k8s.io/kustomize/kyaml/yaml"
-
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
 )
 
 // egress: the egress file's cluster selection reaches the server's socket
@@ -47,9 +46,13 @@ func clusterUDS(egress *bundlemodel.Object) string {
 	if egress == nil {
 		return ""
 	}
-	n, err := egress.Node.Pipe(yaml.Lookup("egressSelections", "[name=cluster]", "connection", "transport", "uds", "udsName"))
-	if err != nil || n == nil {
+	data, err := egress.Node.MarshalJSON()
+	if err != nil {
 		return ""
 	}
-	return yaml.GetValue(n)
+	cfg, err := egressconfig.DecodeLenient(data)
+	if err != nil {
+		return ""
+	}
+	return cfg.ClusterUDS()
 }
