@@ -90,8 +90,8 @@ func checkEgressFilePath(b *bundlemodel.Bundle, r *report) {
 		return
 	}
 	km, err := kasMountOf(b.Override)
-	file, msg := overrideEgressFile(b.Override)
-	if err != nil || msg != "" {
+	file, ferr := hostlayout.OverrideEgressFile(b.Override.Node)
+	if err != nil || ferr != nil {
 		return // reported by kas-config-mount-invalid or override-egress-flag-missing
 	}
 	want := b.Egress.Annotations[hostlayout.AnnotationHostPath]

@@ -7,10 +7,7 @@ import (
 	"path"
 	"strings"
 
-	"sigs.k8s.io/yaml"
-
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // Mount maps a host directory into a container.
@@ -80,28 +77,10 @@ func ReadKAS(h *hostfs.Root, st *State) (KAS, error) {
 	if err != nil {
 		return k, fmt.Errorf("rendered file listed in the state file: %w", err)
 	}
-	if inKAS, ok := overrideEgressArg(data); ok {
+	if inKAS, ok := overrideFileEgressArg(data); ok {
 		k.Mount = commonTail(inKAS, "/"+k.EgressFile, k.Mount)
 	}
 	return k, nil
-}
-
-// overrideEgressArg is the egress file as the override passes it to the
-// kube-apiserver; ok is false when the override does not say exactly one.
-func overrideEgressArg(data []byte) (string, bool) {
-	if yamlguard.Check(data) != nil {
-		return "", false
-	}
-	var o map[string]any
-	if yaml.Unmarshal(data, &o) != nil {
-		return "", false
-	}
-	args, _ := o["apiServerArguments"].(map[string]any)
-	vals, _ := args[EgressFileArgument].([]any)
-	if len(vals) != 1 {
-		return "", false
-	}
-	return fmt.Sprint(vals[0]), true
 }
 
 // commonTail strips the path elements inKAS and onHost share from the end;
