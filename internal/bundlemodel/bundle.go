@@ -24,7 +24,8 @@ type Object struct {
 	Node                              *yaml.RNode
 	APIVersion, Kind, Name, Namespace string
 	Labels, Annotations               map[string]string
-	Malformed                         error // set when the object does not decode into its type
+	Malformed                         error           // set when the object does not decode into its type
+	podSpec                           *corev1.PodSpec // see Containers
 }
 
 // Ref is the object as findings and reports name it: "Kind namespace/name",
@@ -151,6 +152,7 @@ func (b *Bundle) classify(o *Object) {
 	if spec == nil {
 		return
 	}
+	o.podSpec = spec
 	// Binaries are found by name, which every version shares.
 	if b.Server == nil {
 		b.Server = findWorkload(o, spec, specField, anp.Newest.Server)

@@ -4,20 +4,40 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// bundle is the parsed overlay output: the objects with their placements,
-// and the same nodes read into their roles.
+// bundle is the parsed overlay output read into its roles, every object
+// placed on the host (checkPlacements).
 type bundle struct {
-	objects []object
-	model   *bundlemodel.Bundle
+	model *bundlemodel.Bundle
 }
 
-func newBundle(objs []object) *bundle {
-	return &bundle{objects: objs, model: bundlemodel.New(nodes(objs))}
+// newBundle reads the built nodes into the model render plans from; the
+// nodes are not copied.
+func newBundle(nodes []*yaml.RNode) (*bundle, error) {
+	m := bundlemodel.New(nodes)
+	if err := checkPlacements(m.Objects); err != nil {
+		return nil, err
+	}
+	return &bundle{model: m}, nil
+}
+
+// reread is the bundle read again from its nodes, after render changed them.
+func (b *bundle) reread() *bundle {
+	return &bundle{model: bundlemodel.New(b.nodes())}
+}
+
+// nodes are the objects' nodes, in stream order.
+func (b *bundle) nodes() []*yaml.RNode {
+	out := make([]*yaml.RNode, len(b.model.Objects))
+	for i, o := range b.model.Objects {
+		out[i] = o.Node
+	}
+	return out
 }
 
 // certDir is the host directory behind the server's --cluster-cert, followed
@@ -25,7 +45,7 @@ func newBundle(objs []object) *bundle {
 // certificates exactly where the server will read them.
 func (b *bundle) certDir() (string, error) {
 	srv := b.model.Server
-	if srv == nil || srv.Object.Kind != "Pod" || srv.Object.Annotations[hostlayout.AnnotationPlacement] != hostlayout.PlacementStaticPod {
+	if srv == nil || srv.Object.Kind != "Pod" || srv.Object.Placement() != hostlayout.PlacementStaticPod {
 		return "", fmt.Errorf("the bundle has no static-pod Pod running proxy-server, so there is no certificate directory")
 	}
 	id := srv.Object.ID()
@@ -51,22 +71,22 @@ func (b *bundle) certDir() (string, error) {
 // a file beside the DaemonSet in the cluster manifests directory.
 func (b *bundle) agentPlacement() (namespace, hostPath string, err error) {
 	a := b.model.Agent
-	if a == nil || a.Object.Annotations[hostlayout.AnnotationPlacement] != hostlayout.PlacementClusterManifest {
+	if a == nil || a.Object.Placement() != hostlayout.PlacementClusterManifest {
 		return "", "", fmt.Errorf("the bundle has no agent DaemonSet among its cluster manifests")
 	}
-	dir := path.Dir(a.Object.Annotations[hostlayout.AnnotationHostPath])
+	dir := path.Dir(a.Object.HostPath())
 	return a.Object.Namespace, path.Join(dir, hostlayout.AgentSecretFileName), nil
 }
 
 // withoutAgentSecret drops a Secret an overlay may already have made, so the
 // one matching the certificates render writes is the only one.
-func (b *bundle) withoutAgentSecret() []object {
-	out := make([]object, 0, len(b.objects))
-	for _, o := range b.objects {
-		if o.kind == "Secret" && o.name == hostlayout.AgentSecretName {
+func (b *bundle) withoutAgentSecret() []*yaml.RNode {
+	out := make([]*yaml.RNode, 0, len(b.model.Objects))
+	for _, o := range b.model.Objects {
+		if o.Kind == "Secret" && o.Name == hostlayout.AgentSecretName {
 			continue
 		}
-		out = append(out, o)
+		out = append(out, o.Node)
 	}
 	return out
 }

@@ -14,7 +14,7 @@ import (
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"sigs.k8s.io/kustomize/kyaml/yaml"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
 
 // checkRoot requires an existing, writable directory. A dry run only needs
@@ -122,19 +122,12 @@ func ipInputError(field string, bad *bootstrapip.Error) *InputError {
 // placeholder image: without --image, the overlay must pin the image itself
 // (an images: entry or spec.image), or the kubelet would pull a name that
 // does not exist.
-func checkPinned(objs []object, overlay string) error {
-	for _, o := range objs {
-		for _, path := range [][]string{{"spec", "containers"}, {"spec", "template", "spec", "containers"}} {
-			containers, err := o.node.Pipe(yaml.Lookup(path...))
-			if err != nil || containers == nil {
-				continue
-			}
-			for _, c := range containers.Content() {
-				image := yaml.NewRNode(c).Field("image")
-				if image != nil && yaml.GetValue(image.Value) == bundlev1.DefaultImage {
-					return inputSentencef("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
-						"was not given, and %s %s of overlay %s still uses the placeholder image %s", o.kind, o.name, overlayName(overlay), bundlev1.DefaultImage)
-				}
+func checkPinned(m *bundlemodel.Bundle, overlay string) error {
+	for _, o := range m.Objects {
+		for _, c := range o.Containers() {
+			if c.Image == bundlev1.DefaultImage {
+				return inputSentencef("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
+					"was not given, and %s %s of overlay %s still uses the placeholder image %s", o.Kind, o.Name, overlayName(overlay), bundlev1.DefaultImage)
 			}
 		}
 	}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -33,11 +34,11 @@ func TestSecretFileSameAsFromText(t *testing.T) {
 	}
 	var files [2][]byte
 	for i, n := range []*yaml.RNode{node, parsed} {
-		o, err := newObject(n)
-		if err != nil {
+		o := bundlemodel.New([]*yaml.RNode{n}).Objects[0]
+		if err := checkPlacement(o); err != nil {
 			t.Fatal(err)
 		}
-		if files[i], err = o.fileBytes(); err != nil {
+		if files[i], err = fileBytes(o); err != nil {
 			t.Fatal(err)
 		}
 	}

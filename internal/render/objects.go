@@ -5,81 +5,57 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// object is one document of the bundle with where it goes on the host.
-type object struct {
-	node                              *yaml.RNode
-	apiVersion, kind, namespace, name string
-	placement, hostPath               string
-}
+// The bundle's objects are bundlemodel's, named by its identity; render
+// adds that each says where it goes on the host, and writes it there.
 
-func (o object) id() string {
-	if o.namespace != "" {
-		return fmt.Sprintf("%s/%s %s/%s", o.apiVersion, o.kind, o.namespace, o.name)
-	}
-	return fmt.Sprintf("%s/%s %s", o.apiVersion, o.kind, o.name)
-}
-
-// newObjects resolves every built object's placement; the nodes become
-// render's model of the bundle and are not copied.
-func newObjects(nodes []*yaml.RNode) ([]object, error) {
-	objs := make([]object, 0, len(nodes))
-	for _, n := range nodes {
-		o, err := newObject(n)
-		if err != nil {
-			return nil, err
+// checkPlacements requires every object to name a known placement and a
+// host path inside the root, and no two objects to name one file.
+func checkPlacements(objs []*bundlemodel.Object) error {
+	for _, o := range objs {
+		if err := checkPlacement(o); err != nil {
+			return err
 		}
-		objs = append(objs, o)
 	}
-	return objs, uniqueHostPaths(objs)
+	return uniqueHostPaths(objs)
 }
 
 // uniqueHostPaths refuses two objects bound for one file.
-func uniqueHostPaths(objs []object) error {
+func uniqueHostPaths(objs []*bundlemodel.Object) error {
 	seen := map[string]string{}
 	for _, o := range objs {
-		if prev, dup := seen[o.hostPath]; dup {
-			return fmt.Errorf("%s and %s both have %s %s", prev, o.id(), hostlayout.AnnotationHostPath, o.hostPath)
+		id := o.ID().String()
+		if prev, dup := seen[o.HostPath()]; dup {
+			return fmt.Errorf("%s and %s both have %s %s", prev, id, hostlayout.AnnotationHostPath, o.HostPath())
 		}
-		seen[o.hostPath] = o.id()
+		seen[o.HostPath()] = id
 	}
 	return nil
 }
 
-// nodes is the model as the checks read it.
-func nodes(objs []object) []*yaml.RNode {
-	out := make([]*yaml.RNode, len(objs))
-	for i, o := range objs {
-		out[i] = o.node
+// checkPlacement requires a document that is an object, with a placement
+// render knows and a clean absolute host path.
+func checkPlacement(o *bundlemodel.Object) error {
+	if o.Node.YNode().Kind != yaml.MappingNode {
+		return fmt.Errorf("read metadata of a bundle object: %w", o.Malformed)
 	}
-	return out
-}
-
-func newObject(n *yaml.RNode) (object, error) {
-	meta, err := n.GetMeta()
-	if err != nil {
-		return object{}, fmt.Errorf("read metadata of a bundle object: %w", err)
-	}
-	o := object{node: n, apiVersion: meta.APIVersion, kind: meta.Kind, namespace: meta.Namespace, name: meta.Name}
-	ann := n.GetAnnotations()
-	o.placement, o.hostPath = ann[hostlayout.AnnotationPlacement], ann[hostlayout.AnnotationHostPath]
-	switch o.placement {
+	switch o.Placement() {
 	case hostlayout.PlacementStaticPod, hostlayout.PlacementClusterManifest, hostlayout.PlacementKASEgressConfig, hostlayout.PlacementKASConfigOverride:
 	case "":
-		return o, fmt.Errorf("%s has no %s annotation, so render does not know where it goes", o.id(), hostlayout.AnnotationPlacement)
+		return fmt.Errorf("%s has no %s annotation, so render does not know where it goes", o.ID(), hostlayout.AnnotationPlacement)
 	default:
-		return o, fmt.Errorf("%s: unknown %s %q", o.id(), hostlayout.AnnotationPlacement, o.placement)
+		return fmt.Errorf("%s: unknown %s %q", o.ID(), hostlayout.AnnotationPlacement, o.Placement())
 	}
-	if err := checkHostPath(o.hostPath); err != nil {
-		return o, fmt.Errorf("%s: %s: %w", o.id(), hostlayout.AnnotationHostPath, err)
+	if err := checkHostPath(o.HostPath()); err != nil {
+		return fmt.Errorf("%s: %s: %w", o.ID(), hostlayout.AnnotationHostPath, err)
 	}
-	return o, nil
+	return nil
 }
 
 // checkHostPath keeps every write inside the root.
@@ -98,11 +74,11 @@ func checkHostPath(p string) error {
 // fileBytes is the object as written: placement annotations removed, and for
 // KAS configuration files the whole metadata, which the KAS and the
 // config-override render read as plain configuration.
-func (o object) fileBytes() ([]byte, error) {
-	n := o.node.Copy()
-	if o.placement == hostlayout.PlacementKASEgressConfig || o.placement == hostlayout.PlacementKASConfigOverride {
+func fileBytes(o *bundlemodel.Object) ([]byte, error) {
+	n := o.Node.Copy()
+	if o.Placement() == hostlayout.PlacementKASEgressConfig || o.Placement() == hostlayout.PlacementKASConfigOverride {
 		if err := n.PipeE(yaml.Clear(yaml.MetadataField)); err != nil {
-			return nil, fmt.Errorf("%s: strip metadata: %w", o.id(), err)
+			return nil, fmt.Errorf("%s: strip metadata: %w", o.ID(), err)
 		}
 	} else {
 		for k := range n.GetAnnotations() {
@@ -111,17 +87,17 @@ func (o object) fileBytes() ([]byte, error) {
 			// DaemonSet which proxy the flags are for.
 			if strings.HasPrefix(k, hostlayout.AnnotationPrefix) && k != anp.AnnotationProxyVersion {
 				if err := n.PipeE(yaml.ClearAnnotation(k)); err != nil {
-					return nil, fmt.Errorf("%s: strip %s: %w", o.id(), k, err)
+					return nil, fmt.Errorf("%s: strip %s: %w", o.ID(), k, err)
 				}
 			}
 		}
 		if err := yaml.ClearEmptyAnnotations(n); err != nil {
-			return nil, fmt.Errorf("%s: %w", o.id(), err)
+			return nil, fmt.Errorf("%s: %w", o.ID(), err)
 		}
 	}
 	s, err := n.String()
 	if err != nil {
-		return nil, fmt.Errorf("%s: serialise: %w", o.id(), err)
+		return nil, fmt.Errorf("%s: serialise: %w", o.ID(), err)
 	}
 	return []byte(s), nil
 }

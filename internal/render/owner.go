@@ -7,6 +7,7 @@ import (
 
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
@@ -31,13 +32,13 @@ func ownerFor(opts Options, prev *hostlayout.State) string {
 }
 
 // stampOwner puts the owner marker on every cluster object of the model.
-func stampOwner(objs []object, owner string) error {
+func stampOwner(objs []*bundlemodel.Object, owner string) error {
 	for _, o := range objs {
-		if o.placement != hostlayout.PlacementClusterManifest {
+		if o.Placement() != hostlayout.PlacementClusterManifest {
 			continue
 		}
-		if err := o.node.PipeE(yaml.SetAnnotation(hostlayout.AnnotationOwner, owner)); err != nil {
-			return fmt.Errorf("%s: mark the owner: %w", o.id(), err)
+		if err := o.Node.PipeE(yaml.SetAnnotation(hostlayout.AnnotationOwner, owner)); err != nil {
+			return fmt.Errorf("%s: mark the owner: %w", o.ID(), err)
 		}
 	}
 	return nil

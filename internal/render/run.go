@@ -143,23 +143,23 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 	if in.ip.IsValid() {
 		rep.BootstrapIP, rep.BootstrapIPSource = in.ip.String(), source
 	}
-	objs, err := newObjects(model.Nodes)
+	b, err := newBundle(model.Nodes)
 	if err != nil {
 		return nil, nil, err
 	}
 	if opts.Image == "" {
-		if err := checkPinned(objs, opts.Overlay); err != nil {
+		if err := checkPinned(b.model, opts.Overlay); err != nil {
 			return nil, nil, err
 		}
 	}
-	if len(objs) == 0 {
+	if len(b.model.Objects) == 0 {
 		rep.Disabled = true
 		return nil, nil, checkModel(d, bundlemodel.New(nil), nil, true, rep)
 	}
 	if err := stopped(ctx); err != nil {
 		return nil, nil, err
 	}
-	changes, dirs, err := planHost(d, in, newBundle(objs), rep)
+	changes, dirs, err := planHost(d, in, b, rep)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -203,14 +203,14 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	}
 	// The state records the owner through prev (newState copies it).
 	in.prev.Owner = ownerFor(in.opts, in.prev)
-	if err := stampOwner(b.objects, in.prev.Owner); err != nil {
+	if err := stampOwner(b.model.Objects, in.prev.Owner); err != nil {
 		return nil, nil, err
 	}
-	b = newBundle(b.objects) // the checks read the objects as they are written
+	b = b.reread() // the checks read the objects as they are written
 	if err := checkModel(d, b.model, cp.Files, false, rep); err != nil {
 		return nil, nil, err
 	}
-	want, err := desiredFiles(b.objects, certDir, cp)
+	want, err := desiredFiles(b.model.Objects, certDir, cp)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,7 +218,7 @@ func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSp
 	if err != nil {
 		return nil, nil, err
 	}
-	return withState(root, changes, in.prev, b.objects, strings.TrimPrefix(certDir, "/"))
+	return withState(root, changes, in.prev, b.model.Objects, strings.TrimPrefix(certDir, "/"))
 }
 
 // withAgentSecret adds the Secret built from the planned certificates,
@@ -232,15 +232,14 @@ func withAgentSecret(d *deps, b *bundle, cp *certPlan) (*bundle, error) {
 	if err != nil {
 		return nil, fmt.Errorf("make the agent Secret: %w", err)
 	}
-	secret, err := newObject(node)
-	if err != nil {
+	m := bundlemodel.New(append(b.withoutAgentSecret(), node))
+	if err := checkPlacement(m.Objects[len(m.Objects)-1]); err != nil {
 		return nil, fmt.Errorf("make the agent Secret: %w", err)
 	}
-	objs := append(b.withoutAgentSecret(), secret)
-	if err := uniqueHostPaths(objs); err != nil {
+	if err := uniqueHostPaths(m.Objects); err != nil {
 		return nil, err
 	}
-	return newBundle(objs), nil
+	return &bundle{model: m}, nil
 }
 
 // checkModel runs the bundle checks on the model; any error finding stops
@@ -286,18 +285,18 @@ func secureCertDir(rep *Report) error {
 }
 
 // desiredFiles is every bundle object and certificate file as written.
-func desiredFiles(objs []object, certDir string, cp *certPlan) ([]desiredFile, error) {
+func desiredFiles(objs []*bundlemodel.Object, certDir string, cp *certPlan) ([]desiredFile, error) {
 	var want []desiredFile
 	for _, o := range objs {
-		data, err := o.fileBytes()
+		data, err := fileBytes(o)
 		if err != nil {
 			return nil, err
 		}
 		mode := fs.FileMode(0o644)
-		if o.kind == "Secret" {
+		if o.Kind == "Secret" {
 			mode = 0o600 // it holds the agent's private key
 		}
-		want = append(want, desiredFile{rel: strings.TrimPrefix(o.hostPath, "/"), data: data, mode: mode, placement: o.placement})
+		want = append(want, desiredFile{rel: strings.TrimPrefix(o.HostPath(), "/"), data: data, mode: mode, placement: o.Placement()})
 	}
 	for _, name := range hostlayout.CertFileNames {
 		data, ok := cp.Files[name]

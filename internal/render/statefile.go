@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
@@ -12,7 +13,7 @@ import (
 // withState adds the state file to the plan and returns the directories to
 // create. The state lists the directories too, so its own directory must be
 // known before its bytes are.
-func withState(root string, changes []change, prev *hostlayout.State, objs []object, certDir string) ([]change, []dirSpec, error) {
+func withState(root string, changes []change, prev *hostlayout.State, objs []*bundlemodel.Object, certDir string) ([]change, []dirSpec, error) {
 	h, err := hostfs.Open(root)
 	if err != nil {
 		return nil, nil, err
@@ -43,7 +44,7 @@ func withState(root string, changes []change, prev *hostlayout.State, objs []obj
 
 // newState records every file kept or written, every directory render ever
 // created that still exists, and the cluster objects.
-func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []dirSpec, objs []object) *hostlayout.State {
+func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []dirSpec, objs []*bundlemodel.Object) *hostlayout.State {
 	s := &hostlayout.State{Version: hostlayout.StateVersion, Owner: prev.Owner}
 	for _, c := range changes {
 		if c.action != ActionRemove {
@@ -65,12 +66,12 @@ func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []d
 	}
 	sort.Strings(s.Dirs)
 	for _, o := range objs {
-		if o.placement != hostlayout.PlacementClusterManifest {
+		if o.Placement() != hostlayout.PlacementClusterManifest {
 			continue
 		}
-		s.ClusterObjects = append(s.ClusterObjects, hostlayout.ObjectRef{APIVersion: o.apiVersion, Kind: o.kind, Namespace: o.namespace, Name: o.name})
-		if o.kind == "Namespace" && o.apiVersion == "v1" {
-			s.Namespace = o.name
+		s.ClusterObjects = append(s.ClusterObjects, hostlayout.ObjectRef{APIVersion: o.APIVersion, Kind: o.Kind, Namespace: o.Namespace, Name: o.Name})
+		if o.Kind == "Namespace" && o.APIVersion == "v1" {
+			s.Namespace = o.Name
 		}
 	}
 	return s
