@@ -94,7 +94,7 @@ func checkEgressFilePath(b *bundlemodel.Bundle, r *report) {
 	if err != nil || ferr != nil {
 		return // reported by kas-config-mount-invalid or override-egress-flag-missing
 	}
-	want := b.Egress.Annotations[hostlayout.AnnotationHostPath]
+	want := b.Egress.HostPath()
 	if want == "" {
 		want = path.Join(bundlev1.DefaultBootstrapConfigDir, bundlev1.DefaultEgressConfigName)
 	}
