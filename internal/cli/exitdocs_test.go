@@ -2,8 +2,10 @@ package cli
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -165,5 +167,46 @@ func checkCommandExitTables(t *testing.T, doc string) {
 		if !slices.Equal(codes, want) {
 			t.Errorf("the %s table lists exits %v, want %v", cmd, codes, want)
 		}
+	}
+}
+
+// codeBeforeName finds "6 locked" or "6, locked" in prose; the names are
+// those of the codes whose numbers changed, which a guide may still give
+// with the old number.
+var codeBeforeName = regexp.MustCompile(`\b(\d+),? (locked|report not written|API server unreachable)\b`)
+
+// TestNoGuideGivesAnOldCode: no Markdown file of the repository but the
+// changelog, which records the old numbers, pairs one of these names with
+// another number than the table's.
+func TestNoGuideGivesAnOldCode(t *testing.T) {
+	want := map[string]int{}
+	for _, r := range exitTable {
+		want[r.Name] = r.Code
+	}
+	root := tooltest.RepoRoot()
+	found := 0
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return err
+		case d.IsDir() && (d.Name() == ".git" || d.Name() == "_output"):
+			return filepath.SkipDir
+		case d.IsDir() || filepath.Ext(path) != ".md" || d.Name() == "CHANGELOG.md":
+			return nil
+		}
+		rel, _ := filepath.Rel(root, path)
+		for _, m := range codeBeforeName.FindAllStringSubmatch(strings.Join(strings.Fields(readDoc(t, rel)), " "), -1) {
+			found++
+			if code, _ := strconv.Atoi(m[1]); code != want[m[2]] {
+				t.Errorf("%s: %q, want %d %s", rel, m[0], want[m[2]], m[2])
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if found == 0 {
+		t.Error("no guide names a code with its name: the pattern is broken")
 	}
 }
