@@ -3,6 +3,7 @@ package cli
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
@@ -109,6 +110,9 @@ var exitTable = []exitRow{
 // command can exit with, its name and what it says there, wrapped for a
 // terminal.
 func exitHelp(command string) string {
+	if !slices.Contains(exitCommands, command) { // a typo would print no codes at all
+		panic("cli: the exit-code table does not cover " + command)
+	}
 	var b strings.Builder
 	b.WriteString("Exit codes:")
 	for _, r := range exitTable {
