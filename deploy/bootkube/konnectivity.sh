@@ -78,7 +78,7 @@ bundle() {
     --env OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP \
     --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
   cat "$errf" >&2
-  # konnectivity-bundle exits 0..9; 125..127 are podman's own: no container ran.
+  # konnectivity-bundle exits 0..11 (docs/commands.md); 125..127 are podman's own: no container ran.
   if ((rc >= 125 && rc < 128)); then explain_podman "$rc" "$errf"; fi
   rm -f "$errf"
   if [[ -n $stopped ]]; then
@@ -199,6 +199,8 @@ wait_stage() {
       fi
       log "the tunnel is not ready; going on, as KONNECTIVITY_WAIT_STRICT=false (verdict in $GATHER_DIR/wait.json)"
       ;;
+    # 10 (wait.json could not be written), 2 (a bad setting), podman's own:
+    # the stage cannot tell ready from not ready, so it fails in both modes.
     *) log "wait failed (exit $rc; its error is above)"; exit "$rc" ;;
   esac
   touch "$assets/konnectivity-wait.done"

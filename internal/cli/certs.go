@@ -35,12 +35,9 @@ symbolic link on its way or in place of a certificate file is refused.
 Temporary files an older certs left in DIR (.NAME.tmp-DIGITS, regular files
 of the running user) are removed and named on stderr.
 
-Exit codes: 0 done (written or reused), 1 failure, 2 bad flags, 3 locked:
-another render, teardown or certs held --root past --lock-timeout; 8
-interrupted by SIGTERM or SIGINT, undone: the directory is as before; 9
-interrupted after the point of no return: the set was completed. A second
-signal stops it at once (a shell shows 130 or 143); the next certs, render,
-teardown or status finishes or undoes what it left.`,
+` + exitHelp("certs") + `
+A second signal stops it at once (a shell shows 130 or 143); the next certs,
+render, teardown or status finishes or undoes what it left.`,
 		Setup: setupCerts,
 	}
 }
@@ -80,11 +77,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 func lockedCerts(ctx context.Context, io IO, root string, timeout time.Duration, opts certs.Options) (bool, error) {
 	h, unlock, err := lockRootDir(ctx, root, timeout)
 	if err != nil {
-		var locked *hostfs.LockedError
-		if errors.As(err, &locked) {
-			return false, &ExitError{Code: certsExitLocked, Err: err}
-		}
-		return false, err
+		return false, err // a locked root: exitForError
 	}
 	defer unlock()
 	rel, err := confineCertsDir(h.Dir(), opts.Dir)
@@ -106,9 +99,6 @@ func lockedCerts(ctx context.Context, io IO, root string, timeout time.Duration,
 	}
 	return cleaned, runCerts(ctx, io, h, rel, opts)
 }
-
-// certsExitLocked: another run held the root's lock past --lock-timeout.
-const certsExitLocked = 3
 
 // lockRootDir opens the root and takes its lock; unlock releases both.
 func lockRootDir(ctx context.Context, root string, timeout time.Duration) (*hostfs.Root, func(), error) {

@@ -31,8 +31,8 @@ func TestRenderReportsItsRecoveryEvenWhenItFails(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runHostCmd(t, hostRenderArgs(root)...)
-	if code != renderExitRefused {
-		t.Fatalf("exit %d, want %d (refused):\n%s", code, renderExitRefused, stderr)
+	if code != exitRefused {
+		t.Fatalf("exit %d, want %d (refused):\n%s", code, exitRefused, stderr)
 	}
 	if !strings.Contains(stderr, "recovered: an interrupted render was completed") {
 		t.Errorf("the recovery went unreported:\n%s", stderr)

@@ -208,10 +208,10 @@ func exitCode(stderr io.Writer, c *Command, err error) int {
 	var usage *UsageError
 	if errors.As(err, &usage) {
 		fmt.Fprintf(stderr, "%s %s: %s\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, errorText(err), ProgramName, c.Name)
-		return 2
+		return exitUsage
 	}
 	fmt.Fprintf(stderr, "%s %s: %s\n", ProgramName, c.Name, errorText(err))
-	return 1
+	return exitForError(err)
 }
 
 // errorText is an error as the terminal is shown it: errors quote paths,

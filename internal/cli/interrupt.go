@@ -13,16 +13,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
-// Exit codes render, teardown and certs share for a SIGTERM or SIGINT
-// (docs/render.md, "Signals"). The first signal stops the run at its next
-// safe point and exits with one of these, which say what it left; a second
-// one ends the process at once by that signal, which a shell reports as
-// 128 + its number (130 SIGINT, 143 SIGTERM), as it did a kill.
-const (
-	exitInterruptedUndone    = 8 // the host is as before: undone, or nothing was changed yet
-	exitInterruptedCompleted = 9 // the signal came past the point of no return: the change is complete
-)
-
 // signalError is the cause of a context the first SIGTERM or SIGINT
 // cancelled: render, teardown, certs and hosttxn stop at their next safe
 // point and return it.

@@ -14,16 +14,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
-// Exit codes of render (also listed in its --help and docs/render.md).
-const (
-	renderExitInput   = 3 // a flag value or a file in the certificate directory is bad
-	renderExitCheck   = 4 // the built bundle failed its checks
-	renderExitRefused = 5 // a destination exists that render did not write
-	renderExitLocked  = 6 // another run held the root's lock past --lock-timeout
-	renderExitDurable = 7 // written, but flushing it to disk or the cleanup failed
-)
-
-const renderLong = `Builds the overlay in-process with the bootstrap IP and image, plans the
+var renderLong = `Builds the overlay in-process with the bootstrap IP and image, plans the
 certificates (reusing valid ones), adds the agent Secret, checks the complete
 bundle and writes every object to its host path under --root. All or nothing:
 an error before the last rename leaves the host as it was. A second run with
@@ -49,22 +40,7 @@ without following symbolic links; a link or special file in the way is
 refused (exit 3). A run killed at any instant is finished or undone by the
 next render, teardown or status (from var/lib/konnectivity-bundle/txn.json).
 
-Exit codes:
-  0  written, already up to date, dry run, or Konnectivity disabled (sno)
-  1  building, reading or writing failed (the message says whether the host
-     is verified unchanged)
-  2  usage error
-  3  bad input: --overlay (unknown, YAML the guard refuses, or a generator
-     config its function refuses, named by field), --bootstrap-ip (or one
-     disagreeing with the overlay's spec.bootstrapIP), --image, --root (or a
-     parent path that is a file), --key-algorithm, --key-size, a damaged
-     certificate file, or a symbolic link or special file under --root
-  4  the bundle failed its checks (nothing written)
-  5  refused: a destination exists that render did not write (use --force)
-  6  locked: another render, teardown or certs held the root past --lock-timeout
-  7  the bundle is written but its durability is not confirmed (run again)
-  8  interrupted by SIGTERM or SIGINT: undone, the host is as before
-  9  interrupted by SIGTERM or SIGINT after the point of no return: completed
+` + exitHelp("render") + `
 A second signal stops it at once (a shell shows 130 or 143); the next
 render, teardown, certs or status finishes or undoes what it left.`
 
@@ -76,7 +52,7 @@ func newRenderCommand() *Command {
 		Setup: setupRender,
 		// An unusable --bootstrap-ip is bad input, as render has always
 		// reported it, although the flag layer now refuses it.
-		ValueExit: renderExitInput,
+		ValueExit: exitBadInput,
 	}
 }
 
@@ -135,19 +111,16 @@ func renderExit(err error) error {
 	var check *render.CheckError
 	var refused *render.RefusedError
 	var unsafe *hostfs.UnsafeError
-	var locked *hostfs.LockedError
 	var durable *render.DurabilityError
-	switch {
+	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
-		return &ExitError{Code: renderExitDurable, Err: err}
-	case errors.As(err, &locked):
-		return &ExitError{Code: renderExitLocked, Err: err}
+		return &ExitError{Code: exitNotDurable, Err: err}
 	case errors.As(err, &input), errors.As(err, &unsafe):
-		return &ExitError{Code: renderExitInput, Err: err}
+		return &ExitError{Code: exitBadInput, Err: err}
 	case errors.As(err, &check):
-		return &ExitError{Code: renderExitCheck, Err: err}
+		return &ExitError{Code: exitCheckFailed, Err: err}
 	case errors.As(err, &refused):
-		return &ExitError{Code: renderExitRefused, Err: err}
+		return &ExitError{Code: exitRefused, Err: err}
 	}
 	return err
 }

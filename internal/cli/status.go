@@ -20,7 +20,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
-const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
+var statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
 It reads what render wrote under --root (its state file and the files it
 lists), then checks: the files are there as written; the server's socket
 exists with mode 0770; the egress selector's socket is the server's (through
@@ -49,8 +49,7 @@ exists), status first takes the root's lock, waiting at most --timeout for
 a run that holds it, and finishes or undoes it, saying which on stderr, so
 it reports a host render can explain.
 
-Exit status: 0 the tunnel is usable (warnings allowed); 1 it is not;
-2 usage error.`
+` + exitHelp("status")
 
 func newStatusCommand() *Command {
 	return &Command{
@@ -106,7 +105,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 		}
 		if !rep.Usable {
-			return &ExitError{Code: 1}
+			return &ExitError{Code: exitFailure}
 		}
 		return nil
 	}

@@ -76,8 +76,9 @@ func TestStatusGather(t *testing.T) {
 
 // TestStatusRecoveryWaitsOnlyTimeout: with a journal to recover and the
 // root's lock held by another run, status waits for the lock no longer than
-// its --timeout, says so and names that flag as the fix, and leaves the
-// journal to the run that holds the lock.
+// its --timeout, says so and names that flag as the fix, exits locked as
+// render, certs and teardown do, and leaves the journal to the run that
+// holds the lock.
 func TestStatusRecoveryWaitsOnlyTimeout(t *testing.T) {
 	root := t.TempDir()
 	journal := filepath.Join(root, hostlayout.JournalPath)
@@ -96,8 +97,8 @@ func TestStatusRecoveryWaitsOnlyTimeout(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, stdout, stderr := runCLI(t, "", "status", "--root", root, "--timeout", "300ms")
-	if code != 1 {
-		t.Fatalf("exit %d, want 1\n%s%s", code, stdout, stderr)
+	if code != exitLocked {
+		t.Fatalf("exit %d, want %d (locked)\n%s%s", code, exitLocked, stdout, stderr)
 	}
 	for _, want := range []string{"an interrupted run waits to be recovered", "still held after waiting 300ms", "raise --timeout"} {
 		if !strings.Contains(stderr, want) {

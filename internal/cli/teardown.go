@@ -10,21 +10,13 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
-// Exit codes of teardown (also in its --help and docs/render.md).
-const (
-	teardownExitUnreachable = 3  // --strict and the API server was unreachable
-	teardownExitLocked      = 4  // another run held the root past --lock-timeout
-	teardownExitReport      = 10 // removed, but the usage report could not be read, written or printed
-)
-
-const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
+var teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
 the static pod manifest first (so the kubelet stops the server), then every
 other file, then the directories render created if they are empty. With
 --kubeconfig it also deletes the recorded cluster objects, the namespace
@@ -59,22 +51,7 @@ read-only directory) or printed never stops the removal: teardown names
 it and exits 10.
 ` + usageHelp + `
 
-Exit codes:
-  0  done (warnings, such as an unreachable API server, go to stderr)
-  1  a file could not be removed, a symbolic link sits at a recorded path,
-     the state file names a path render cannot place, the kubeconfig is
-     unusable, or the API server refused a delete
-  2  usage error
-  3  --strict and the API server was unreachable
-  4  locked: another render, teardown or certs held the root past --lock-timeout
-  8  interrupted by SIGTERM or SIGINT before it removed anything: the host is
-     as before
-  9  interrupted by SIGTERM or SIGINT once it had begun removing files: it
-     removed them all, and the cluster objects it did not delete yet stay
-     recorded
-  10 done as for 0, but the usage report could not be read, written or
-     printed; the message says why (any other failure's code wins, and the
-     report's failure is then a warning)
+` + exitHelp("teardown") + `
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`
 
@@ -93,7 +70,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var gather string
 	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
-	fs.BoolVar(&opts.Strict, "strict", false, "exit 3 when the API server is unreachable instead of warning")
+	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	gatherFlag(fs, &gather, "usage.json (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
@@ -170,14 +147,11 @@ func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, e
 		return stop
 	}
 	var ue *teardown.UnreachableError
-	var locked *hostfs.LockedError
-	switch {
-	case errors.As(err, &locked):
-		return &ExitError{Code: teardownExitLocked, Err: err}
+	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &ue):
-		return &ExitError{Code: teardownExitUnreachable, Err: err}
+		return &ExitError{Code: exitUnreachable, Err: err}
 	case err == nil && reportErr != nil:
-		return &ExitError{Code: teardownExitReport, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
+		return &ExitError{Code: exitReportNotWritten, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
 	}
 	return err
 }

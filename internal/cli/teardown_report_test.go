@@ -127,8 +127,8 @@ func TestTeardownReportFailureIsAWarningBehindAnother(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, stderr := runHostCmd(t, "teardown", "--root", root, "--gather", gather, "--kubeconfig", hostDeadKubeconfig(t), "--strict")
-	if code != teardownExitUnreachable || !strings.Contains(stderr, "warning: the usage report (what used the tunnel) failed: --gather: ") {
-		t.Errorf("exit %d (want %d), stderr lacks the report's warning:\n%s", code, teardownExitUnreachable, stderr)
+	if code != exitUnreachable || !strings.Contains(stderr, "warning: the usage report (what used the tunnel) failed: --gather: ") {
+		t.Errorf("exit %d (want %d), stderr lacks the report's warning:\n%s", code, exitUnreachable, stderr)
 	}
 }
 

@@ -52,7 +52,7 @@ func TestTeardownCommandExitCodes(t *testing.T) {
 		}, 0, "warning: API server unreachable"},
 		{"unreachable with --strict", func(r string) []string {
 			return []string{"teardown", "--root", r, "--kubeconfig", hostDeadKubeconfig(t), "--strict"}
-		}, 3, "--strict: API server unreachable"},
+		}, exitUnreachable, "--strict: API server unreachable"},
 		{"missing kubeconfig", func(r string) []string {
 			return []string{"teardown", "--root", r, "--kubeconfig", filepath.Join(r, "nope")}
 		}, 1, "--kubeconfig"},

@@ -15,7 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
-const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
+var waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
 kube-apiserver's webhook calls, then exits 0: the server is healthy, at least
 --min-agents agents are connected, and a test dial through the socket
 succeeds: each --target, and with --kubeconfig every Service-backed
@@ -61,8 +61,7 @@ a temporary file and a rename, whatever the verdict: the bootkube wait stage
 leaves it for openshift-install gather bootstrap (docs/bootkube.md). DIR is
 created before the wait starts, so a bad one is refused at once.
 
-Exit status: 0 ready; 1 not ready when --timeout passed; 2 usage error;
-3 the verdict could not be written to --gather.`
+` + exitHelp("wait")
 
 func newWaitCommand() *Command {
 	return &Command{
@@ -115,11 +114,11 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if gather != "" {
 			if err := gatherVerdict(gather, v); err != nil {
-				return &ExitError{Code: 3, Err: err}
+				return &ExitError{Code: exitReportNotWritten, Err: err}
 			}
 		}
 		if !v.Ready {
-			return &ExitError{Code: 1}
+			return &ExitError{Code: exitFailure}
 		}
 		return nil
 	}
