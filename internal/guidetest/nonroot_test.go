@@ -21,13 +21,14 @@ func TestNonRootSaysNeedsRoot(t *testing.T) {
 	}
 	// The user must reach the binary and the root's top: a directory of
 	// mode 0755 outside t.TempDir's private parent.
+	built := bin(t) // an integration test: -short skips it and says why
 	dir, err := os.MkdirTemp("", "kb-nonroot-")
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { os.RemoveAll(dir) })
 	bin := filepath.Join(dir, "konnectivity-bundle")
-	data, err := os.ReadFile(filepath.Join(binDir, "konnectivity-bundle"))
+	data, err := os.ReadFile(filepath.Join(built, "konnectivity-bundle"))
 	if err != nil {
 		t.Fatal(err)
 	}
