@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
@@ -30,10 +31,10 @@ func TestOutputGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	var text, js bytes.Buffer
-	if err := result.WriteText(&text, fs); err != nil {
+	if err := result.Findings(fs).WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
-	if err := result.WriteJSON(&js, fs); err != nil {
+	if err := output.Write(&js, output.JSON, result.Findings(fs)); err != nil {
 		t.Fatal(err)
 	}
 	golden(t, "testdata/golden/published.txt", text.Bytes())
@@ -50,7 +51,7 @@ func TestOutputGolden(t *testing.T) {
 
 func TestWriteJSONEmpty(t *testing.T) {
 	var b bytes.Buffer
-	if err := result.WriteJSON(&b, nil); err != nil {
+	if err := output.Write(&b, output.JSON, result.Findings(nil)); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(b.String(), `"findings": []`) {

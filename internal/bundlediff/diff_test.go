@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
@@ -143,12 +144,12 @@ func compareFiles(t *testing.T, dir string) *Result {
 	return Compare("a.yaml", sides[0], "b.yaml", sides[1])
 }
 
-var goldenExt = map[Format]string{Text: "want.txt", Markdown: "want.md", JSON: "want.json"}
+var goldenExt = map[output.Format]string{output.Text: "want.txt", Markdown: "want.md", output.JSON: "want.json"}
 
-func checkGolden(t *testing.T, dir string, r *Result, f Format) {
+func checkGolden(t *testing.T, dir string, r *Result, f output.Format) {
 	t.Helper()
 	var buf bytes.Buffer
-	if err := Write(&buf, r, f, false); err != nil {
+	if err := output.Write(&buf, f, Report{r, false}); err != nil {
 		t.Fatal(err)
 	}
 	goldenfile.Assert(t, filepath.Join(dir, goldenExt[f]), buf.Bytes())
@@ -185,7 +186,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 	r := compareFiles(t, dir)
 	for _, f := range Formats {
 		var buf bytes.Buffer
-		if err := Write(&buf, r, f, true); err != nil {
+		if err := output.Write(&buf, f, Report{r, true}); err != nil {
 			t.Fatal(err)
 		}
 		out := buf.String()
@@ -195,7 +196,7 @@ func TestSecretsNeverPrinted(t *testing.T) {
 			}
 		}
 		for _, want := range []string{"certificate sha256:", "subject=CN=konnectivity-agent,O=openshift", "SANs=IP:192.0.2.10", "notAfter=2026-11-02T00:00:00Z", "private key (EC PRIVATE KEY) sha256:"} {
-			if f != JSON {
+			if f != output.JSON {
 				want = strings.ReplaceAll(want, `\"`, `"`)
 			}
 			if !strings.Contains(out, want) {

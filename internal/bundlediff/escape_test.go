@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
 )
 
@@ -37,17 +38,17 @@ func TestHostileValuesStayInert(t *testing.T) {
 	for _, f := range Formats {
 		for _, colour := range []bool{false, true} {
 			var buf bytes.Buffer
-			if err := Write(&buf, r, f, colour); err != nil {
+			if err := output.Write(&buf, f, Report{r, colour}); err != nil {
 				t.Fatal(err)
 			}
 			out := buf.String()
-			if f == JSON {
+			if f == output.JSON {
 				if !json.Valid(buf.Bytes()) {
 					t.Errorf("JSON diff is not valid JSON:\n%s", out)
 				}
 				continue
 			}
-			if colour && f == Text {
+			if colour && f == output.Text {
 				out = stripColour(out)
 			}
 			hostiletext.AssertInert(t, fmt.Sprintf("diff --output %s (colour %v)", f, colour), out)

@@ -6,31 +6,45 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-// Format is an output format.
-type Format string
-
-// Output formats.
-const (
-	Text     Format = "text"
-	Markdown Format = "markdown"
-	JSON     Format = "json"
-)
+// Markdown is diff's format beyond text and JSON: a pull request comment.
+const Markdown output.Format = "markdown"
 
 // Formats lists every format, the first the default (diff --output).
-var Formats = []Format{Text, Markdown, JSON}
+var Formats = []output.Format{output.Text, Markdown, output.JSON}
 
-// Write prints r in format f; colour applies to text only.
-func Write(w io.Writer, r *Result, f Format, colour bool) error {
-	switch f {
-	case Markdown:
-		return writeMarkdown(w, r)
-	case JSON:
-		return writeJSON(w, r)
-	default:
-		return writeText(w, r, colour)
+// Report is a result as diff writes it; Colour applies to text only.
+type Report struct {
+	*Result
+	Colour bool
+}
+
+// WriteText writes a unified-diff-like listing, coloured when asked.
+func (r Report) WriteText(w io.Writer) error { return writeText(w, r.Result, r.Colour) }
+
+// WriteFormat writes the formats beyond text and JSON: Markdown.
+func (r Report) WriteFormat(w io.Writer, f output.Format) error {
+	if f != Markdown {
+		return fmt.Errorf("diff has no %s output", f)
 	}
+	return writeMarkdown(w, r.Result)
+}
+
+// JSONDocument is the result with whether it is equal and the counts.
+func (r Report) JSONDocument() any {
+	return jsonDocument{Result: r.Result, Equal: r.Equal(), Summary: map[Status]int{
+		Changed: r.Count(Changed), Added: r.Count(Added), Removed: r.Count(Removed),
+	}}
+}
+
+// jsonDocument is diff --output json.
+type jsonDocument struct {
+	*Result
+	Equal   bool           `json:"equal"`
+	Summary map[Status]int `json:"summary"`
 }
 
 // summary is the closing count line, e.g. `2 changed, 1 added, 0 removed`.

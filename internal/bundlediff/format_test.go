@@ -3,18 +3,20 @@ package bundlediff
 import (
 	"bytes"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 // TestColour: escape codes only when asked for, and only in text.
 func TestColour(t *testing.T) {
 	r := compareFiles(t, "testdata/cases/flag-changed")
 	for _, tc := range []struct {
-		f      Format
+		f      output.Format
 		colour bool
 		want   bool
-	}{{Text, true, true}, {Text, false, false}, {Markdown, true, false}, {JSON, true, false}} {
+	}{{output.Text, true, true}, {output.Text, false, false}, {Markdown, true, false}, {output.JSON, true, false}} {
 		var buf bytes.Buffer
-		if err := Write(&buf, r, tc.f, tc.colour); err != nil {
+		if err := output.Write(&buf, tc.f, Report{r, tc.colour}); err != nil {
 			t.Fatal(err)
 		}
 		if got := bytes.Contains(buf.Bytes(), []byte("\x1b[")); got != tc.want {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 // TestKeyMaterialNeverPrinted: a private key anywhere in an object, as PEM or
@@ -50,7 +51,7 @@ func TestKeyMaterialNeverPrinted(t *testing.T) {
 				r := compareYAML(t, object(where, "old"), object(where, tc.value))
 				for _, f := range Formats {
 					var buf bytes.Buffer
-					if err := Write(&buf, r, f, false); err != nil {
+					if err := output.Write(&buf, f, Report{r, false}); err != nil {
 						t.Fatal(err)
 					}
 					out := buf.String()

@@ -8,6 +8,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/spf13/pflag"
@@ -42,7 +43,7 @@ Exit status: 0 no error findings (warnings allowed); 1 at least one error
 finding; 2 usage error, unreadable input or certificate directory, or a DIR
 that does not build.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			output := outputFlag(fs, "text", "json")
+			format := outputFlag(fs, output.Text, output.JSON)
 			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
 			var opts check.Options
 			var build kustbuild.Options
@@ -56,13 +57,13 @@ that does not build.`,
 					return Usagef("check takes at most one FILE, DIR or -, got %d", len(args))
 				}
 				build.Getenv = io.Getenv
-				return runCheck(io, args, *output, *certDir, opts, build)
+				return runCheck(io, args, format.Format(), *certDir, opts, build)
 			}
 		},
 	}
 }
 
-func runCheck(io IO, args []string, output, certDir string, opts check.Options, build kustbuild.Options) error {
+func runCheck(io IO, args []string, format output.Format, certDir string, opts check.Options, build kustbuild.Options) error {
 	target := "-"
 	if len(args) == 1 {
 		target = args[0]
@@ -82,22 +83,16 @@ func runCheck(io IO, args []string, output, certDir string, opts check.Options, 
 	if err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
-	if output == "json" {
-		err = result.WriteJSON(io.Stdout, findings)
-	} else {
-		err = result.WriteText(io.Stdout, findings)
-	}
-	if err != nil {
+	code := result.ExitCode(findings)
+	rep := checkReport{Findings: result.Findings(findings), stream: stream, target: target, certs: opts.CertFiles != nil, clean: code == 0}
+	if err := output.Write(io.Stdout, format, rep); err != nil {
 		return fmt.Errorf("writing findings: %w", err)
 	}
-	if code := result.ExitCode(findings); code != 0 {
+	if code != 0 {
 		r := result.NewReport(findings)
 		return &ExitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
-	if output != "json" {
-		_, err = fmt.Fprintln(io.Stdout, checkedLine(stream, target, opts.CertFiles != nil, findings))
-	}
-	return err
+	return nil
 }
 
 // readBundle reads a YAML stream from stdin or a file, reads what render

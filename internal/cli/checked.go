@@ -2,12 +2,32 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
+
+// checkReport is what check writes: its findings, and in text, when none
+// is an error, the line saying what was checked.
+type checkReport struct {
+	result.Findings
+	stream []byte
+	target string
+	certs  bool // the certificates were checked
+	clean  bool // no finding is an error
+}
+
+// WriteText writes a line per finding, then the checked line when clean.
+func (r checkReport) WriteText(w io.Writer) error {
+	if err := r.Findings.WriteText(w); err != nil || !r.clean {
+		return err
+	}
+	_, err := fmt.Fprintln(w, checkedLine(r.stream, r.target, r.certs, framework.Results(r.Findings)))
+	return err
+}
 
 // checkedLine is the one line check prints in text mode when nothing is an
 // error, so a clean run says what it looked at instead of nothing: the

@@ -12,6 +12,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them.
@@ -56,13 +57,12 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	proxyVersionPairFlag(fs, &versions)
 	var pin kustbuild.PinPolicy
 	pinFlags(fs, &pin)
-	outputp := outputFlag(fs, formatNames()...)
+	format := outputFlag(fs, bundlediff.Formats...)
 	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
 	return func(io IO, args []string) error {
 		if len(args) != 2 {
 			return Usagef("diff needs exactly two bundles A and B, got %d", len(args))
 		}
-		format := bundlediff.Format(*outputp)
 		useColour, err := wantColour(colour, io)
 		if err != nil {
 			return Usagef("--color: %v", err)
@@ -79,7 +79,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return &ExitError{Code: 2, Err: perSideHint(err, ips, images)}
 		}
-		if err := bundlediff.Write(io.Stdout, res, format, useColour); err != nil {
+		if err := output.Write(io.Stdout, format.Format(), bundlediff.Report{Result: res, Colour: useColour}); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
 		}
 		if !res.Equal() {
@@ -87,15 +87,6 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		return nil
 	}
-}
-
-// formatNames are diff's --output values.
-func formatNames() []string {
-	names := make([]string, len(bundlediff.Formats))
-	for i, f := range bundlediff.Formats {
-		names[i] = string(f)
-	}
-	return names
 }
 
 // sideOptions gives each side its build inputs: one value serves both sides,

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -17,6 +16,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
@@ -62,30 +62,13 @@ func rootFlag(fs *pflag.FlagSet, p *string, what string, use rootUse) {
 }
 
 // outputFlag declares -o/--output with the formats the command writes, the
-// first being the default. Another value fails when the flags are read,
-// naming --output and the formats.
-func outputFlag(fs *pflag.FlagSet, formats ...string) *string {
-	v := &choiceValue{val: formats[0], choices: formats}
-	fs.VarP(v, "output", "o", "output format: "+strings.Join(formats, ", "))
+// first being the default. Another value fails when the flags are read
+// (output.Choice), naming --output and the formats.
+func outputFlag(fs *pflag.FlagSet, formats ...output.Format) *output.Choice {
+	c := output.NewChoice(formats...)
+	fs.VarP(c, "output", "o", "output format: "+output.Join(formats, ", "))
 	markShared(fs, "output")
-	return &v.val
-}
-
-// choiceValue is a string flag limited to choices.
-type choiceValue struct {
-	val     string
-	choices []string
-}
-
-func (v *choiceValue) String() string { return v.val }
-func (v *choiceValue) Type() string   { return "string" }
-
-func (v *choiceValue) Set(s string) error {
-	if !slices.Contains(v.choices, s) {
-		return fmt.Errorf("use one of %s", strings.Join(v.choices, ", "))
-	}
-	v.val = s
-	return nil
+	return c
 }
 
 // imageEnv is where every command that builds takes the image from when

@@ -9,6 +9,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 )
 
@@ -57,14 +58,13 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
 	imageFlag(fs, &opts.Image, &opts.Pin, "when building")
 	proxyVersionFlag(fs, &opts.ProxyVersion)
-	outputp := outputFlag(fs, append([]string{"text", "json"}, firewall.Formats()...)...)
+	format := outputFlag(fs, append([]output.Format{output.Text, output.JSON}, output.FromNames(firewall.Formats()...)...)...)
 	rf.register(fs)
 	return func(io IO, args []string) error {
 		if len(args) > 1 {
 			return Usagef("ports takes at most one FILE, DIR, OVERLAY or ROOT, got %d", len(args))
 		}
-		output := *outputp
-		ruleOpts, err := rf.options(output)
+		ruleOpts, err := rf.options(string(format.Format()))
 		if err != nil {
 			return err
 		}
@@ -81,13 +81,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w", label, err)
 		}
-		switch output {
-		case "json":
-			return netreq.WriteJSON(io.Stdout, rep)
-		case "text":
-			return netreq.WriteText(io.Stdout, rep)
-		}
-		return writeRules(io, output, b, rep, ruleOpts)
+		return output.Write(io.Stdout, format.Format(), portsReport{Report: rep, bundle: b, rules: ruleOpts})
 	}
 }
 

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -10,6 +11,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -65,15 +67,28 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 	return opts, nil
 }
 
-// writeRules writes the bundle's agent tunnel, as the report read it, as
-// firewall rules. The bundle values the rules carry must first pass the
-// checks `check` applies to them, and are refused with check's findings.
-func writeRules(io IO, format string, b *bundlemodel.Bundle, rep *netreq.Report, opts firewall.Options) error {
+// portsReport is what ports writes: the network requirements in text and
+// JSON, the agent tunnel as firewall rules in the rule formats.
+type portsReport struct {
+	*netreq.Report
+	bundle *bundlemodel.Bundle
+	rules  firewall.Options
+}
+
+// JSONDocument is the requirements report itself.
+func (p portsReport) JSONDocument() any { return p.Report }
+
+// WriteFormat writes the bundle's agent tunnel, as the report read it, as
+// firewall rules in format f. The bundle values the rules carry must first
+// pass the checks `check` applies to them, and are refused with check's
+// findings.
+func (p portsReport) WriteFormat(w io.Writer, f output.Format) error {
+	rep := p.Report
 	t := rep.Tunnel
 	if t == nil {
 		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
 	}
-	if rs := result.Only(check.RuleInputs(b), check.SeverityError); len(rs) > 0 {
+	if rs := result.Only(check.RuleInputs(p.bundle), check.SeverityError); len(rs) > 0 {
 		lines := make([]string, len(rs))
 		for i, r := range rs {
 			lines[i] = result.RuleLine(r)
@@ -81,9 +96,9 @@ func writeRules(io IO, format string, b *bundlemodel.Bundle, rep *netreq.Report,
 		return fmt.Errorf("%s: refusing to write rules from values check refuses:\n  %s", rep.Bundle, strings.Join(lines, "\n  "))
 	}
 	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
-	plan, err := firewall.NewPlan(req, opts)
+	plan, err := firewall.NewPlan(req, p.rules)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rep.Bundle, err)
 	}
-	return firewall.Write(io.Stdout, format, plan)
+	return plan.WriteFormat(w, f)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
@@ -44,15 +45,14 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts egressprobe.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
-	outputp := outputFlag(fs, "text", "json")
+	format := outputFlag(fs, output.Text, output.JSON)
 	var web webhookFlags
 	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of --kubeconfig's cluster")
 	fs.StringVar(&web.kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver (with --webhooks)")
 	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
 	return func(io IO, args []string) error {
-		output := *outputp
 		if web.on {
-			return runWebhookProbe(io, args, output, opts, web)
+			return runWebhookProbe(io, args, format.Format(), opts, web)
 		}
 		if len(args) != 1 {
 			return Usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
@@ -62,11 +62,7 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return Usagef("%v", err)
 		}
-		write := egressprobe.WriteText
-		if output == "json" {
-			write = egressprobe.WriteJSON
-		}
-		if err := write(io.Stdout, res); err != nil {
+		if err := output.Write(io.Stdout, format.Format(), res); err != nil {
 			return err
 		}
 		if !res.OK {
@@ -81,7 +77,7 @@ type webhookFlags struct {
 	kubeconfig    string
 }
 
-func runWebhookProbe(io IO, args []string, output string, opts egressprobe.Options, web webhookFlags) error {
+func runWebhookProbe(io IO, args []string, format output.Format, opts egressprobe.Options, web webhookFlags) error {
 	switch {
 	case len(args) != 0:
 		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
@@ -96,11 +92,7 @@ func runWebhookProbe(io IO, args []string, output string, opts egressprobe.Optio
 	if err != nil {
 		return err
 	}
-	write := webhookprobe.WriteText
-	if output == "json" {
-		write = webhookprobe.WriteJSON
-	}
-	if err := write(io.Stdout, rs); err != nil {
+	if err := output.Write(io.Stdout, format, rs); err != nil {
 		return err
 	}
 	if !webhookprobe.AllReachable(rs) {

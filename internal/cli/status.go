@@ -1,23 +1,19 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"maps"
-	"os"
 	"path/filepath"
-	"slices"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 var statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
@@ -65,46 +61,39 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included), and of the wait for the root's lock when an interrupted run must be recovered first")
-	outputp := outputFlag(fs, "text", "json")
-	var gather, kubeconfig string
-	gatherFlag(fs, &gather, "status.json, metrics.txt and usage.json")
+	format := outputFlag(fs, output.Text, output.JSON)
+	var gatherDir, kubeconfig string
+	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
 	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads and through which each node's agent is judged")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
 		}
-		output := *outputp
 		if msg, err := recoverInterrupted(opts.Root, opts.Timeout); err != nil {
 			return err
 		} else if msg != "" {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
-		rep := hoststatus.Run(context.Background(), opts)
-		nodes, err := statusNodes(context.Background(), rep, kubeconfig)
-		if err != nil {
+		rep := statusReport{host: hoststatus.Run(context.Background(), opts)}
+		var err error
+		if rep.nodes, err = statusNodes(context.Background(), rep.host, kubeconfig); err != nil {
 			return err
 		}
-		var use *usage.Report
-		if gather != "" || (kubeconfig != "" && output == "text") { // where it is shown or written
-			var err error
-			if use, err = collectUsage(context.Background(), rep, kubeconfig, opts.Timeout); err != nil {
+		// The usage table ends the text output; JSON leaves it to usage.json.
+		if gatherDir != "" || (kubeconfig != "" && format.Format() == output.Text) { // where it is shown or written
+			if rep.use, err = collectUsage(context.Background(), rep.host, kubeconfig, opts.Timeout); err != nil {
 				return err
 			}
 		}
-		if err := writeStatus(io.Stdout, output, rep, nodes); err != nil {
+		if err := output.Write(io.Stdout, format.Format(), rep); err != nil {
 			return err
 		}
-		if use != nil && output == "text" {
-			if err := printUsage(io.Stdout, use); err != nil {
+		if gatherDir != "" {
+			if err := gatherStatus(gatherDir, rep); err != nil {
 				return err
 			}
 		}
-		if gather != "" {
-			if err := gatherStatus(gather, rep, nodes, use); err != nil {
-				return err
-			}
-		}
-		if !rep.Usable {
+		if !rep.host.Usable {
 			return &ExitError{Code: exitFailure}
 		}
 		return nil
@@ -113,56 +102,22 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 
 // gatherStatus writes the report as JSON, the server's metrics and the
 // usage report into dir.
-func gatherStatus(dir string, rep *hoststatus.Report, nodes *nodeverdict.Report, use *usage.Report) error {
-	var js bytes.Buffer
-	if err := writeStatus(&js, "json", rep, nodes); err != nil {
+func gatherStatus(dir string, rep statusReport) error {
+	files := gather.Files{}
+	if err := files.AddJSON(gather.StatusFile, rep); err != nil {
 		return err
 	}
-	files := map[string][]byte{"status.json": js.Bytes()}
-	if rep.Metrics != "" {
-		files["metrics.txt"] = []byte(rep.Metrics)
+	if rep.host.Metrics != "" {
+		files[gather.MetricsFile] = []byte(rep.host.Metrics)
 	}
-	u, err := usageJSON(use)
+	if err := files.AddJSON(gather.UsageFile, rep.use); err != nil {
+		return err
+	}
+	d, err := gather.Open(dir)
 	if err != nil {
 		return err
 	}
-	files[usageFile] = u
-	return gatherFiles(dir, files)
-}
-
-// gatherFiles writes each file into dir through a temporary file and a
-// rename, so a log collection running at the same time copies a whole file
-// or the previous one.
-func gatherFiles(dir string, files map[string][]byte) error {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("--gather: %w", err)
-	}
-	for _, name := range slices.Sorted(maps.Keys(files)) {
-		data := files[name]
-		if err := writeAtomic(dir, name, data); err != nil {
-			return fmt.Errorf("--gather: %w", err)
-		}
-	}
-	return nil
-}
-
-// writeAtomic puts data at name in dir through a hidden temporary file and
-// a rename, with render's file layer: no link in dir is followed.
-func writeAtomic(dir, name string, data []byte) error {
-	h, err := hostfs.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer h.Close()
-	tmp := hostfs.TempName(name)
-	if err := h.WriteNew(tmp, data, 0o644); err != nil {
-		return err
-	}
-	if err := h.Rename(tmp, name); err != nil {
-		_ = h.Remove(tmp)
-		return err
-	}
-	return nil
+	return d.Write(files)
 }
 
 // recoverInterrupted finishes or undoes a render an interrupted run left

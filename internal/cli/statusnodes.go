@@ -7,8 +7,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
 // statusNodes is the node side status shows: with a kubeconfig, when fewer
@@ -33,24 +33,40 @@ func statusNodes(ctx context.Context, rep *hoststatus.Report, kubeconfig string)
 	return nodes, nil
 }
 
-// writeStatus writes the report, then the node side when there is one: in
-// text under the checks, in JSON as "nodes".
-func writeStatus(w io.Writer, output string, rep *hoststatus.Report, nodes *nodeverdict.Report) error {
-	if output == "json" {
-		if nodes == nil {
-			return hoststatus.WriteJSON(w, rep)
-		}
-		return jsonout.Write(w, struct {
-			*hoststatus.Report
-			Checks []hoststatus.CheckJSON `json:"checks"`
-			Nodes  *nodeverdict.Report    `json:"nodes"`
-		}{rep, hoststatus.ChecksJSON(rep), nodes})
-	}
-	if err := hoststatus.WriteText(w, rep); err != nil {
+// statusReport is what status writes: the host's report, then the node
+// side when there is one (in text under the checks, in JSON as "nodes"),
+// then in text the usage table when it was read.
+type statusReport struct {
+	host  *hoststatus.Report
+	nodes *nodeverdict.Report
+	use   *usage.Report
+}
+
+// WriteText writes the checks, the nodes and the usage table.
+func (s statusReport) WriteText(w io.Writer) error {
+	if err := s.host.WriteText(w); err != nil {
 		return err
 	}
-	if nodes == nil {
+	if s.nodes != nil {
+		if err := s.nodes.WriteText(w); err != nil {
+			return err
+		}
+	}
+	if s.use == nil {
 		return nil
 	}
-	return nodes.WriteText(w, "")
+	return printUsage(w, s.use)
+}
+
+// JSONDocument is the host's report with "nodes" when there is a node side;
+// the usage report has a file of its own (usage.json).
+func (s statusReport) JSONDocument() any {
+	if s.nodes == nil {
+		return s.host.JSONDocument()
+	}
+	return struct {
+		*hoststatus.Report
+		Checks []hoststatus.CheckJSON `json:"checks"`
+		Nodes  *nodeverdict.Report    `json:"nodes"`
+	}{s.host, hoststatus.ChecksJSON(s.host), s.nodes}
 }

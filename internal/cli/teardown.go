@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
@@ -67,12 +68,12 @@ func newTeardownCommand() *Command {
 func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts teardown.Options
 	var quiet bool
-	var gather string
+	var gatherDir string
 	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
-	gatherFlag(fs, &gather, "usage.json (what used the tunnel, read before anything is removed)")
+	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
 	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
@@ -88,10 +89,10 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		var use *usage.Report
 		var reportErr error
-		if gather != "" || !quiet { // nobody would see it otherwise
+		if gatherDir != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(opts, gather, timeout)
+			use, reportErr = readUsage(opts, gatherDir, timeout)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
@@ -197,16 +198,20 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 // cluster objects still exist, and writes usage.json into gather. The
 // report it returns is what it could read, to print even when writing it
 // failed; the caller has checked the kubeconfig.
-func readUsage(opts teardown.Options, gather string, timeout time.Duration) (*usage.Report, error) {
+func readUsage(opts teardown.Options, gatherDir string, timeout time.Duration) (*usage.Report, error) {
 	ctx := context.Background()
 	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root, Timeout: timeout})
 	use, err := collectUsage(ctx, st, opts.Kubeconfig, timeout)
-	if err != nil || gather == "" {
+	if err != nil || gatherDir == "" {
 		return use, err
 	}
-	js, err := usageJSON(use)
-	if err != nil {
-		return use, fmt.Errorf("%s was not written: %w", filepath.Join(gather, usageFile), err)
+	files := gather.Files{}
+	if err := files.AddJSON(gather.UsageFile, use); err != nil {
+		return use, fmt.Errorf("%s was not written: %w", filepath.Join(gatherDir, gather.UsageFile), err)
 	}
-	return use, gatherFiles(gather, map[string][]byte{usageFile: js})
+	d, err := gather.Open(gatherDir)
+	if err != nil {
+		return use, err
+	}
+	return use, d.Write(files)
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -10,9 +9,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
-
-// usageFile is the usage report's name in a gather directory.
-const usageFile = "usage.json"
 
 // usageHelp is what teardown's and status's --help say about the report.
 const usageHelp = `The usage report lists each admission webhook and APIService the bootstrap
@@ -30,18 +26,11 @@ func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string,
 	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st, Timeout: timeout})
 }
 
-// usageJSON is the report as usage.json holds it.
-func usageJSON(rep *usage.Report) ([]byte, error) {
-	var b bytes.Buffer
-	err := usage.WriteJSON(&b, rep)
-	return b.Bytes(), err
-}
-
 // printUsage writes the short table after a command's own output, a blank
 // line between them.
 func printUsage(w io.Writer, rep *usage.Report) error {
 	if _, err := fmt.Fprintln(w); err != nil {
 		return err
 	}
-	return usage.WriteTable(w, rep)
+	return rep.WriteText(w)
 }

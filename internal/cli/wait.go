@@ -1,17 +1,16 @@
 package cli
 
 import (
-	"bytes"
 	"context"
-	"fmt"
-	"os"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
@@ -74,7 +73,7 @@ func newWaitCommand() *Command {
 
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
-	var kubeconfig, gather string
+	var kubeconfig, gatherDir string
 	rootFlag(fs, &opts.Status.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
@@ -84,17 +83,19 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
-	outputp := outputFlag(fs, "text", "json")
-	gatherFlag(fs, &gather, "wait.json (the --output json verdict)")
+	format := outputFlag(fs, output.Text, output.JSON)
+	gatherFlag(fs, &gatherDir, gather.WaitFile+" (the --output json verdict)")
 	return func(io IO, args []string) error {
-		output := *outputp
 		if err := checkWaitArgs(args, opts); err != nil {
 			return err
 		}
-		if gather != "" {
-			if err := os.MkdirAll(gather, 0o755); err != nil {
-				return Usagef("--gather: %v", err)
+		var dir *gather.Dir
+		if gatherDir != "" {
+			d, err := gather.Open(gatherDir)
+			if err != nil {
+				return &UsageError{Msg: err.Error()}
 			}
+			dir = &d
 		}
 		if kubeconfig != "" {
 			c, err := webhookprobe.Client(kubeconfig)
@@ -105,15 +106,11 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
 		v := gate.Wait(context.Background(), opts)
-		write := gate.WriteText
-		if output == "json" {
-			write = gate.WriteJSON
-		}
-		if err := write(io.Stdout, v); err != nil {
+		if err := output.Write(io.Stdout, format.Format(), v); err != nil {
 			return err
 		}
-		if gather != "" {
-			if err := gatherVerdict(gather, v); err != nil {
+		if dir != nil {
+			if err := gatherVerdict(*dir, v); err != nil {
 				return &ExitError{Code: exitReportNotWritten, Err: err}
 			}
 		}
@@ -126,15 +123,12 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 
 // gatherVerdict writes the verdict as --output json does into dir/wait.json,
 // atomically, as status --gather writes status.json.
-func gatherVerdict(dir string, v *gate.Verdict) error {
-	var js bytes.Buffer
-	if err := gate.WriteJSON(&js, v); err != nil {
+func gatherVerdict(dir gather.Dir, v *gate.Verdict) error {
+	files := gather.Files{}
+	if err := files.AddJSON(gather.WaitFile, v); err != nil {
 		return err
 	}
-	if err := writeAtomic(dir, "wait.json", js.Bytes()); err != nil {
-		return fmt.Errorf("--gather: %w", err)
-	}
-	return nil
+	return dir.Write(files)
 }
 
 func checkWaitArgs(args []string, opts gate.Options) error {

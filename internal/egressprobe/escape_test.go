@@ -17,7 +17,7 @@ func TestTextEscapesWhatTheProxySaid(t *testing.T) {
 			{Stage: "proxy", Address: h, Error: h, ProxyBody: h},
 		} {
 			var out bytes.Buffer
-			if err := WriteText(&out, r); err != nil {
+			if err := r.WriteText(&out); err != nil {
 				t.Fatal(err)
 			}
 			hostiletext.AssertInert(t, "probe text", out.String())

@@ -5,18 +5,12 @@ import (
 	"io"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
-// WriteJSON writes the result as indented JSON (took in nanoseconds).
-func WriteJSON(w io.Writer, r *Result) error {
-	return jsonout.Write(w, r)
-}
-
 // WriteText writes the verdict, the path taken, and the time. What the
 // proxy, the target and the cluster said is escaped (internal/textsafe).
-func WriteText(w io.Writer, r *Result) error {
+func (r *Result) WriteText(w io.Writer) error {
 	esc := textsafe.Escape
 	via := "the cluster egress selection"
 	if r.Socket != "" {

@@ -49,7 +49,7 @@ type Result struct {
 	ProxyBody  string        `json:"proxyBody,omitempty"`
 	HTTPStatus int           `json:"httpStatus,omitempty"`
 	TLSPeer    string        `json:"tlsPeer,omitempty"`
-	Took       time.Duration `json:"took"`
+	Took       time.Duration `json:"took"` // in nanoseconds in JSON
 }
 
 // Probe dials the target through the cluster egress selection. The error

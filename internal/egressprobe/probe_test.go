@@ -91,7 +91,7 @@ func runProbe(t *testing.T, version *anp.Version, mode, protocol string, noAgent
 			t.Fatal(err)
 		}
 		var out strings.Builder
-		_ = egressprobe.WriteText(&out, res)
+		_ = res.WriteText(&out)
 		t.Logf("%s", out.String())
 		if res.HTTPStatus != http.StatusOK || res.TLSPeer == "" || res.Took <= 0 || res.Protocol != protocol || res.Socket != h.Socket {
 			t.Errorf("result %+v, want HTTP 200 over %s with a TLS peer and a duration", res, h.Socket)

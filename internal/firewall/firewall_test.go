@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
@@ -90,7 +91,7 @@ func render(t *testing.T, format string, req firewall.Requirement, opts firewall
 		t.Fatal(err)
 	}
 	var b bytes.Buffer
-	if err := firewall.Write(&b, format, p); err != nil {
+	if err := p.WriteFormat(&b, output.Format(format)); err != nil {
 		t.Fatal(err)
 	}
 	return b.Bytes()

@@ -7,6 +7,8 @@ import (
 	"net/netip"
 	"sort"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 // RuleName names what the rules add (nftables table, iptables chain, cloud
@@ -41,9 +43,11 @@ func Formats() []string {
 // IsFormat reports whether name is a rule format.
 func IsFormat(name string) bool { _, ok := formats[name]; return ok }
 
-// Write writes the plan in format. A cloud format needs the plan's
-// infrastructure ID; the host formats take none.
-func Write(w io.Writer, format string, p *Plan) error {
+// WriteFormat writes the plan in format f, one of Formats: ports --output
+// FORMAT writes the plan through it (internal/output). A cloud format needs
+// the plan's infrastructure ID; the host formats take none.
+func (p *Plan) WriteFormat(w io.Writer, f output.Format) error {
+	format := string(f)
 	wr, ok := formats[format]
 	if !ok {
 		return fmt.Errorf("unknown rule format %q; use one of %s", format, strings.Join(Formats(), ", "))

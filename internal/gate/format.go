@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
@@ -18,7 +17,7 @@ func WriteProgress(w io.Writer, p Progress) {
 // WriteText writes the verdict: one line when ready; otherwise the cause,
 // its detail and its fix, escaped: the detail quotes the server's log and
 // what the server and the cluster said (internal/textsafe).
-func WriteText(w io.Writer, v *Verdict) error {
+func (v *Verdict) WriteText(w io.Writer) error {
 	waited := v.Waited.Round(10 * time.Millisecond)
 	if v.Ready {
 		_, err := fmt.Fprintf(w, "ready after %s: server healthy, %d agent(s) connected (at least %d), %d test dial(s) through the socket succeeded\n",
@@ -31,11 +30,12 @@ func WriteText(w io.Writer, v *Verdict) error {
 	if v.Nodes == nil {
 		return nil
 	}
-	return v.Nodes.WriteText(w, "  ")
+	return v.Nodes.WriteIndented(w, "  ")
 }
 
-// WriteJSON writes the verdict with the last status run's checks.
-func WriteJSON(w io.Writer, v *Verdict) error {
+// JSONDocument is the verdict with the last status run's checks, as
+// --output json and wait --gather write it.
+func (v *Verdict) JSONDocument() any {
 	out := struct {
 		*Verdict
 		Checks []hoststatus.CheckJSON `json:"checks,omitempty"`
@@ -43,5 +43,5 @@ func WriteJSON(w io.Writer, v *Verdict) error {
 	if v.Status != nil {
 		out.Checks = hoststatus.ChecksJSON(v.Status)
 	}
-	return jsonout.Write(w, out)
+	return out
 }

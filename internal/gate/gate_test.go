@@ -173,7 +173,7 @@ func agentConnected(t *testing.T, h *tunneltest.Host) time.Time {
 func want(t *testing.T, v *gate.Verdict, cause gate.Cause, detail, fix string) {
 	t.Helper()
 	var text strings.Builder
-	_ = gate.WriteText(&text, v)
+	_ = v.WriteText(&text)
 	if v.Ready || v.Cause != cause || !strings.Contains(v.Detail, detail) || !strings.Contains(v.Fix, fix) {
 		t.Errorf("want NOT ready, cause %s, detail with %q, fix with %q; got:\n%s", cause, detail, fix, text.String())
 	}

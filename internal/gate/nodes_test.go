@@ -115,7 +115,7 @@ func nodeSeen(t *testing.T, h *tunneltest.Host) nodeverdict.Reader {
 func oneNode(t *testing.T, v *gate.Verdict, want nodeverdict.Cause) nodeverdict.Line {
 	t.Helper()
 	var text strings.Builder
-	_ = gate.WriteText(&text, v)
+	_ = v.WriteText(&text)
 	if v.Nodes == nil || !v.Nodes.Seen || len(v.Nodes.Nodes) != 1 || v.Nodes.Nodes[0].Cause != want {
 		t.Fatalf("want the node side seen, one node with cause %s; got:\n%s", want, text.String())
 	}

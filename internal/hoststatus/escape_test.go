@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
 )
 
@@ -19,14 +20,14 @@ func TestTextEscapesWhatTheServerSaid(t *testing.T) {
 	}
 	rep.finish()
 	var text, js bytes.Buffer
-	if err := WriteText(&text, rep); err != nil {
+	if err := rep.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	hostiletext.AssertInert(t, "status text", text.String())
 	if got, want := bytes.Count(text.Bytes(), []byte("\n")), 2+2*len(hostiletext.Values); got != want {
 		t.Errorf("status text has %d lines, want %d (a header, a line and a hint per check, the verdict):\n%s", got, want, text.String())
 	}
-	if err := WriteJSON(&js, rep); err != nil {
+	if err := output.Write(&js, output.JSON, rep); err != nil {
 		t.Fatal(err)
 	}
 	var back struct{ Checks []CheckJSON }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -19,15 +18,15 @@ type CheckJSON struct {
 	Hint     string `json:"hint,omitempty"`
 }
 
-// WriteJSON writes the report as indented JSON, each check flat.
-func WriteJSON(w io.Writer, r *Report) error {
-	return jsonout.Write(w, struct {
+// JSONDocument is the report as --output json writes it, each check flat.
+func (r *Report) JSONDocument() any {
+	return struct {
 		*Report
 		Checks []CheckJSON `json:"checks"`
-	}{r, ChecksJSON(r)})
+	}{r, ChecksJSON(r)}
 }
 
-// ChecksJSON is every check of the report, flat, as WriteJSON writes them.
+// ChecksJSON is every check of the report, flat, as JSONDocument holds them.
 func ChecksJSON(r *Report) []CheckJSON {
 	var checks []CheckJSON
 	for _, c := range r.Checks {
@@ -38,7 +37,7 @@ func ChecksJSON(r *Report) []CheckJSON {
 
 // WriteText writes one line per check, a hint under each problem, and the
 // verdict last.
-func WriteText(w io.Writer, r *Report) error {
+func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	// A check's detail carries what the server and the files said (label
 	// values, response bodies, paths): escaped, as every external value

@@ -44,7 +44,7 @@ type Report struct {
 	// pending mean a frozen or cut-off agent (the gate reads it).
 	PendingDials int  `json:"-"`
 	Usable       bool `json:"usable"`
-	// Checks are every check, in order; WriteJSON writes them as "checks".
+	// Checks are every check, in order; JSONDocument holds them as "checks".
 	Checks framework.Results `json:"-"`
 	// Metrics is the server's /metrics as read, for `status --gather`;
 	// MetricsFrom is its URL, MetricsError why it could not be read.

@@ -98,7 +98,7 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 func check(t *testing.T, rep *hoststatus.Report, w want) {
 	t.Helper()
 	var text strings.Builder
-	_ = hoststatus.WriteText(&text, rep)
+	_ = rep.WriteText(&text)
 	if rep.Usable != w.usable || rep.Agents != w.agents {
 		t.Errorf("usable=%v agents=%d, want usable=%v agents=%d", rep.Usable, rep.Agents, w.usable, w.agents)
 	}

@@ -4,18 +4,11 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
-
-// WriteJSON writes the report as indented JSON.
-func WriteJSON(w io.Writer, r *Report) error {
-	return jsonout.Write(w, r)
-}
 
 // WriteText writes the report for a person: what to open in the network
 // first, then what stays on a host.
-func WriteText(w io.Writer, r *Report) error {
+func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	fmt.Fprintf(bw, "Network requirements of %s\n", r.Bundle)
 	if !r.Enabled {

@@ -10,6 +10,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 
@@ -115,8 +116,8 @@ func find(rep *Report, purposePrefix string) *Requirement {
 func checkOutputs(t *testing.T, name string, rep *Report) {
 	t.Helper()
 	for ext, write := range map[string]func(*bytes.Buffer) error{
-		"txt":  func(b *bytes.Buffer) error { return WriteText(b, rep) },
-		"json": func(b *bytes.Buffer) error { return WriteJSON(b, rep) },
+		"txt":  func(b *bytes.Buffer) error { return rep.WriteText(b) },
+		"json": func(b *bytes.Buffer) error { return output.Write(b, output.JSON, rep) },
 	} {
 		var buf bytes.Buffer
 		if err := write(&buf); err != nil {

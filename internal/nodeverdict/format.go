@@ -23,9 +23,12 @@ func (r *Report) Brief() string {
 	return fmt.Sprintf("every node's agent is ready (%d)", len(r.Nodes))
 }
 
-// WriteText writes the report under indent: the brief line, then one
+// WriteText writes the report as status shows it, WriteIndented unindented.
+func (r *Report) WriteText(w io.Writer) error { return r.WriteIndented(w, "") }
+
+// WriteIndented writes the report under indent: the brief line, then one
 // line per node with its fix under it.
-func (r *Report) WriteText(w io.Writer, indent string) error {
+func (r *Report) WriteIndented(w io.Writer, indent string) error {
 	bw := bufio.NewWriter(w)
 	// Node names, pod messages and server-log lines come from the cluster
 	// and the server: escaped, so none can forge a line or drive the

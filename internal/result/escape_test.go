@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
@@ -21,7 +22,7 @@ func TestLinesEscapeBundleValues(t *testing.T) {
 		rs = append(rs, r)
 	}
 	var text, js bytes.Buffer
-	if err := WriteText(&text, rs); err != nil {
+	if err := Findings(rs).WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
@@ -32,7 +33,7 @@ func TestLinesEscapeBundleValues(t *testing.T) {
 	if got, want := bytes.Count(text.Bytes(), []byte("\n")), 3*len(rs); got != want {
 		t.Errorf("%d lines for %d results written three ways, want %d:\n%s", got, len(rs), want, text.String())
 	}
-	if err := WriteJSON(&js, rs); err != nil || !json.Valid(js.Bytes()) {
+	if err := output.Write(&js, output.JSON, Findings(rs)); err != nil || !json.Valid(js.Bytes()) {
 		t.Errorf("check JSON (%v) is not valid:\n%s", err, js.String())
 	}
 }

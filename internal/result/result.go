@@ -22,7 +22,7 @@
 //
 // Results leave for kustomize in the form it shows: the fix folded into the
 // message and the object resolved to a ResourceRef. Function is that one
-// conversion; Line, RuleLine, WriteText and WriteJSON word results for this
+// conversion; Line, RuleLine and Findings word results for this
 // program's own output.
 //
 // ExitCode and Err are the one adapter from results to an exit code or an

@@ -41,9 +41,12 @@ func RuleLine(r *framework.Result) string {
 	return textsafe.Escape(s + ": " + Message(r))
 }
 
-// WriteText writes one Line per result.
-func WriteText(w io.Writer, rs framework.Results) error {
-	for _, r := range rs {
+// Findings are check's results as its --output writes them.
+type Findings framework.Results
+
+// WriteText writes one Line per finding.
+func (f Findings) WriteText(w io.Writer) error {
+	for _, r := range f {
 		if _, err := fmt.Fprintln(w, Line(r)); err != nil {
 			return err
 		}
@@ -93,9 +96,15 @@ func NewReport(rs framework.Results) Report {
 	return rep
 }
 
-// WriteJSON writes the results as an indented Report.
-func WriteJSON(w io.Writer, rs framework.Results) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(NewReport(rs))
+// JSONDocument is the findings as a Report. check's JSON has always written
+// <, > and & as \u003c, \u003e and \u0026, unlike the other commands', and
+// scripts may compare its bytes: htmlEscaped keeps them so.
+func (f Findings) JSONDocument() any {
+	return htmlEscaped{NewReport(framework.Results(f))}
 }
+
+// htmlEscaped encodes v as encoding/json does by default, with <, > and &
+// escaped; the shared encoder indents it and leaves the escapes as they are.
+type htmlEscaped struct{ v any }
+
+func (h htmlEscaped) MarshalJSON() ([]byte, error) { return json.Marshal(h.v) }

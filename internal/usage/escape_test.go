@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
 )
 
@@ -23,11 +24,11 @@ func TestTableEscapesLabelValues(t *testing.T) {
 		ServerDials:   &ServerDials{Requested: 1, Failed: 1, FailedByReason: map[string]int{h: 1}},
 	}
 	var text, js bytes.Buffer
-	if err := WriteTable(&text, r); err != nil {
+	if err := r.WriteText(&text); err != nil {
 		t.Fatal(err)
 	}
 	hostiletext.AssertInert(t, "usage table", text.String())
-	if err := WriteJSON(&js, r); err != nil || !json.Valid(js.Bytes()) {
+	if err := output.Write(&js, output.JSON, r); err != nil || !json.Valid(js.Bytes()) {
 		t.Errorf("usage.json (%v) is not valid:\n%s", err, js.String())
 	}
 }

@@ -8,18 +8,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
-// WriteJSON writes the report as the gather directory's usage.json.
-func WriteJSON(w io.Writer, r *Report) error { return jsonout.Write(w, r) }
-
-// WriteTable writes the short form: where the metrics came from, one line
+// WriteText writes the short table: where the metrics came from, one line
 // per webhook and APIService, and the dial totals of both ends. Every name
 // and label value comes from a process or a cluster the tool does not
 // control, so each is escaped (internal/textsafe).
-func WriteTable(w io.Writer, r *Report) error {
+func (r *Report) WriteText(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString("What used the tunnel (counts since each process started):\n")
 	writeSource(&b, "kube-apiserver metrics", r.KubeAPIServer)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
@@ -119,10 +120,10 @@ func TestDialsFromCapturedMetrics(t *testing.T) {
 func TestGolden(t *testing.T) {
 	rep := Build(capturedInputs(t))
 	var js, table bytes.Buffer
-	if err := WriteJSON(&js, rep); err != nil {
+	if err := output.Write(&js, output.JSON, rep); err != nil {
 		t.Fatal(err)
 	}
-	if err := WriteTable(&table, rep); err != nil {
+	if err := rep.WriteText(&table); err != nil {
 		t.Fatal(err)
 	}
 	goldenfile.Assert(t, filepath.Join("testdata", "want", "usage.json"), js.Bytes())
@@ -147,10 +148,10 @@ func TestNonFiniteFiguresAreLeftOut(t *testing.T) {
 				t.Errorf("server dials %+v: want the readable 4 requests and nothing from the unreadable family", d)
 			}
 			var js, text strings.Builder
-			if err := WriteJSON(&js, rep); err != nil {
+			if err := output.Write(&js, output.JSON, rep); err != nil {
 				t.Fatalf("JSON: %v", err)
 			}
-			if err := WriteTable(&text, rep); err != nil || !strings.Contains(text.String(), "unreadable figure, left out") {
+			if err := rep.WriteText(&text); err != nil || !strings.Contains(text.String(), "unreadable figure, left out") {
 				t.Errorf("table (%v) does not name the unreadable figure:\n%s", err, text.String())
 			}
 		})

@@ -59,7 +59,7 @@ func TestSources(t *testing.T) {
 				t.Errorf("kube-apiserver source %+v, want unread with %q", rep.KubeAPIServer, tt.kasErr)
 			}
 			var b strings.Builder
-			if err := WriteTable(&b, rep); err != nil {
+			if err := rep.WriteText(&b); err != nil {
 				t.Fatal(err)
 			}
 			if tt.kasErr != "" && !strings.Contains(b.String(), "kube-apiserver metrics: not read: ") {

@@ -4,8 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/jsonout"
 )
 
 // AllReachable reports whether every target was reached.
@@ -18,9 +16,12 @@ func AllReachable(rs []Result) bool {
 	return true
 }
 
+// Results are every target of a run, as probe --webhooks writes them.
+type Results []Result
+
 // WriteText writes one line per target and a verdict that says whether the
 // tunnel or individual webhooks are the problem.
-func WriteText(w io.Writer, rs []Result) error {
+func (rs Results) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
 	counts := map[Outcome]int{}
 	for _, r := range rs {
@@ -46,6 +47,3 @@ func WriteText(w io.Writer, rs []Result) error {
 	}
 	return bw.Flush()
 }
-
-// WriteJSON writes the results as indented JSON.
-func WriteJSON(w io.Writer, rs []Result) error { return jsonout.Write(w, rs) }

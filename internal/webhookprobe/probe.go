@@ -43,7 +43,7 @@ type Options struct {
 }
 
 // Run lists, resolves and dials every target.
-func Run(ctx context.Context, c dynamic.Interface, opts Options) ([]Result, error) {
+func Run(ctx context.Context, c dynamic.Interface, opts Options) (Results, error) {
 	targets, err := List(ctx, c)
 	if err != nil {
 		return nil, err
