@@ -62,10 +62,8 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 	}
 	n := m.connected()
 	if n == 0 {
-		port, _ := s.root.Bundle.Server.Port("agent-port")
 		s.rep.add(newCheck(CheckAgents, Error, fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
-			fmt.Sprintf("allow TCP %d from every cluster node to %s (konnectivity-bundle ports); "+
-				"`oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors", port, s.rep.BootstrapIP)))
+			AgentPortRule(s.rep)+"; `oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors"))
 		return
 	}
 	strategies := s.strategies()
