@@ -53,8 +53,9 @@ type row struct {
 }
 
 // causes are the gate's causes, in the order the gate meets them: the
-// status checks in status's order, then the agent count, then the test
-// dials. fromStatus, waitingFor and wait --help all read this table.
+// status checks in status's order (but a check of the server itself, the
+// socket or /healthz, before the egress file), then the agent count, then
+// the test dials. fromStatus, waitingFor and wait --help all read this table.
 var causes = []row{
 	{cause: NotRendered, checks: []hoststatus.CheckName{hoststatus.CheckRenderedFiles}, waiting: rootWaiting,
 		help: "render's files are missing or unreadable"},
@@ -85,16 +86,16 @@ var causes = []row{
 		fix: always("the agents' certificate or CA does not match the server's: the agent Secret and the certificate directory come from different renders. " +
 			"Run konnectivity-bundle check --cert-dir on the rendered root, render again, then let the DaemonSet pick up the new Secret"),
 		nodeFix: true},
+	{cause: CannotRoute, checks: []hoststatus.CheckName{hoststatus.CheckAgents}, when: connectedNow, waiting: waits("a routable agent"),
+		help: "no proxy strategy serves the agents"},
+	{cause: CertificateProblem, checks: []hoststatus.CheckName{hoststatus.CheckCertificates}, waiting: rootWaiting,
+		help: "expired, not yet valid, another CA or a missing SAN"},
 	{cause: TooFewAgents, stage: stageAgentCount, waiting: agentsWaiting,
 		detail: func(f finding) string { return fmt.Sprintf("%d of %d agent(s) connected", f.rep.Agents, f.minAgents) },
 		fix: func(f finding) string {
 			return "see which agent pods are not Running: `oc -n openshift-bootstrap-konnectivity get pods -o wide`; " + hoststatus.AgentPortRule(f.rep)
 		},
 		nodeFix: true, help: "fewer than --min-agents"},
-	{cause: CannotRoute, checks: []hoststatus.CheckName{hoststatus.CheckAgents}, when: connectedNow, waiting: waits("a routable agent"),
-		help: "no proxy strategy serves the agents"},
-	{cause: CertificateProblem, checks: []hoststatus.CheckName{hoststatus.CheckCertificates}, waiting: rootWaiting,
-		help: "expired, not yet valid, another CA or a missing SAN"},
 	{cause: TargetUnreachable, stage: stageTestDial, waiting: waits("the test dial"),
 		fix: func(f finding) string { return targetFix(f.outcome) }, help: "refused, timeout, no endpoint"},
 }
