@@ -3,6 +3,7 @@ package gate
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
@@ -65,11 +66,9 @@ var causes = []row{
 		waiting: waits("the server"), help: "socket missing, /healthz failing"},
 	{cause: EgressMismatch, checks: []hoststatus.CheckName{hoststatus.CheckEgress}, waiting: rootWaiting,
 		help: "the kube-apiserver would dial another socket"},
-	// The port advice is the agents check's hint (hoststatus.AgentPortRule);
-	// the gate adds it only when the check gives no hint at all.
 	{cause: NoAgentConnected, checks: []hoststatus.CheckName{hoststatus.CheckAgents}, when: neverConnected, waiting: agentsWaiting,
 		detail:   func(f finding) string { return "no agent connected during the wait: " + f.detail },
-		fix:      func(f finding) string { return orElse(f.hint, hoststatus.AgentPortRule(f.rep)) },
+		fix:      withPortRule,
 		readsLog: true, nodeFix: true, help: "with the agent port's rule from ports"},
 	{cause: AgentsDropped, checks: []hoststatus.CheckName{hoststatus.CheckAgents}, when: connectedBefore, waiting: agentsWaiting,
 		detail: func(f finding) string {
@@ -126,6 +125,22 @@ func waits(s string) func(*Verdict) string { return func(*Verdict) string { retu
 
 // always is a fix that is the same whatever was found.
 func always(s string) func(finding) string { return func(finding) string { return s } }
+
+// withPortRule is the agents check's hint led by the agent port's rule,
+// which hoststatus.AgentPortRule alone writes. status's hint for no agent
+// connected gives the rule already, and then it is not given again; the
+// check's other hints (the server's metrics unreadable, as on proxy v0.28
+// before any agent connected) do not, and wait leads with it.
+func withPortRule(f finding) string {
+	rule := hoststatus.AgentPortRule(f.rep)
+	switch {
+	case strings.Contains(f.hint, rule):
+		return f.hint
+	case f.hint == "":
+		return rule
+	}
+	return rule + "; " + f.hint
+}
 
 func orElse(s, otherwise string) string {
 	if s == "" {

@@ -53,8 +53,8 @@ func with(c *framework.Result) []*framework.Result {
 var generalRule = hoststatus.AgentPortRule(&hoststatus.Report{})
 
 // portRule is the agents check's hint when no agent is connected, as
-// hoststatus writes it for a rendered root.
-const portRule = "the rule from `konnectivity-bundle ports`: allow tcp 8091 from every node the agent DaemonSet runs on (any taint tolerated), pod network to the bootstrap host 192.0.2.10; `oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors"
+// hoststatus writes it (the root unread here, so the general rule).
+var portRule = generalRule + "; `oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors"
 
 // serverLog writes a server log with one refused handshake and returns it.
 func serverLog(t *testing.T) string {
@@ -105,6 +105,11 @@ func TestEveryCause(t *testing.T) {
 				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "no agent connected (http://127.0.0.1:8095/metrics)", portRule))...), 1, 0)
 			},
 			cause: NoAgentConnected, waiting: "agents (0 of 1)", detail: "no agent connected during the wait: no agent connected (http://127.0.0.1:8095/metrics)", fix: portRule},
+		{name: "no agent connected, the metrics without an agent count: the port rule leads",
+			verdict: func(*testing.T) *Verdict {
+				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "cannot read the server's metrics", "the server is down"))...), 1, 0)
+			},
+			cause: NoAgentConnected, waiting: "agents (0 of 1)", detail: "no agent connected during the wait: cannot read the server's metrics", fix: generalRule + "; the server is down"},
 		{name: "no agent connected, the check without a hint",
 			verdict: func(*testing.T) *Verdict {
 				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "bad port flags", ""))...), 2, 0)

@@ -22,8 +22,9 @@ import (
 
 // fakeServer renders a root, makes the server's socket where the kube-apiserver
 // looks for it, and answers the server's health and metrics ports with
-// agents connected, as proxy-server does. It returns the status options
-// that read them.
+// agents connected, as proxy-server does; agents < 0 is a metrics page
+// without the agent count, as proxy v0.28 serves before any agent
+// connected. It returns the status options that read them.
 func fakeServer(t *testing.T, agents int) hoststatus.Options {
 	t.Helper()
 	root := shortroot.Dir(t, "kbg")
@@ -47,6 +48,9 @@ func fakeServer(t *testing.T, agents int) hoststatus.Options {
 		t.Fatal(err)
 	}
 	metrics := fmt.Sprintf("# TYPE konnectivity_network_proxy_server_grpc_connections gauge\nkonnectivity_network_proxy_server_grpc_connections{service_method=\"Connect\"} %d\n", agents)
+	if agents < 0 {
+		metrics = "# TYPE go_goroutines gauge\ngo_goroutines 12\n"
+	}
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/healthz":
@@ -68,18 +72,22 @@ func fakeServer(t *testing.T, agents int) hoststatus.Options {
 }
 
 // TestPortRuleOnce: the agent port's rule is given once in what wait
-// prints for too few agents, with none connected or some, and once in what
-// status prints; it is the rule `ports` prints for the rendered bundle.
+// prints for too few agents, with none connected, no count read, or some
+// connected, and once in what status prints when it says none is; it is
+// the rule `ports` prints for the rendered bundle.
 // The status runs are real ones, against a fake server's pages.
 func TestPortRuleOnce(t *testing.T) {
 	for _, tc := range []struct {
+		name        string
 		agents, min int
 		cause       gate.Cause
+		statusRules int // how often status's own text gives the rule
 	}{
-		{0, 1, gate.NoAgentConnected},
-		{1, 2, gate.TooFewAgents},
+		{"none connected", 0, 1, gate.NoAgentConnected, 1},
+		{"no agent count", -1, 1, gate.NoAgentConnected, 0},
+		{"one of two", 1, 2, gate.TooFewAgents, 0},
 	} {
-		t.Run(string(tc.cause), func(t *testing.T) {
+		t.Run(tc.name, func(t *testing.T) {
 			opts := fakeServer(t, tc.agents)
 			log := filepath.Join(t.TempDir(), "server.log")
 			if err := os.WriteFile(log, nil, 0o600); err != nil {
@@ -98,8 +106,8 @@ func TestPortRuleOnce(t *testing.T) {
 			if err := hoststatus.WriteText(&status, v.Status); err != nil {
 				t.Fatal(err)
 			}
-			if want := min(1, 1-tc.agents); strings.Count(status.String(), "konnectivity-bundle ports") != want {
-				t.Errorf("status should give the rule %d time(s); it printed:\n%s", want, status.String())
+			if strings.Count(status.String(), "konnectivity-bundle ports") != tc.statusRules {
+				t.Errorf("status should give the rule %d time(s); it printed:\n%s", tc.statusRules, status.String())
 			}
 		})
 	}

@@ -9,7 +9,8 @@ import (
 // AgentPortRule is the agent port's rule as `konnectivity-bundle ports`
 // prints it, read from the rendered bundle. It is the one place the port
 // advice is written: status's agents check gives it when no agent is
-// connected, and wait quotes that check (internal/gate).
+// connected, and wait gives it once in its fix for no agent connected
+// (internal/gate).
 func AgentPortRule(rep *Report) string {
 	const unknown = "open the agent port from every node to the bootstrap host (konnectivity-bundle ports)"
 	if rep.Rendered == nil {
