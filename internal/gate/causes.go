@@ -53,10 +53,11 @@ type row struct {
 	help string
 }
 
-// causes are the gate's causes, in the order the gate meets them: the
-// status checks in status's order (but a check of the server itself, the
-// socket or /healthz, before the egress file), then the agent count, then
-// the test dials. fromStatus, waitingFor and wait --help all read this table.
+// causes are the gate's causes in the order the gate meets them: the status
+// checks in status's order (the server's two, its socket and /healthz,
+// together before the egress file), then the agent count, then the test
+// dials. fromStatus, waitingFor, the gate's stages and wait --help all read
+// this table.
 var causes = []row{
 	{cause: NotRendered, checks: []hoststatus.CheckName{hoststatus.CheckRenderedFiles}, waiting: rootWaiting,
 		help: "render's files are missing or unreadable"},
