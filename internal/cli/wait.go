@@ -14,7 +14,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
-var waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
+// waitLong is wait --help up to its list of causes.
+const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
 kube-apiserver's webhook calls, then exits 0: the server is healthy, at least
 --min-agents agents are connected, and a test dial through the socket
 succeeds: each --target, and with --kubeconfig every Service-backed
@@ -27,15 +28,11 @@ it is waiting for and for how long, when that changes and every 5s. The
 poll under way when --timeout passes finishes first (at most --dial-timeout
 per test dial and the kube-apiserver's answers), so that its verdict is the
 tunnel's and not the deadline's. On --timeout it exits 1 with one verdict
-naming the cause and the fix:
-server-not-running (socket missing, /healthz failing), no-agent-connected
-(with the agent port's rule from ports), agents-dropped (agents connected
-and left, or the server's log shows it refusing their TLS handshake: a
-certificate or CA mismatch), too-few-agents, cannot-route (no proxy strategy serves the
-agents), target-unreachable (refused, timeout, no endpoint), and the
-rendered root's own problems (not-rendered, egress-mismatch, certificates).
+naming the cause and the fix. The causes, in the order the gate meets them:
+`
 
-While fewer than --min-agents agents are connected, the verdict carries one
+// waitLongRest follows the causes, which gate.Causes lists (waitcauses.go).
+var waitLongRest = `While fewer than --min-agents agents are connected, the verdict carries one
 line per node that should run an agent, read through the bootstrap
 kube-apiserver with --kubeconfig (the agent DaemonSet, its pods, the
 namespace's events, the nodes; read-only, at most once a second): no pod
@@ -66,7 +63,7 @@ func newWaitCommand() *Command {
 	return &Command{
 		Name:  "wait",
 		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
-		Long:  waitLong,
+		Long:  waitLong + waitCauses() + "\n\n" + waitLongRest,
 		Setup: setupWait,
 	}
 }

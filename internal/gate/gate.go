@@ -120,7 +120,7 @@ func (w *waiter) poll(ctx context.Context) *Verdict {
 	rep := hoststatus.Run(ctx, w.opts.Status)
 	w.maxAgents = max(w.maxAgents, rep.Agents)
 	v := fromStatus(rep, w.opts.MinAgents, w.maxAgents)
-	if v.Cause == NoAgentConnected || v.Cause == AgentsDropped {
+	if r, ok := rowOf(v.Cause); ok && r.readsLog {
 		w.refusedHandshakes(v)
 	}
 	if rep.Agents < w.opts.MinAgents {

@@ -53,12 +53,9 @@ func (w *waiter) nodeSide(ctx context.Context, v *Verdict, rep *hoststatus.Repor
 		w.nodes, w.nodesAt = NodeSide(ctx, w.opts.Nodes, rep, w.opts.ServerLog, now), now
 	}
 	v.Nodes = w.nodes
-	if s := v.Nodes.Summary; s != nil && isAgentCause(v.Cause) {
+	if r, ok := rowOf(v.Cause); ok && r.nodeFix && v.Nodes.Summary != nil {
+		s := v.Nodes.Summary // the cause most nodes share
 		v.Detail += fmt.Sprintf("; most nodes not connected: %s (%d of %d), %s", s.Cause, s.Nodes, s.Of, s.Detail)
 		v.Fix = s.Fix
 	}
-}
-
-func isAgentCause(c Cause) bool {
-	return c == NoAgentConnected || c == AgentsDropped || c == TooFewAgents
 }

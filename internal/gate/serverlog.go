@@ -3,7 +3,6 @@ package gate
 import (
 	"bytes"
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"path"
@@ -37,10 +36,7 @@ func (w *waiter) refusedHandshakes(v *Verdict) {
 		}
 		return
 	}
-	v.Cause = AgentsDropped
-	v.Detail = fmt.Sprintf("agents reach the server but it refuses their TLS handshake (%s: %s)", file, line)
-	v.Fix = "the agents' certificate or CA does not match the server's: the agent Secret and the certificate directory come from different renders. " +
-		"Run konnectivity-bundle check --cert-dir on the rendered root, render again, then let the DaemonSet pick up the new Secret"
+	v.apply(stageRow(stageServerLog), finding{rep: v.Status, detail: file + ": " + line})
 }
 
 // handshakeError returns the last refused handshake in the server's log.

@@ -51,9 +51,7 @@ func (w *waiter) dialTargets(ctx context.Context, v *Verdict) {
 	}
 	for _, t := range v.Targets {
 		if t.Outcome != webhookprobe.Reachable {
-			v.Cause = TargetUnreachable
-			v.Detail = fmt.Sprintf("%s (%s): %s: %s", t.Name, t.Address, t.Outcome, t.Detail)
-			v.Fix = targetFix(t.Outcome)
+			v.apply(stageRow(stageTestDial), finding{rep: v.Status, detail: fmt.Sprintf("%s (%s): %s: %s", t.Name, t.Address, t.Outcome, t.Detail), outcome: t.Outcome})
 			if t.Outcome == webhookprobe.Timeout {
 				w.nameStuckAgent(ctx, v)
 			}

@@ -2,11 +2,9 @@ package gate
 
 import (
 	"encoding/json"
-	"fmt"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
@@ -14,17 +12,22 @@ import (
 // Cause is why the tunnel is not ready yet: one per verdict.
 type Cause string
 
-// The causes, in the order the gate meets them.
+// The causes. Where each comes from, what wait waits for meanwhile, its fix
+// and its line in wait --help are its rows in the causes table (causes.go).
 const (
-	NotRendered        Cause = "not-rendered"       // render's files are missing
-	ServerNotRunning   Cause = "server-not-running" // socket missing or the server's /healthz failing
-	EgressMismatch     Cause = "egress-mismatch"    // the kube-apiserver would dial another socket
-	NoAgentConnected   Cause = "no-agent-connected" // no agent ever connected during the wait
-	AgentsDropped      Cause = "agents-dropped"     // agents connected, then left
-	TooFewAgents       Cause = "too-few-agents"     // fewer than --min-agents
-	CannotRoute        Cause = "cannot-route"       // agents connected, no strategy routes to them
-	CertificateProblem Cause = "certificates"       // expired, not yet valid, wrong chain or SAN
-	TargetUnreachable  Cause = "target-unreachable" // a test dial through the tunnel failed
+	NotRendered        Cause = "not-rendered"
+	ServerNotRunning   Cause = "server-not-running"
+	EgressMismatch     Cause = "egress-mismatch"
+	NoAgentConnected   Cause = "no-agent-connected"
+	AgentsDropped      Cause = "agents-dropped"
+	TooFewAgents       Cause = "too-few-agents"
+	CannotRoute        Cause = "cannot-route"
+	CertificateProblem Cause = "certificates"
+	TargetUnreachable  Cause = "target-unreachable"
+	// UnknownCheck is a status check in error that the table does not
+	// name: a check status gained and the table did not (a test fails
+	// first), said as such, never taken for another cause.
+	UnknownCheck Cause = "unknown-check"
 )
 
 // Verdict is the gate's answer: ready, or the one cause in the way.
@@ -47,93 +50,33 @@ type Verdict struct {
 	Status *hoststatus.Report `json:"-"`
 }
 
-// statusCauses maps a status check that failed to the gate's cause; the
-// agents check is read apart (agents.go).
-var statusCauses = map[string]Cause{
-	"rendered files":  NotRendered,
-	"socket":          ServerNotRunning,
-	"server health":   ServerNotRunning,
-	"egress selector": EgressMismatch,
-	"certificates":    CertificateProblem,
-}
-
 // fromStatus turns one status report into a verdict: the first check in
-// error is the cause, with status's own detail and hint.
+// error is the cause, through its row of the causes table; with none, too
+// few agents is.
 func fromStatus(rep *hoststatus.Report, minAgents, maxAgents int) *Verdict {
 	v := &Verdict{Agents: rep.Agents, MaxAgents: maxAgents, MinAgents: minAgents, Status: rep}
+	f := finding{rep: rep, minAgents: minAgents, maxAgents: maxAgents}
 	for _, c := range rep.Checks {
 		if c.Severity != hoststatus.Error {
 			continue
 		}
-		name := result.Rule(c)
-		if name == "agents" {
-			v.agentCause(rep, c.Message, result.Fix(c))
-			return v
-		}
-		cause, ok := statusCauses[name]
-		if !ok {
-			cause = Cause(name)
-		}
-		v.Cause, v.Detail, v.Fix = cause, c.Message, result.Fix(c)
+		f.check, f.detail, f.hint = hoststatus.CheckName(result.Rule(c)), c.Message, result.Fix(c)
+		v.apply(checkRow(f), f)
 		return v
 	}
 	if rep.Agents < minAgents {
-		v.Cause = TooFewAgents
-		v.Detail = fmt.Sprintf("%d of %d agent(s) connected", rep.Agents, minAgents)
-		v.Fix = "see which agent pods are not Running: `oc -n openshift-bootstrap-konnectivity get pods -o wide`; " + agentRule(rep)
+		v.apply(stageRow(stageAgentCount), f)
 	}
 	return v
 }
 
-// agentCause reads status's agents check: no agent now, never or any
-// more, or connected agents the strategies cannot route to.
-func (v *Verdict) agentCause(rep *hoststatus.Report, detail, fix string) {
-	switch {
-	case rep.Agents > 0:
-		v.Cause, v.Detail, v.Fix = CannotRoute, detail, fix
-	case v.MaxAgents > 0:
-		v.Cause = AgentsDropped
-		v.Detail = fmt.Sprintf("%d agent(s) connected during the wait, none is now: %s", v.MaxAgents, detail)
-		v.Fix = "agents that connect and drop usually fail the server's certificate check or are restarted: " +
-			"compare the agents' Secret with the certificate directory (konnectivity-bundle check --cert-dir) and read an agent's log (`oc -n openshift-bootstrap-konnectivity logs ds/konnectivity-agent`)"
-	default:
-		v.Cause, v.Detail = NoAgentConnected, "no agent connected during the wait: "+detail
-		v.Fix = agentRule(rep)
-		if fix != "" {
-			v.Fix += "; " + fix
-		}
-	}
-}
-
-// agentRule is the agent port's rule as `ports` prints it, read from the
-// rendered bundle.
-func agentRule(rep *hoststatus.Report) string {
-	if rep.Rendered == nil {
-		return "open the agent port from every node to the bootstrap host (konnectivity-bundle ports)"
-	}
-	r, err := netreq.Requirements(rep.Root, rep.Rendered.Bundle)
-	if err != nil || len(r.Requirements) == 0 {
-		return "open the agent port from every node to the bootstrap host (konnectivity-bundle ports)"
-	}
-	t := r.Requirements[0]
-	return fmt.Sprintf("the rule from `konnectivity-bundle ports`: allow %s %d from %s to %s", t.Protocol, t.Port, t.From, t.To)
-}
-
 // waitingFor names the stage the gate is at, for progress lines.
 func (v *Verdict) waitingFor() string {
-	switch v.Cause {
-	case NotRendered, EgressMismatch, CertificateProblem:
-		return "a usable rendered root (" + string(v.Cause) + ")"
-	case ServerNotRunning:
-		return "the server"
-	case NoAgentConnected, AgentsDropped, TooFewAgents:
-		return fmt.Sprintf("agents (%d of %d)", v.Agents, v.MinAgents)
-	case CannotRoute:
-		return "a routable agent"
-	case TargetUnreachable:
-		return "the test dial"
+	r, ok := rowOf(v.Cause)
+	if !ok {
+		return string(v.Cause)
 	}
-	return string(v.Cause)
+	return r.waiting(v)
 }
 
 // MarshalJSON writes the verdict with Waited as waitedSeconds, in seconds to

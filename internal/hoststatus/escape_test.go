@@ -16,7 +16,7 @@ import (
 func TestTextEscapesWhatTheServerSaid(t *testing.T) {
 	rep := &Report{Root: "/host\x1b[2J", BootstrapIP: "10.0.0.5\n" + hostiletext.Forged}
 	for _, h := range hostiletext.Values {
-		rep.add(newCheck("agents", Error, "reason="+h, "hint "+h))
+		rep.add(newCheck(CheckAgents, Error, "reason="+h, "hint "+h))
 	}
 	rep.finish()
 	var text, js bytes.Buffer

@@ -30,8 +30,8 @@ const (
 
 // newCheck is one check as a result: the check's name is its rule, the
 // detail its message and the hint its fix.
-func newCheck(name string, sev Severity, detail, hint string) *framework.Result {
-	return result.New(sev, name, "", "", detail, hint)
+func newCheck(name CheckName, sev Severity, detail, hint string) *framework.Result {
+	return result.New(sev, string(name), "", "", detail, hint)
 }
 
 // Report is the whole status.
@@ -89,10 +89,10 @@ func (o *Options) defaults() {
 // that render has yet to run.
 func loadFailure(err error, euid int) *framework.Result {
 	if errors.Is(err, fs.ErrPermission) && euid != 0 {
-		return newCheck("rendered files", Error, err.Error(),
+		return newCheck(CheckRenderedFiles, Error, err.Error(),
 			"status needs root: render's files are readable by root only; run it as root (sudo konnectivity-bundle status)")
 	}
-	return newCheck("rendered files", Error, err.Error(),
+	return newCheck(CheckRenderedFiles, Error, err.Error(),
 		"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote")
 }
 
@@ -113,7 +113,7 @@ func Run(ctx context.Context, opts Options) *Report {
 			detail = "files render wrote are missing: " + strings.Join(root.Missing, ", ")
 			hint = "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"
 		}
-		rep.add(newCheck("rendered files", Error, detail, hint))
+		rep.add(newCheck(CheckRenderedFiles, Error, detail, hint))
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {
