@@ -28,6 +28,7 @@ type file struct {
 	aside                bool // Change.Aside: a certificate or key replaced
 }
 
+// cert is a file of the certificate directory, private when it is a key.
 func cert(name, data string) file {
 	mode, aside := fs.FileMode(0o644), false
 	if path.Ext(name) == ".key" {
@@ -39,8 +40,8 @@ func cert(name, data string) file {
 	return file{rel: certDir + "/" + name, placement: hostlayout.PlacementCertificate, data: data, mode: mode, aside: aside}
 }
 
-// bundle is a render's files, generation gen ("v1", "v2"), with the server
-// pair and CA of caGen.
+// bundle is a render's files of generation gen ("v1", "v2"), with the CA
+// pair of caGen.
 func bundle(gen, caGen string) []file {
 	return append(certSet(gen, caGen),
 		file{rel: podRel, placement: hostlayout.PlacementStaticPod, data: "pod " + gen, mode: 0o644},
