@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"net/netip"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,64 +112,4 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 		t.Fatal("the old override was never removed, so the test proves nothing")
 	}
 	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
-}
-
-// TestJournalFlushFailureIsUndone fails the flush of the state directory
-// right after the journal is renamed into place (issue 19 point 3): the
-// error may say the host is unchanged only because the journal is gone.
-func TestJournalFlushFailureIsUndone(t *testing.T) {
-	root := t.TempDir()
-	mustRun(t, baseOpts(root))
-	opts := baseOpts(root)
-	opts.BootstrapIP = netip.MustParseAddr("192.0.2.99")
-	before := treetest.Snapshot(t, root, treetest.Exact)
-	failed := false
-	fault := func(op hostfs.Op, rel string) error {
-		if op == hostfs.OpSync && rel == hostlayout.StateDir && !failed {
-			failed = true
-			return errInjected
-		}
-		return nil
-	}
-	_, err := runWith(context.Background(), opts, fault)
-	if !errors.Is(err, errInjected) || !strings.Contains(err.Error(), "host is unchanged") {
-		t.Fatalf("want the injected failure and the host unchanged, got %v", err)
-	}
-	if m, _ := filepath.Glob(filepath.Join(root, hostlayout.JournalPath)); len(m) != 0 {
-		t.Fatalf("the error says unchanged, but the journal %s is still there", m[0])
-	}
-	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
-}
-
-// TestFailedCleanupClaimsNoJournal: an undo whose last step, removing the
-// state directory the run created, fails after the journal went with it
-// must not say the journal stays (issue 19 point 3); the next render
-// removes what is left and writes the bundle.
-func TestFailedCleanupClaimsNoJournal(t *testing.T) {
-	root := t.TempDir()
-	fault := func(op hostfs.Op, rel string) error {
-		switch {
-		case op == hostfs.OpRename && strings.HasSuffix(rel, "-> etc/kubernetes/manifests/konnectivity-server-pod.yaml"):
-			return errInjected // undo the render
-		case op == hostfs.OpRemove && strings.Contains(rel, hostlayout.StagedMark):
-			return errors.New("injected cleanup failure") // ... and fail its last step
-		}
-		return nil
-	}
-	_, err := runWith(context.Background(), baseOpts(root), fault)
-	if !errors.Is(err, errInjected) {
-		t.Fatalf("want the injected failure, got %v", err)
-	}
-	_, jerr := os.Lstat(filepath.Join(root, hostlayout.JournalPath))
-	journal := jerr == nil
-	if strings.Contains(err.Error(), "journal") && strings.Contains(err.Error(), "stays") && !journal {
-		t.Errorf("the error says the journal stays, but it is gone: %v", err)
-	}
-	if strings.Contains(err.Error(), "host is unchanged") {
-		t.Errorf("the error claims the host is unchanged though the cleanup failed: %v", err)
-	}
-	mustRun(t, baseOpts(root))
-	if m, _ := filepath.Glob(filepath.Join(root, "var/lib/.*")); len(m) != 0 {
-		t.Errorf("the next render left %v", m)
-	}
 }

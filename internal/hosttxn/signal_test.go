@@ -1,4 +1,4 @@
-package render_test
+package hosttxn_test
 
 import (
 	"errors"
