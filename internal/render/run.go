@@ -299,12 +299,8 @@ func desiredFiles(objs []object, certDir string, cp *certPlan) ([]desiredFile, e
 		if !ok {
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
 		}
-		mode := fs.FileMode(0o644)
-		if strings.HasSuffix(name, ".key") {
-			mode = 0o600
-		}
 		rel := strings.TrimPrefix(certDir, "/") + "/" + name
-		want = append(want, desiredFile{rel: rel, data: data, mode: mode, placement: hostlayout.PlacementCertificate})
+		want = append(want, desiredFile{rel: rel, data: data, mode: certs.ModeOf(name), placement: hostlayout.PlacementCertificate})
 	}
 	return want, nil
 }
