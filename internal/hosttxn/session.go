@@ -50,9 +50,9 @@ type Session struct {
 	lock  *hostfs.Lock
 }
 
-// PendingNotice is what a shared session reports for a journal it may not
+// pendingNotice is what a shared session reports for a journal it may not
 // recover.
-const PendingNotice = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
+const pendingNotice = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
 
 // Begin checks root (CheckRoot), opens it, takes its lock and recovers an
 // interrupted run. A cancelled ctx stops the wait for the lock with
@@ -100,7 +100,7 @@ func (s *Session) hold(ctx context.Context, opts SessionOptions) error {
 	}
 	if opts.Shared {
 		if ok, _ := s.Root.Exists(hostlayout.JournalPath); ok {
-			s.Recovered = PendingNotice
+			s.Recovered = pendingNotice
 		}
 		return nil
 	}
