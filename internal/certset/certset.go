@@ -7,6 +7,7 @@ package certset
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
@@ -17,11 +18,10 @@ import (
 
 // Options is one certs run.
 type Options struct {
-	// Root is the host root whose lock the run holds; it holds Certs.Dir.
+	// Root is the host root whose lock the run holds; it must hold Dir.
 	Root string
-	// Rel is Certs.Dir relative to Root, slash-separated (the caller
-	// checked it is beneath Root).
-	Rel string
+	// Dir is Certs.Dir made absolute.
+	Dir string
 	// LockTimeout is how long to wait for another holder of Root's lock.
 	LockTimeout time.Duration
 	// Certs says what set to keep in Certs.Dir.
@@ -47,53 +47,68 @@ func (r *Report) Cleaned() bool {
 	return r != nil && (r.Recovered != "" || len(r.Swept) > 0)
 }
 
-// Run holds Root's session (hosttxn.Begin), refuses a directory reached
-// through a link before it changes anything, sweeps the directory and
-// writes the set. A cancelled ctx stops it before the write or, through
-// hosttxn, between two steps of it.
+// NotBeneathError is a --dir outside --root: certs writes only beneath the
+// root whose lock it holds.
+type NotBeneathError struct{ Dir, Root string }
+
+func (e *NotBeneathError) Error() string {
+	return fmt.Sprintf("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", e.Dir, e.Root)
+}
+
+// Run holds Root's session (hosttxn.Begin), refuses a directory outside
+// the root or reached through a link before it changes anything, sweeps the
+// directory and writes the set. A cancelled ctx stops it before the write
+// or, through hosttxn, between two steps of it.
 func Run(ctx context.Context, opts Options) (*Report, error) {
+	var rel string
 	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{
 		Command: "certs", LockTimeout: opts.LockTimeout,
-		Guard: func(h *hostfs.Root) error { return confine(h, opts.Rel) },
+		Guard: func(h *hostfs.Root) (err error) { rel, err = confine(h, opts.Dir); return err },
 	})
 	if err != nil {
 		return nil, err
 	}
 	defer s.Close()
 	rep := &Report{Recovered: s.Recovered}
-	rep.Swept, err = s.Sweep(opts.Rel)
+	rep.Swept, err = s.Sweep(rel)
 	if err != nil {
 		return rep, err
 	}
-	return rep, write(ctx, s.Root, opts, rep)
+	return rep, write(ctx, s.Root, rel, opts.Certs, rep)
 }
 
-// confine refuses a certificate directory that is, or is reached through, a
-// symbolic link, or that holds a link or special file in place of a
-// certificate file: as root on a host that is not ours, certs writes keys
-// only where the path says.
-func confine(h *hostfs.Root, rel string) error {
-	if err := render.ConfineCertDir(h.Dir(), rel); err != nil {
-		return fmt.Errorf("--dir: %w", err)
+// confine requires dir beneath the root and refuses a certificate
+// directory that is, or is reached through, a symbolic link, or that holds
+// a link or special file in place of a certificate file: as root on a host
+// that is not ours, certs writes keys only where the path says. It returns
+// dir relative to the root, slash-separated.
+func confine(h *hostfs.Root, dir string) (string, error) {
+	rel, err := filepath.Rel(h.Dir(), dir)
+	if err != nil || !filepath.IsLocal(rel) {
+		return "", &NotBeneathError{Dir: dir, Root: h.Dir()}
 	}
-	return nil
+	rel = filepath.ToSlash(rel)
+	if err := render.ConfineCertDir(h.Dir(), rel); err != nil {
+		return "", fmt.Errorf("--dir: %w", err)
+	}
+	return rel, nil
 }
 
 // write plans the set and writes what changed (certs.WriteSet), then makes
 // the directory a safe place as certs.Write does.
-func write(ctx context.Context, h *hostfs.Root, opts Options, rep *Report) error {
+func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, rep *Report) error {
 	if ctx.Err() != nil {
 		return context.Cause(ctx)
 	}
-	r, err := certs.Plan(opts.Certs)
+	r, err := certs.Plan(opts)
 	if err != nil {
 		return err
 	}
 	rep.Reason = r.Reason
-	if rep.Written, err = certs.WriteSet(ctx, h, opts.Rel, r.Files); err != nil {
+	if rep.Written, err = certs.WriteSet(ctx, h, rel, r.Files); err != nil {
 		return fmt.Errorf("write the certificates: %w", err)
 	}
-	if err := certs.SecureDir(h.Abs(opts.Rel)); err != nil {
+	if err := certs.SecureDir(h.Abs(rel)); err != nil {
 		return fmt.Errorf("the certificates are written, but %w", err)
 	}
 	return nil

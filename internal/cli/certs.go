@@ -62,12 +62,12 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
-		rel, err := certsDirBeneath(lockRoot, opts.Dir)
+		dir, err := filepath.Abs(opts.Dir)
 		if err != nil {
-			return err
+			return Usagef("--dir: %v", err)
 		}
 		sigs := catchSignals(io.Stderr, "certs")
-		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Rel: rel, LockTimeout: lockTimeout, Certs: opts})
+		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
 		sigs.settle()
 		printCertsReport(io, opts.Dir, rep, err)
 		if stop := interruption(sigs.ctx, "the certs run", "", rep.Cleaned(), err); stop != nil {
@@ -80,11 +80,16 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 // certsExitLocked: another run held the root's lock past --lock-timeout.
 const certsExitLocked = 3
 
-// certsExit gives a locked root its exit code.
+// certsExit gives a locked root its exit code, and a --dir outside --root
+// that of a bad flag.
 func certsExit(err error) error {
 	var locked *hostfs.LockedError
-	if errors.As(err, &locked) {
+	var outside *certset.NotBeneathError
+	switch {
+	case errors.As(err, &locked):
 		return &ExitError{Code: certsExitLocked, Err: err}
+	case errors.As(err, &outside):
+		return Usagef("%v", outside)
 	}
 	return err
 }
@@ -127,20 +132,4 @@ func certsFlagError(err error) error {
 		}
 	}
 	return err
-}
-
-// certsDirBeneath requires --dir beneath --root and returns it relative to
-// the root; certset then refuses a directory that is, or is reached
-// through, a symbolic link.
-func certsDirBeneath(root, dir string) (string, error) {
-	absRoot, err1 := filepath.Abs(root)
-	absDir, err2 := filepath.Abs(dir)
-	if err := errors.Join(err1, err2); err != nil {
-		return "", Usagef("--root/--dir: %v", err)
-	}
-	rel, err := filepath.Rel(absRoot, absDir)
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", Usagef("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", absDir, absRoot)
-	}
-	return filepath.ToSlash(rel), nil
 }
