@@ -66,7 +66,7 @@ func copyCertDir(from, to string) error {
 		if err != nil {
 			return err
 		}
-		if err := os.WriteFile(filepath.Join(to, name), b, modeOf(name)); err != nil {
+		if err := os.WriteFile(filepath.Join(to, name), b, ModeOf(name)); err != nil {
 			return err
 		}
 	}

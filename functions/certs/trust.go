@@ -61,7 +61,7 @@ func fileTrustReason(path string) string {
 	switch {
 	case perm&0o022 != 0:
 		return fmt.Sprintf("%s has mode %04o, writable by group or others", path, perm)
-	case modeOf(filepath.Base(path)) == KeyMode && perm&0o077 != 0:
+	case ModeOf(filepath.Base(path)) == KeyMode && perm&0o077 != 0:
 		return fmt.Sprintf("%s is a private key with mode %04o, readable by group or others (want %04o)", path, perm, KeyMode)
 	}
 	return ""

@@ -1,12 +1,13 @@
 package certs
 
 import (
-	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
@@ -20,6 +21,15 @@ const (
 	CertMode fs.FileMode = 0o644
 )
 
+// ModeOf is the mode of the certificate file name on disk: KeyMode for a
+// private key, CertMode otherwise.
+func ModeOf(name string) fs.FileMode {
+	if filepath.Ext(name) == ".key" {
+		return KeyMode
+	}
+	return CertMode
+}
+
 // Ensure plans and then writes whatever changed (see Write).
 func Ensure(opts Options) (*Result, error) {
 	r, err := Plan(opts)
@@ -32,98 +42,67 @@ func Ensure(opts Options) (*Result, error) {
 	return r, nil
 }
 
-// Write makes dir hold exactly r.Files and returns the names it rewrote.
-// Files whose bytes are already right are not touched (their modification
-// times stay), except that modes are tightened to DirMode/KeyMode/CertMode.
-// Every changed file is first written in full to a temporary file in dir.
-// Then the old files of those names are removed, and only then are the new
-// ones renamed into place, the CA pair first: whenever a kill stops it, dir
-// holds at most an incomplete set, which the next Plan regenerates, never a
-// certificate beside a key or a CA it does not match. The temporary files a
-// killed Write left are removed by the next one.
+// Write makes dir hold exactly r.Files and returns the names it rewrote,
+// through the journaled writer the certs command uses (WriteSet). Nothing
+// hands the KonnectivityCerts function a host root, so dir itself is the
+// root it locks and journals in: the journal's directories exist inside
+// dir only while a set is written, and the next Write finishes or undoes
+// what a killed one left, then removes the temporary files an older writer
+// left (functions/certs/README.md, "Writing").
 func Write(dir string, r *Result) ([]string, error) {
+	return writeWithin(dir, r, hostfs.DefaultLockTimeout)
+}
+
+// writeWithin is Write waiting at most wait for another writer of dir.
+func writeWithin(dir string, r *Result, wait time.Duration) ([]string, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	if err := sweepTemps(dir); err != nil {
+	if err := dropPlanted(dir); err != nil {
 		return nil, err
 	}
-	var changed, temps []string
-	defer func() {
-		for _, t := range temps {
-			os.Remove(t) // a no-op after a successful rename
-		}
-	}()
-	for _, name := range hostlayout.CertFileNames {
-		want, ok := r.Files[name]
-		if !ok {
-			return nil, fmt.Errorf("write certificates: result has no %s", name)
-		}
-		path := filepath.Join(dir, name)
-		if cur, err := os.ReadFile(path); err == nil && bytes.Equal(cur, want) {
-			if err := ensureMode(path, modeOf(name)); err != nil {
-				return nil, err
-			}
-			continue
-		}
-		tmp, err := writeTemp(dir, name, want)
-		if err != nil {
-			return nil, err
-		}
-		temps = append(temps, tmp)
-		changed = append(changed, name)
+	s, err := hosttxn.Begin(context.Background(), dir, hosttxn.SessionOptions{LockTimeout: wait})
+	var locked *hostfs.LockedError
+	if errors.As(err, &locked) {
+		return nil, fmt.Errorf("certificate directory %s is in use by %s, still after %s (fix: let that run finish)", dir, locked.Holder, locked.Timeout)
 	}
-	if err := replace(dir, changed, temps); err != nil {
-		return nil, err
+	if err != nil {
+		return nil, fmt.Errorf("certificate directory: %w", err)
 	}
-	return changed, syncDir(dir, len(changed) > 0)
+	defer s.Close()
+	if _, err := s.Sweep("."); err != nil {
+		return nil, fmt.Errorf("certificate directory: %w", err)
+	}
+	written, err := WriteSet(context.Background(), s.Root, ".", r.Files)
+	if err != nil {
+		return nil, fmt.Errorf("write certificates: %w", err)
+	}
+	return written, nil
 }
 
-// replace removes the old files of the changed names, makes that durable,
-// and renames each temporary file to its name, in CertFileNames order (the
-// CA pair before the leaves it signs).
-func replace(dir string, changed, temps []string) error {
-	for _, name := range changed {
-		if err := os.Remove(filepath.Join(dir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+// dropPlanted removes a link or special file at a certificate file's name
+// in dir, which hostfs would refuse to replace: Plan trusts nothing in such
+// a place and regenerates all six, and the function has always replaced
+// what sat there, never following it. dir itself is no link (ensureDir).
+func dropPlanted(dir string) error {
+	for _, name := range hostlayout.CertFileNames {
+		p := filepath.Join(dir, name)
+		fi, err := os.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) || (err == nil && (fi.Mode().IsRegular() || fi.IsDir())) {
+			continue
+		}
+		if err == nil {
+			err = os.Remove(p) // unlinks the link or special file itself
+		}
+		if err != nil {
 			return fmt.Errorf("write certificates: remove the old %s: %w", name, err)
 		}
 	}
-	if err := syncDir(dir, len(changed) > 0); err != nil {
-		return err
-	}
-	for i, name := range changed {
-		if err := os.Rename(temps[i], filepath.Join(dir, name)); err != nil {
-			return fmt.Errorf("write certificates: %w", err)
-		}
-	}
 	return nil
-}
-
-// sweepTemps removes the temporary files a killed Write (or an older certs
-// command) left in dir, two of them possibly copies of a private key. Only
-// exact names are removed, only regular files of the running user, never
-// through a link (hosttxn.SweepLegacyCertTemps).
-func sweepTemps(dir string) error {
-	h, err := hostfs.Open(dir)
-	if err != nil {
-		return fmt.Errorf("certificate directory: %w", err)
-	}
-	defer h.Close()
-	if _, err := hosttxn.SweepLegacyCertTemps(h, "."); err != nil {
-		return fmt.Errorf("certificate directory: %w", err)
-	}
-	return nil
-}
-
-func modeOf(name string) fs.FileMode {
-	if filepath.Ext(name) == ".key" {
-		return KeyMode
-	}
-	return CertMode
 }
 
 // ensureDir creates dir (parents 0755, dir itself 0700) or makes it a safe
-// place again (SecureDir).
+// place again (SecureDir). It cannot go through hostfs: dir is the root.
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("create certificate directory: %w", err)
@@ -139,58 +118,4 @@ func ensureDir(dir string) error {
 		return fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
 	}
 	return SecureDir(dir)
-}
-
-func ensureMode(path string, mode fs.FileMode) error {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fmt.Errorf("stat %s: %w", path, err)
-	}
-	if fi.Mode().Perm() == mode {
-		return nil
-	}
-	if err := os.Chmod(path, mode); err != nil {
-		return fmt.Errorf("restrict %s to %v: %w", path, mode, err)
-	}
-	return nil
-}
-
-// writeTemp writes data with its final mode to a hidden temporary file in
-// dir (same file system, so the rename is atomic) and flushes it to disk.
-func writeTemp(dir, name string, data []byte) (string, error) {
-	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return "", fmt.Errorf("write %s: %w", name, err)
-	}
-	err = f.Chmod(modeOf(name))
-	if err == nil {
-		_, err = f.Write(data)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		os.Remove(f.Name())
-		return "", fmt.Errorf("write %s: %w", filepath.Join(dir, name), err)
-	}
-	return f.Name(), nil
-}
-
-// syncDir makes the renames durable.
-func syncDir(dir string, changed bool) error {
-	if !changed {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	defer d.Close()
-	if err := d.Sync(); err != nil {
-		return fmt.Errorf("sync %s: %w", dir, err)
-	}
-	return nil
 }

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,9 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/certset"
 )
 
 func newCertsCommand() *Command {
@@ -61,61 +58,55 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
+		dir, err := filepath.Abs(opts.Dir)
+		if err != nil {
+			return Usagef("--dir: %v", err)
+		}
 		sigs := catchSignals(io.Stderr, "certs")
-		cleaned, err := lockedCerts(sigs.ctx, io, lockRoot, lockTimeout, opts)
+		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
 		sigs.settle()
-		if stop := interruption(sigs.ctx, "the certs run", "", cleaned, err); stop != nil {
+		printCertsReport(io, opts.Dir, rep, err)
+		if stop := interruption(sigs.ctx, "the certs run", "", rep.Cleaned(), err); stop != nil {
 			return stop
 		}
-		return err
+		return certsExit(err)
 	}
 }
 
-// lockedCerts takes the root's lock, recovers an interrupted run, removes
-// what an older certs left and writes the set; cleaned says whether it
-// changed the host before the set (then not "as before" it started).
-func lockedCerts(ctx context.Context, io IO, root string, timeout time.Duration, opts certs.Options) (bool, error) {
-	h, unlock, err := lockRootDir(ctx, root, timeout)
-	if err != nil {
-		return false, err // a locked root: exitForError
+// certsExit gives a --dir outside --root the exit code of a bad flag; a
+// locked root keeps its LockedError, which exitForError gives the table's
+// code.
+func certsExit(err error) error {
+	var outside *certset.NotBeneathError
+	if errors.As(err, &outside) {
+		return Usagef("%v", outside)
 	}
-	defer unlock()
-	rel, err := confineCertsDir(h.Dir(), opts.Dir)
-	if err != nil {
-		return false, err
-	}
-	recovered, err := hosttxn.Recover(h)
-	if err != nil {
-		return false, err
-	}
-	if recovered != "" {
-		fmt.Fprintf(io.Stderr, "recovered: %s\n", recovered)
-	}
-	swept, err := hosttxn.SweepLegacyCertTemps(h, rel)
-	printSwept(io.Stderr, swept)
-	cleaned := recovered != "" || len(swept) > 0
-	if err != nil {
-		return cleaned, err
-	}
-	return cleaned, runCerts(ctx, io, h, rel, opts)
+	return err
 }
 
-// lockRootDir opens the root and takes its lock; unlock releases both.
-func lockRootDir(ctx context.Context, root string, timeout time.Duration) (*hostfs.Root, func(), error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return nil, nil, Usagef("--root: %v", err)
+// printCertsReport says what recovery and the sweep did on stderr, and
+// with no error what was written or reused on stdout.
+func printCertsReport(io IO, dir string, rep *certset.Report, err error) {
+	if rep == nil {
+		return
 	}
-	h, err := hostfs.Open(abs)
-	if err != nil {
-		return nil, nil, err
+	if rep.Recovered != "" {
+		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 	}
-	lock, err := h.Lock(ctx, timeout)
+	printSwept(io.Stderr, rep.Swept)
 	if err != nil {
-		h.Close()
-		return nil, nil, err
+		return
 	}
-	return h, func() { lock.Unlock(); h.Close() }, nil
+	if len(rep.Written) == 0 {
+		fmt.Fprintf(io.Stdout, "reused %s: %s\n", dir, rep.Reason)
+		return
+	}
+	paths := make([]string, len(rep.Written))
+	for i, name := range rep.Written {
+		paths[i] = filepath.Join(dir, name)
+	}
+	fmt.Fprintf(io.Stdout, "wrote %s\n", strings.Join(paths, " "))
+	fmt.Fprintf(io.Stdout, "generated because %s\n", rep.Reason)
 }
 
 // certsFlagError names the flag behind an invalid option.
@@ -131,56 +122,4 @@ func certsFlagError(err error) error {
 		}
 	}
 	return err
-}
-
-// confineCertsDir requires --dir beneath --root and refuses a directory
-// that is, or is reached through, a symbolic link: as root on a host that
-// is not ours, certs writes keys only where the path says. It returns --dir
-// relative to the root.
-func confineCertsDir(root, dir string) (string, error) {
-	absRoot, err1 := filepath.Abs(root)
-	absDir, err2 := filepath.Abs(dir)
-	if err := errors.Join(err1, err2); err != nil {
-		return "", Usagef("--root/--dir: %v", err)
-	}
-	rel, err := filepath.Rel(absRoot, absDir)
-	if err != nil || !filepath.IsLocal(rel) {
-		return "", Usagef("--dir %s is not beneath --root %s (fix: pass a --root that holds it, / on the bootstrap node)", absDir, absRoot)
-	}
-	if err := render.ConfineCertDir(absRoot, filepath.ToSlash(rel)); err != nil {
-		return "", fmt.Errorf("--dir: %w", err)
-	}
-	return filepath.ToSlash(rel), nil
-}
-
-// runCerts plans the set and writes what changed as one host transaction
-// (writeCertSet), then makes the directory a safe place as certs.Write does.
-// A cancelled ctx stops it before the write or, through hosttxn, between
-// two steps of it.
-func runCerts(ctx context.Context, io IO, h *hostfs.Root, rel string, opts certs.Options) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
-	}
-	r, err := certs.Plan(opts)
-	if err != nil {
-		return err
-	}
-	written, err := writeCertSet(ctx, h, rel, r.Files)
-	if err != nil {
-		return fmt.Errorf("write the certificates: %w", err)
-	}
-	if err := certs.SecureDir(h.Abs(rel)); err != nil {
-		return fmt.Errorf("the certificates are written, but %w", err)
-	}
-	if len(written) == 0 {
-		fmt.Fprintf(io.Stdout, "reused %s: %s\n", opts.Dir, r.Reason)
-		return nil
-	}
-	paths := make([]string, len(written))
-	for i, name := range written {
-		paths[i] = filepath.Join(opts.Dir, name)
-	}
-	fmt.Fprintf(io.Stdout, "wrote %s\n", strings.Join(paths, " "))
-	fmt.Fprintf(io.Stdout, "generated because %s\n", r.Reason)
-	return nil
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -127,27 +126,19 @@ func gatherStatus(dir string, rep statusReport) error {
 // diagnosis is bounded, and a run holding the lock finishes or undoes its
 // own journal anyway.
 func recoverInterrupted(root string, wait time.Duration) (string, error) {
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", nil // status itself reports the bad root
-	}
-	h, err := hostfs.Open(abs)
-	if err != nil {
-		return "", nil
-	}
-	defer h.Close()
-	if !hosttxn.Pending(h) {
-		return "", nil
-	}
-	lock, err := h.Lock(context.Background(), wait)
+	s, err := hosttxn.Begin(context.Background(), root, hosttxn.SessionOptions{
+		OnlyIfPending: true, LockTimeout: wait, LockFlag: "--timeout",
+	})
+	var bad *hosttxn.RootError
 	var locked *hostfs.LockedError
-	if errors.As(err, &locked) {
-		locked.Flag = "--timeout"
+	switch {
+	case errors.As(err, &bad):
+		return "", nil // status itself reports the bad root
+	case errors.As(err, &locked):
 		return "", fmt.Errorf("an interrupted run waits to be recovered, and %w", locked)
-	}
-	if err != nil {
+	case err != nil:
 		return "", err
 	}
-	defer lock.Unlock()
-	return hosttxn.Recover(h)
+	defer s.Close()
+	return s.Recovered, nil
 }

@@ -12,11 +12,11 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// legacyCertTemp is the name certs binaries before the host transaction
-// gave a certificate file while writing it, and the KonnectivityCerts
-// function's writer (functions/certs.Write) still gives it (os.CreateTemp's
-// pattern "."+name+".tmp-*": a decimal suffix); a kill leaves it behind, two
-// of the six holding a private key.
+// legacyCertTemp is the name certs binaries before the host transaction,
+// and the KonnectivityCerts function before it took the same writer, gave a
+// certificate file while writing it (os.CreateTemp's pattern
+// "."+name+".tmp-*": a decimal suffix); a kill leaves it behind, two of the
+// six holding a private key.
 var legacyCertTemp = regexp.MustCompile(`^\.(` + strings.ReplaceAll(strings.Join(hostlayout.CertFileNames, "|"), ".", `\.`) + `)\.tmp-[0-9]+$`)
 
 // SweepLegacyCertTemps removes from each certificate directory in dirs

@@ -3,11 +3,7 @@ package render
 import (
 	"errors"
 	"fmt"
-	"io/fs"
 	"net/netip"
-	"os"
-	"path/filepath"
-	"syscall"
 
 	"github.com/distribution/reference"
 
@@ -16,54 +12,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 )
-
-// checkRoot requires an existing, writable directory. A dry run only needs
-// to read it.
-func checkRoot(root string, dryRun bool) (string, error) {
-	const field, fix = "--root", "pass an existing directory (/ on the bootstrap node, as root)"
-	if root == "" {
-		return "", inputErrorf(field, fix, "is required")
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", inputErrorf(field, fix, "%v", err)
-	}
-	fi, err := os.Stat(abs)
-	switch {
-	case errors.Is(err, os.ErrNotExist):
-		return "", inputErrorf(field, fix, "%s does not exist", abs)
-	case err != nil:
-		return "", inputErrorf(field, fix, "%v", err)
-	case !fi.IsDir():
-		return "", inputErrorf(field, fix, "%s is a file, not a directory", abs)
-	}
-	if !dryRun {
-		if err := writable(abs); err != nil {
-			return "", notWritable(abs, err, os.Geteuid())
-		}
-	}
-	return abs, nil
-}
-
-// notWritable is the error for a root render may not write. A user other
-// than root denied the bootstrap node's / (or any root) needs root, which
-// render does to write root-owned files, not another directory.
-func notWritable(abs string, err error, euid int) *InputError {
-	if errors.Is(err, fs.ErrPermission) && euid != 0 {
-		return inputErrorf("--root", "run it as root (sudo konnectivity-bundle render ...), or pass a scratch directory you own to try a render",
-			"%s is not writable by uid %d: render needs root, to write the root-owned files the kubelet and the installer read", abs, euid)
-	}
-	return inputErrorf("--root", "pass an existing writable directory (/ on the bootstrap node, as root)", "%s is not writable: %v", abs, err)
-}
-
-// writable asks the kernel, which also answers EROFS for root on a
-// read-only mount, where permission bits alone would say yes.
-func writable(dir string) error {
-	if err := syscall.Access(dir, 0x2 /* W_OK */); err != nil {
-		return err
-	}
-	return nil
-}
 
 // checkImage applies the container reference grammar the kubelet's runtime
 // uses. An empty image means the overlay pins it (checkPinned verifies that).

@@ -2,6 +2,7 @@ package render
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"net/netip"
@@ -36,28 +37,16 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	if err != nil {
 		return nil, err
 	}
-	h, err := hostfs.Open(in.root)
+	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{
+		Command: "render", Writable: !opts.DryRun, Shared: opts.DryRun, LockTimeout: opts.LockTimeout,
+	})
 	if err != nil {
-		return nil, err
+		return nil, rootInputError(err)
 	}
-	defer h.Close()
-	rep := &Report{Root: in.root, DryRun: opts.DryRun}
-	lock := h.Lock
-	if opts.DryRun {
-		lock = h.LockShared
-	}
-	held, err := lock(ctx, opts.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer held.Unlock()
-	if !opts.DryRun {
-		if rep.Recovered, err = hosttxn.Recover(h); err != nil {
-			return rep, err
-		}
-	} else if ok, _ := h.Exists(hostlayout.JournalPath); ok {
-		rep.Recovered = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
-	}
+	defer s.Close()
+	h := s.Root
+	in.root = h.Dir()
+	rep := &Report{Root: in.root, DryRun: opts.DryRun, Recovered: s.Recovered}
 	if err := stopped(ctx); err != nil {
 		return rep, err // after the recovery, before any change of its own
 	}
@@ -76,7 +65,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	if opts.DryRun {
 		return rep, nil
 	}
-	if rep.Swept, err = hosttxn.SweepLegacyCertTemps(h, append(hosttxn.CertDirs(in.prev), rep.certRel())...); err != nil {
+	if rep.Swept, err = s.Sweep(append(hosttxn.CertDirs(in.prev), rep.certRel())...); err != nil {
 		return rep, err
 	}
 	if !rep.Changed() {
@@ -108,14 +97,20 @@ type hostInputs struct {
 	opts  Options
 }
 
+// rootInputError words a --root Begin refused as render's other bad
+// inputs (exit 2); any other error passes unchanged.
+func rootInputError(err error) error {
+	var bad *hosttxn.RootError
+	if errors.As(err, &bad) && bad.Err == nil {
+		return &InputError{Field: "--root", Message: bad.Message, Fix: bad.Fix}
+	}
+	return err
+}
+
 // resolveInputs validates the flags. --bootstrap-ip is parsed here, once;
 // the build settles it against the overlay (auto, the overlay's own
 // spec.bootstrapIP and ipFamily). The state is read under the lock (runWith).
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
-	root, err := checkRoot(opts.Root, opts.DryRun)
-	if err != nil {
-		return hostInputs{}, err
-	}
 	if err := checkImage(opts.Image); err != nil {
 		return hostInputs{}, err
 	}
@@ -126,7 +121,7 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err != nil {
 		return hostInputs{}, err
 	}
-	return hostInputs{root: root, flag: flag, force: opts.Force, opts: opts}, nil
+	return hostInputs{flag: flag, force: opts.Force, opts: opts}, nil
 }
 
 // planAll builds the bundle once and plans every file from that model; a
@@ -303,12 +298,8 @@ func desiredFiles(objs []*bundlemodel.Object, certDir string, cp *certPlan) ([]d
 		if !ok {
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
 		}
-		mode := fs.FileMode(0o644)
-		if strings.HasSuffix(name, ".key") {
-			mode = 0o600
-		}
 		rel := strings.TrimPrefix(certDir, "/") + "/" + name
-		want = append(want, desiredFile{rel: rel, data: data, mode: mode, placement: hostlayout.PlacementCertificate})
+		want = append(want, desiredFile{rel: rel, data: data, mode: certs.ModeOf(name), placement: hostlayout.PlacementCertificate})
 	}
 	return want, nil
 }

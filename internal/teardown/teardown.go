@@ -7,11 +7,8 @@ package teardown
 import (
 	"context"
 	"fmt"
-	"os"
-	"path/filepath"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
@@ -62,31 +59,21 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 
 // Run tears down. It is idempotent: what is already gone counts as removed.
 func Run(ctx context.Context, opts Options) (*Report, error) {
-	root, err := checkRoot(opts.Root)
-	if err != nil {
-		return nil, err
-	}
 	cluster := opts.Cluster
 	if cluster == nil && opts.Kubeconfig != "" {
 		// Load it before touching anything, so a typo fails cleanly.
+		var err error
 		if cluster, err = ClusterFromKubeconfig(opts.Kubeconfig); err != nil {
 			return nil, err
 		}
 	}
-	h, err := hostfs.Open(root)
+	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{Command: "teardown", LockTimeout: opts.LockTimeout})
 	if err != nil {
 		return nil, err
 	}
-	defer h.Close()
-	lock, err := h.Lock(ctx, opts.LockTimeout)
-	if err != nil {
-		return nil, err
-	}
-	defer lock.Unlock()
-	rep := &Report{}
-	if rep.Recovered, err = hosttxn.Recover(h); err != nil {
-		return nil, err
-	}
+	defer s.Close()
+	h := s.Root
+	rep := &Report{Recovered: s.Recovered}
 	if err := stopped(ctx); err != nil {
 		return rep, err
 	}
@@ -111,7 +98,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	if err := removeFiles(h, st, rep); err != nil {
 		return rep, err
 	}
-	swept, err := hosttxn.SweepLegacyCertTemps(h, hosttxn.CertDirs(st)...)
+	swept, err := s.Sweep(hosttxn.CertDirs(st)...)
 	rep.Removed = append(rep.Removed, swept...)
 	if err != nil {
 		return rep, err
@@ -149,22 +136,4 @@ func stopped(ctx context.Context) error {
 		return nil
 	}
 	return context.Cause(ctx)
-}
-
-func checkRoot(root string) (string, error) {
-	if root == "" {
-		return "", fmt.Errorf("--root is required")
-	}
-	abs, err := filepath.Abs(root)
-	if err != nil {
-		return "", fmt.Errorf("--root: %w", err)
-	}
-	fi, err := os.Stat(abs)
-	if err != nil {
-		return "", fmt.Errorf("--root: %w", err)
-	}
-	if !fi.IsDir() {
-		return "", fmt.Errorf("--root: %s is not a directory", abs)
-	}
-	return abs, nil
 }

@@ -1,24 +1,22 @@
-package cli
+package certs
 
 import (
 	"context"
 	"fmt"
 	"path"
-	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
-// writeCertSet makes dir (root-relative) hold files through one host
+// WriteSet makes dir (root-relative) hold files through one host
 // transaction and returns the names it rewrote. Each replaced file is moved
 // aside before any new one is put in place (hosttxn.Change.Aside), so at no
 // instant, and after no kill, does the directory hold a certificate beside
-// a key or CA it does not match; the next certs, render, teardown or status
-// finishes or undoes an interrupted set from the journal.
-func writeCertSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
+// a key or CA it does not match; the next run that recovers h finishes or
+// undoes an interrupted set from the journal. The caller holds h's lock.
+func WriteSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
 	var changes []hosttxn.Change
 	var written []string
 	for _, name := range hostlayout.CertFileNames {
@@ -27,10 +25,7 @@ func writeCertSet(ctx context.Context, h *hostfs.Root, dir string, files map[str
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
 		}
 		rel := path.Join(dir, name)
-		mode := certs.CertMode
-		if strings.HasSuffix(name, ".key") {
-			mode = certs.KeyMode
-		}
+		mode := ModeOf(name)
 		action, old, err := hosttxn.Compare(h, rel, data, mode)
 		if err != nil {
 			return nil, fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
@@ -44,8 +39,8 @@ func writeCertSet(ctx context.Context, h *hostfs.Root, dir string, files map[str
 	if len(written) == 0 {
 		return nil, nil
 	}
-	// The journal's own directory chain is listed too, so a root certs
-	// writes first is left without it once the set is in place.
+	// The journal's own directory chain is listed too, so a root whose
+	// first write is this set is left without it once the set is in place.
 	dirs, err := hosttxn.MissingDirs(h, hostlayout.StateDir, dir)
 	if err != nil {
 		return nil, err
