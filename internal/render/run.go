@@ -101,15 +101,14 @@ func stopped(ctx context.Context) error {
 // hostInputs are the validated inputs and the previous state.
 type hostInputs struct {
 	root  string
-	flag  netip.Addr // --bootstrap-ip when it gives an address
-	ip    netip.Addr // the bootstrap IP, once the build settled it
+	ip    netip.Addr // the bootstrap IP, once settled (buildModel)
 	force bool
 	prev  *hostlayout.State
 	opts  Options
 }
 
-// resolveInputs validates the flags. --bootstrap-ip is parsed here, once;
-// the build settles it against the overlay (auto, the overlay's own
+// resolveInputs validates the flags. --bootstrap-ip is settled with the
+// overlay's spec before the build (buildModel: auto, the overlay's own
 // spec.bootstrapIP and ipFamily). The state is read under the lock (runWith).
 func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	root, err := checkRoot(opts.Root, opts.DryRun)
@@ -122,24 +121,17 @@ func resolveInputs(d *deps, opts Options) (hostInputs, error) {
 	if err := checkKey(opts); err != nil {
 		return hostInputs{}, err
 	}
-	flag, err := flagIP(opts)
-	if err != nil {
-		return hostInputs{}, err
-	}
-	return hostInputs{root: root, flag: flag, force: opts.Force, opts: opts}, nil
+	return hostInputs{root: root, force: opts.Force, opts: opts}, nil
 }
 
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, source, err := buildModel(d, opts, in.flag)
+	model, ip, source, err := buildModel(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.ip = model.BootstrapIP
-	if !in.ip.IsValid() {
-		in.ip = in.flag // a target without our generator
-	}
+	in.ip = ip
 	if in.ip.IsValid() {
 		rep.BootstrapIP, rep.BootstrapIPSource = in.ip.String(), source
 	}

@@ -78,16 +78,14 @@ type Inputs struct {
 }
 
 // Resolve decodes, defaults and validates a config. The spec's bootstrapIP
-// comes out in canonical form.
+// comes out in canonical form: in.BootstrapIP when valid, else the config's
+// own or the environment's.
 func Resolve(config []byte, in Inputs) (*Spec, error) {
 	cfg, err := Decode(config)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Spec.Default(in.Getenv)
-	if in.BootstrapIP.IsValid() {
-		cfg.Spec.BootstrapIP = in.BootstrapIP.String()
-	}
 	if err := cfg.Spec.validate(in.BootstrapIP); err != nil {
 		return nil, err
 	}
