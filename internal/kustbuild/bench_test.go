@@ -34,3 +34,29 @@ func BenchmarkOverlays(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReadSpec is what render's read of the overlay's spec, before its
+// one build, costs beside that build, every overlay once per iteration:
+// benchstat -col /step.
+func BenchmarkReadSpec(b *testing.B) {
+	b.Run("step=read-spec", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, overlay := range Overlays() {
+				if _, err := ReadSpec(overlay, inputs(b, overlay)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("step=build-model", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, overlay := range Overlays() {
+				if _, err := BuildModel(overlay, inputs(b, overlay)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}

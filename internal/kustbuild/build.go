@@ -29,8 +29,10 @@ const DefaultOverlay = "ipv4"
 // Options are the runtime values of a build.
 type Options struct {
 	// BootstrapIP is the address the generator gets as a value (never
-	// through KONNECTIVITY_BOOTSTRAP_IP); the zero Addr leaves it to each
-	// config's own spec.bootstrapIP or the environment. Build takes it as
+	// through KONNECTIVITY_BOOTSTRAP_IP), validated where it was read
+	// (bootstrapip.Validate); the generator checks only its family. The
+	// zero Addr leaves it to each config's own spec.bootstrapIP or the
+	// environment. Build takes it as
 	// --bootstrap-ip and settles it against each config's spec.bootstrapIP
 	// (SettleBootstrapIP); BuildModel takes it as the caller settled it
 	// against the spec ReadSpec read (render), and hands it over as it is.

@@ -81,7 +81,7 @@ func getenvOf(opts Options) func(string) string {
 // beats a guess), and says where the address came from. A disabled bundle
 // needs no address.
 func settleIP(d *deps, opts Options, spec *bundlev1.Spec) (netip.Addr, string, error) {
-	flag := opts.BootstrapIP
+	flag := opts.BootstrapIP.Unmap() // as the CLI's parse hands it over
 	if opts.AutoBootstrapIP {
 		flag = netip.Addr{}
 	}
@@ -152,7 +152,7 @@ func checkFlag(flag netip.Addr, fam bootstrapip.Family) (netip.Addr, error) {
 	if err := bootstrapip.Check(flag, fam); err != nil {
 		return netip.Addr{}, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
 	}
-	return flag.Unmap(), nil
+	return flag, nil
 }
 
 // detect is --bootstrap-ip auto for the overlay's family: the address and

@@ -72,8 +72,9 @@ type Inputs struct {
 	Getenv func(string) string
 	// BootstrapIP, when valid, is the address the caller resolved (render,
 	// or a build's --bootstrap-ip) against the config's own
-	// spec.bootstrapIP: it is the spec's address, and the environment is
-	// not asked for one.
+	// spec.bootstrapIP and validated (bootstrapip.Validate or Check): it is
+	// the spec's address, the environment is not asked for one, and only
+	// its family is checked here, against spec.ipFamily.
 	BootstrapIP netip.Addr
 }
 

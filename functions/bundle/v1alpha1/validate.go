@@ -68,7 +68,8 @@ func (v *validator) oneOf(field, got string, allowed ...string) {
 }
 
 // bootstrapIP applies bootstrapip.Validate (or, to an address the caller
-// resolved, its Check) and words its verdict for spec.bootstrapIP.
+// resolved and validated, only the family rule, which needs spec.ipFamily)
+// and words its verdict for spec.bootstrapIP.
 func (v *validator) bootstrapIP(family, raw string, resolved netip.Addr) {
 	const field = "spec.bootstrapIP"
 	if raw == "" && !resolved.IsValid() {
@@ -77,7 +78,7 @@ func (v *validator) bootstrapIP(family, raw string, resolved netip.Addr) {
 	}
 	ip, err := resolved, error(nil)
 	if ip.IsValid() {
-		err = bootstrapip.Check(ip, bootstrapip.Family(family))
+		err = bootstrapip.CheckFamily(ip, bootstrapip.Family(family)) // the caller validated the rest
 	} else {
 		ip, err = bootstrapip.Validate(raw, bootstrapip.Family(family))
 	}
