@@ -32,10 +32,10 @@ type Options struct {
 	// through KONNECTIVITY_BOOTSTRAP_IP), validated where it was read
 	// (bootstrapip.Validate); the generator checks only its family. The
 	// zero Addr leaves it to each config's own spec.bootstrapIP or the
-	// environment. Build takes it as
-	// --bootstrap-ip and settles it against each config's spec.bootstrapIP
-	// (SettleBootstrapIP); BuildModel takes it as the caller settled it
-	// against the spec ReadSpec read (render), and hands it over as it is.
+	// environment. Build takes it as --bootstrap-ip and settles it against
+	// each config's spec.bootstrapIP (SettleBootstrapIP); BuildModel takes
+	// it as the caller settled it against the spec ReadSpec read (render),
+	// and hands it over as it is.
 	BootstrapIP netip.Addr
 	Image       string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
