@@ -55,6 +55,40 @@ func TestValidate(t *testing.T) {
 	}
 }
 
+// TestCheckFamily: the family rule alone, as Check words it; the other
+// rules are not applied again (a loopback address of the family passes).
+func TestCheckFamily(t *testing.T) {
+	cases := []struct {
+		addr    string
+		family  Family
+		wantErr string // "" = no error
+	}{
+		{"192.0.2.10", IPv4, ""},
+		{"192.0.2.10", "", ""},
+		{"192.0.2.10", DualStack, ""},
+		{"2001:db8::10", DualStack, ""},
+		{"::ffff:192.0.2.10", IPv4, ""},
+		{"127.0.0.1", IPv4, ""},
+		{"192.0.2.10", IPv6, `"192.0.2.10" is an ipv4 address, want ipv6`},
+		{"::ffff:192.0.2.10", IPv6, `"::ffff:192.0.2.10" is an ipv4 address, want ipv6`},
+		{"2001:db8::10", IPv4, `"2001:db8::10" is an ipv6 address, want ipv4`},
+	}
+	for _, tc := range cases {
+		addr := netip.MustParseAddr(tc.addr)
+		err := CheckFamily(addr, tc.family)
+		switch {
+		case tc.wantErr == "" && err != nil:
+			t.Errorf("CheckFamily(%s, %q) = %v, want nil", tc.addr, tc.family, err)
+		case tc.wantErr != "" && (err == nil || err.Error() != tc.wantErr):
+			t.Errorf("CheckFamily(%s, %q) = %v, want %s", tc.addr, tc.family, err, tc.wantErr)
+		case tc.wantErr != "":
+			if full := Check(addr, tc.family); full == nil || full.Error() != err.Error() {
+				t.Errorf("CheckFamily(%s, %q) says %v where Check says %v", tc.addr, tc.family, err, full)
+			}
+		}
+	}
+}
+
 func TestParseFamily(t *testing.T) {
 	for in, want := range map[string]Family{"ipv4": IPv4, "IPv6": IPv6} {
 		if got, err := ParseFamily(in); err != nil || got != want {

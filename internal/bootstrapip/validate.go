@@ -130,10 +130,21 @@ func Check(addr netip.Addr, want Family) error {
 	return check(addr.String(), addr.Unmap(), want)
 }
 
+// CheckFamily applies Check's family rule alone, to an address whose other
+// rules were applied already (one parsed by Validate): an error when addr
+// is not of family want (IPv4 or IPv6; DualStack and "" accept both).
+func CheckFamily(addr netip.Addr, want Family) error {
+	return checkFamily(addr.String(), addr.Unmap(), want)
+}
+
 func check(input string, addr netip.Addr, want Family) error {
 	if kind := unusable(addr); kind != "" {
 		return &Error{Input: input, Problem: Unreachable, Kind: kind}
 	}
+	return checkFamily(input, addr, want)
+}
+
+func checkFamily(input string, addr netip.Addr, want Family) error {
 	if (want == IPv4 || want == IPv6) && FamilyOf(addr) != want {
 		return &Error{Input: input, Problem: WrongFamily, Got: FamilyOf(addr), Want: want}
 	}

@@ -34,3 +34,30 @@ func BenchmarkOverlays(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkReadSpec is what render's read of the overlay's spec, before its
+// one build, costs beside that build, every overlay once per iteration:
+// go test ./internal/kustbuild -run '^$' -bench ReadSpec -count 6, then
+// benchstat -col /step.
+func BenchmarkReadSpec(b *testing.B) {
+	b.Run("step=read-spec", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, overlay := range Overlays() {
+				if _, err := ReadSpec(overlay, inputs(b, overlay)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+	b.Run("step=build-model", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for _, overlay := range Overlays() {
+				if _, err := BuildModel(overlay, inputs(b, overlay)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		}
+	})
+}

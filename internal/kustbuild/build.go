@@ -28,24 +28,20 @@ const DefaultOverlay = "ipv4"
 
 // Options are the runtime values of a build.
 type Options struct {
-	// BootstrapIP is --bootstrap-ip, parsed once where the flag is read
-	// (the zero Addr = not given). It is settled against each config's
-	// spec.bootstrapIP (SettleBootstrapIP); the generator gets the address
-	// as a value, not through KONNECTIVITY_BOOTSTRAP_IP.
+	// BootstrapIP is the address the generator gets as a value (never
+	// through KONNECTIVITY_BOOTSTRAP_IP), validated where it was read
+	// (bootstrapip.Validate); the generator checks only its family. The
+	// zero Addr leaves it to each config's own spec.bootstrapIP or the
+	// environment. Build takes it as --bootstrap-ip and settles it against
+	// each config's spec.bootstrapIP (SettleBootstrapIP); BuildModel takes
+	// it as the caller settled it against the spec ReadSpec read (render),
+	// and hands it over as it is.
 	BootstrapIP netip.Addr
 	Image       string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
 	// generator; checked against anp.Versions where the flag is read.
 	ProxyVersion string
 	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
-	// BootstrapIPFor, when set, decides the bootstrap IP once the build
-	// reaches a KonnectivityBundle config: it gets that config's spec after
-	// every overlay patch, defaulted except for bootstrapIP (which is the
-	// overlay's own value or ""), and returns the address to generate with
-	// (the zero Addr leaves it to the environment). It replaces BootstrapIP
-	// for that config, so a caller learns the overlay's ipFamily and
-	// bootstrapIP from the build itself.
-	BootstrapIPFor func(spec bundle.Spec) (netip.Addr, error)
 	// Notes, when set, receives the warnings and info results of the
 	// checks the kustomization wires in (an error result fails the build):
 	// `build` prints them, as kustomize would not.
@@ -81,7 +77,7 @@ func BuildOverlay(name string, opts Options) ([]byte, error) {
 }
 
 func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
-	m, _, err := run(fsys, dir, target, opts)
+	m, _, err := run(fsys, dir, target, opts, settleEach)
 	if err != nil {
 		return nil, err
 	}
@@ -89,14 +85,19 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 }
 
 // run is one kustomize run with our functions in-process and the wired
-// checks applied to its result.
-func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResMap, *fnFS, error) {
+// checks applied to its result; rule is what a KonnectivityBundle config
+// does with opts.BootstrapIP. A readSpec run stops at that config and
+// returns no resources.
+func run(fsys filesys.FileSystem, dir, target string, opts Options, rule ipRule) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.bootstrapIPFor, wrapped.flagIP = opts.BootstrapIPFor, opts.BootstrapIP
+	wrapped.ip, wrapped.rule = opts.BootstrapIP, rule
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
+	if rule == readSpec && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
+		return nil, wrapped, nil // the spec is read, or there is none: the build reports the rest
+	}
 	if wrapped.err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
@@ -111,7 +112,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options) (resmap.ResM
 	}
 	if err := wrapped.checkPins(opts); err != nil {
 		if _, conflict := err.(*PinConflictError); conflict && opts.Pin == PinKeep {
-			return run(fsys, dir, target, opts.withoutImage())
+			return run(fsys, dir, target, opts.withoutImage(), rule)
 		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}

@@ -32,7 +32,8 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv func(string) string
-	flagIP netip.Addr // --bootstrap-ip, settled against each config's spec.bootstrapIP
+	ip     netip.Addr // Options.BootstrapIP
+	rule   ipRule     // what a KonnectivityBundle config does with ip
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path
@@ -41,10 +42,8 @@ type fnFS struct {
 	err       error             // first function error; kustomize would bury it
 	immutable bool              // the embedded tree: nested builds can be cached
 
-	bootstrapIPFor func(bundle.Spec) (netip.Addr, error) // Options.BootstrapIPFor
-	spec           *bundle.Spec                          // the first KonnectivityBundle spec generated
-	ip             netip.Addr                            // the address settled for spec, if any
-	notes          framework.Results                     // the wired checks' warnings and info
+	spec  *bundle.Spec      // the first KonnectivityBundle spec generated (ReadSpec: read)
+	notes framework.Results // the wired checks' warnings and info
 
 	pins        []imagePin // images the overlay pins (pin.go)
 	overridePin bool       // Options.Pin is PinOverride: a given image replaces spec.image too

@@ -31,6 +31,9 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
+		if f.rule == readSpec && c.GetKind() == bundle.Kind {
+			return nil, f.readOwnSpec(c)
+		}
 		in, err := f.inputsFor(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
@@ -110,13 +113,12 @@ func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
 }
 
 // inputsFor is what config c generates with: the environment and the
-// bootstrap IP. A KonnectivityBundle config's address is settled here, once,
-// from the config itself (Options.BootstrapIPFor, else SettleBootstrapIP with
-// --bootstrap-ip), and the spec the generator then sees is recorded. Other
-// kinds take --bootstrap-ip as it is. A config that does not decode is left
-// to the generator, which names the field at fault.
+// bootstrap IP. A KonnectivityBundle config's address is settled here (see
+// settle), and the spec the generator then sees is recorded for the Model.
+// Other kinds take Options.BootstrapIP as it is. A config that does not
+// decode is left to the generator, which names the field at fault.
 func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
-	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.flagIP}
+	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip}
 	if c.GetKind() != bundle.Kind {
 		return in, nil
 	}
@@ -124,36 +126,31 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 	if err != nil {
 		return in, nil
 	}
-	own := *spec
-	own.Default(func(k string) string {
-		if k == bundle.EnvBootstrapIP {
-			return ""
-		}
-		return f.getenv(k)
-	})
-	if in.BootstrapIP, err = f.settle(own); err != nil {
+	if in.BootstrapIP, err = f.settle(f.ownSpec(*spec)); err != nil {
 		return in, err
 	}
 	spec.Default(f.getenv)
 	if in.BootstrapIP.IsValid() {
+		// The Model's spec is the generator's: it holds the address as text.
 		spec.BootstrapIP = in.BootstrapIP.String()
 	}
 	f.mu.Lock()
 	if f.spec == nil {
-		f.spec, f.ip = spec, in.BootstrapIP
+		f.spec = spec
 	}
 	f.mu.Unlock()
 	return in, nil
 }
 
-// settle decides a KonnectivityBundle config's address; a disabled bundle
+// settle decides a KonnectivityBundle config's address: as the caller
+// settled it (BuildModel), else by SettleBootstrapIP; a disabled bundle
 // generates nothing, so needs none.
 func (f *fnFS) settle(own bundle.Spec) (netip.Addr, error) {
-	if f.bootstrapIPFor != nil {
-		return f.bootstrapIPFor(own)
-	}
-	if !*own.Enabled {
+	switch {
+	case f.rule == asSettled:
+		return f.ip, nil
+	case !*own.Enabled:
 		return netip.Addr{}, nil
 	}
-	return SettleBootstrapIP(f.flagIP, own)
+	return SettleBootstrapIP(f.ip, own)
 }

@@ -2,7 +2,6 @@ package kustbuild
 
 import (
 	"fmt"
-	"net/netip"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"sigs.k8s.io/kustomize/api/resmap"
@@ -18,20 +17,18 @@ type Model struct {
 	// Spec is the defaulted KonnectivityBundle spec the generator ran with
 	// (the first, when there are several); nil when the target has none.
 	Spec *bundle.Spec
-	// BootstrapIP is the address the build settled for that config and
-	// handed to its generator; the zero Addr when the build left it to the
-	// config or the environment, or has no such config.
-	BootstrapIP netip.Addr
 }
 
 // BuildModel builds target like Build and returns the objects and the
-// generator's spec from that same build.
+// generator's spec from that same build. Unlike Build it takes
+// opts.BootstrapIP as settled: the caller settled it against the spec
+// ReadSpec read, so the generator gets it as it is.
 func BuildModel(target string, opts Options) (*Model, error) {
 	fsys, dir, err := resolve(target)
 	if err != nil {
 		return nil, err
 	}
-	m, f, err := run(fsys, dir, target, opts)
+	m, f, err := run(fsys, dir, target, opts, asSettled)
 	if err != nil {
 		return nil, err
 	}
@@ -39,7 +36,7 @@ func BuildModel(target string, opts Options) (*Model, error) {
 	if err != nil {
 		return nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
-	return &Model{Nodes: nodes, Spec: f.spec, BootstrapIP: f.ip}, nil
+	return &Model{Nodes: nodes, Spec: f.spec}, nil
 }
 
 // modelNodes parses each resource from its printed form. kustomize prints

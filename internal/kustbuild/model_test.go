@@ -3,11 +3,10 @@ package kustbuild
 import (
 	"bytes"
 	"errors"
-	"net/netip"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
-
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 )
 
 // TestModelIsWhatBuildPrints: the model's objects, printed, are Build's
@@ -44,9 +43,10 @@ func TestModelIsWhatBuildPrints(t *testing.T) {
 	}
 }
 
-// TestBootstrapIPForSettlesTheAddress: the hook sees the overlay's own
-// family and bootstrapIP, and its answer is what the bundle is made for.
-func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
+// TestReadSpecSettlesTheAddress: ReadSpec sees the overlay's own family
+// and bootstrapIP before the build, and the address settled from it is
+// what BuildModel makes the bundle for.
+func TestReadSpecSettlesTheAddress(t *testing.T) {
 	cases := []struct {
 		overlay, flag, wantFamily, wantSpecIP, wantIP, wantErr string
 	}{
@@ -57,17 +57,19 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.overlay+"/"+tc.flag, func(t *testing.T) {
-			var seen bundle.Spec
-			calls := 0
 			image := goldenImage
 			if tc.overlay == "upi" {
 				image = "" // upi pins its own: --image would be a PinConflictError
 			}
-			opts := Options{Getenv: noEnv, Image: image, BootstrapIPFor: func(s bundle.Spec) (netip.Addr, error) {
-				seen, calls = s, calls+1
-				return SettleBootstrapIP(ipOf(tc.flag), s)
-			}}
-			m, err := BuildModel(tc.overlay, opts)
+			opts := Options{Getenv: noEnv, Image: image, BootstrapIP: ipOf(tc.flag)}
+			seen, err := ReadSpec(tc.overlay, opts)
+			if err != nil || seen == nil {
+				t.Fatalf("ReadSpec: %v, %v", seen, err)
+			}
+			if seen.IPFamily != tc.wantFamily || seen.BootstrapIP != tc.wantSpecIP {
+				t.Errorf("ReadSpec read family %q bootstrapIP %q", seen.IPFamily, seen.BootstrapIP)
+			}
+			ip, err := SettleBootstrapIP(ipOf(tc.flag), *seen)
 			var conflict *BootstrapIPConflictError
 			if tc.wantErr != "" {
 				if !errors.As(err, &conflict) || !strings.Contains(err.Error(), tc.wantErr) {
@@ -78,14 +80,56 @@ func TestBootstrapIPForSettlesTheAddress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if calls != 1 || seen.IPFamily != tc.wantFamily || seen.BootstrapIP != tc.wantSpecIP {
-				t.Errorf("hook called %d times with family %q bootstrapIP %q", calls, seen.IPFamily, seen.BootstrapIP)
+			opts.BootstrapIP = ip
+			m, err := BuildModel(tc.overlay, opts)
+			if err != nil {
+				t.Fatal(err)
 			}
-			if m.Spec.BootstrapIP != tc.wantIP || m.BootstrapIP.String() != tc.wantIP {
+			if m.Spec.BootstrapIP != tc.wantIP || ip.String() != tc.wantIP {
 				t.Errorf("generated for %s, want %s", m.Spec.BootstrapIP, tc.wantIP)
+			}
+			if out := modelText(m); !strings.Contains(out, "--proxy-server-host="+tc.wantIP) {
+				t.Errorf("agents do not dial %s", tc.wantIP)
 			}
 		})
 	}
+}
+
+// TestReadSpecStopsAtTheConfig: ReadSpec generates nothing, so an
+// overlay whose own address is missing or unusable is read, not refused,
+// and a target without the generator reads as no spec.
+func TestReadSpecStopsAtTheConfig(t *testing.T) {
+	cases := []struct {
+		name, target, wantIP string
+		wantSpec             bool
+	}{
+		{"no address anywhere", "ipv4", "", true},
+		{"the overlay's own", "upi", "192.0.2.10", true},
+		{"disabled", "sno", "", true},
+		{"no generator", writeKustomization(t, "resources: [cm.yaml]\n", "cm.yaml", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"), "", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			spec, err := ReadSpec(tc.target, Options{Getenv: noEnv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (spec != nil) != tc.wantSpec {
+				t.Fatalf("spec %+v, want one: %v", spec, tc.wantSpec)
+			}
+			if spec != nil && spec.BootstrapIP != tc.wantIP {
+				t.Errorf("bootstrapIP %q, want %q", spec.BootstrapIP, tc.wantIP)
+			}
+		})
+	}
+}
+
+func modelText(m *Model) string {
+	var docs []string
+	for _, n := range m.Nodes {
+		docs = append(docs, n.MustString())
+	}
+	return strings.Join(docs, "---\n")
 }
 
 // TestModelSpecIsThePatchedConfig: the spec BuildModel returns is each
@@ -115,4 +159,18 @@ func TestModelSpecIsThePatchedConfig(t *testing.T) {
 			t.Errorf("%s: got family %s mode %s enabled %v agentPort %d", tc.overlay, s.IPFamily, s.Mode, *s.Enabled, s.Server.AgentPort)
 		}
 	}
+}
+
+// writeKustomization writes a kustomization (body after its header) and
+// one more file into a new directory, and returns the directory.
+func writeKustomization(t *testing.T, body, name, content string) string {
+	t.Helper()
+	dir := t.TempDir()
+	kust := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\n" + body
+	for file, text := range map[string]string{"kustomization.yaml": kust, name: content} {
+		if err := os.WriteFile(filepath.Join(dir, file), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }

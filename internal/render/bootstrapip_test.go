@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestBootstrapIPFlagAndOverlay: --bootstrap-ip and an overlay's
@@ -29,6 +30,45 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 			if tc.overlay != "upi" {
 				opts.Image = testImage
 			}
+			opts.deps = realDeps()
+			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
+				t.Error("auto detected although the overlay names its address")
+				return bootstrapip.Detection{}, nil
+			}
+			if tc.want == "" {
+				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)
+				return
+			}
+			if rep := mustRun(t, opts); rep.BootstrapIP != tc.want {
+				t.Errorf("rendered for %s, want %s", rep.BootstrapIP, tc.want)
+			}
+		})
+	}
+}
+
+// TestBootstrapIPOverlayOwnAddress: an overlay's own spec.bootstrapIP is
+// settled before the build like the flag: an unusable one, or one of
+// another family than the overlay's, is bad input naming the field at
+// fault, and auto never detects over it.
+func TestBootstrapIPOverlayOwnAddress(t *testing.T) {
+	cases := []struct {
+		name, spec, flag  string
+		want              string // the IP rendered for; "" = an input error
+		errField, errText string
+	}{
+		{"usable", "192.0.2.10", "", testIP, "", ""},
+		{"written another way", "::ffff:192.0.2.10", autoIP, testIP, "", ""},
+		{"loopback", "127.0.0.1", "", "", "overlay spec.bootstrapIP", `"127.0.0.1" is a loopback address`},
+		{"loopback under auto", "127.0.0.1", autoIP, "", "overlay spec.bootstrapIP", "loopback"},
+		{"another family", "2001:db8::10", "", "", "overlay spec.bootstrapIP", "2001:db8::10 is an IPv6 address but the overlay's ipFamily needs IPv4"},
+		{"the flag agrees, another family", "2001:db8::10", "2001:db8::10", "", "--bootstrap-ip", "needs IPv4"},
+		{"the flag beside an unusable one", "127.0.0.1", testIP, "", "--bootstrap-ip", "disagrees with overlay"},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			opts := baseOpts(t.TempDir())
+			opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "bootstrapIP: \"" + tc.spec + "\"\n"})
+			setIP(&opts, tc.flag)
 			opts.deps = realDeps()
 			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
 				t.Error("auto detected although the overlay names its address")

@@ -3,6 +3,7 @@ package render
 import (
 	"net/netip"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
@@ -10,10 +11,12 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// deps are render's collaborators: the in-process build, the certificate
-// library, the bundle checks and IP detection. Tests swap single functions
-// to inject failures; production uses realDeps.
+// deps are render's collaborators: the in-process build (and the read of
+// its spec before it), the certificate library, the bundle checks and IP
+// detection. Tests swap single functions to inject failures; production
+// uses realDeps.
 type deps struct {
+	readSpec    func(target string, opts kustbuild.Options) (*bundlev1.Spec, error)
 	build       func(target string, opts kustbuild.Options) (*kustbuild.Model, error)
 	planCerts   func(dir string, bootstrapIP netip.Addr) (*certPlan, error)
 	agentSecret func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error)

@@ -16,7 +16,8 @@ import (
 // the checks (check) and bootstrap IP detection (bootstrapip).
 func realDeps() *deps {
 	d := &deps{
-		build: kustbuild.BuildModel,
+		readSpec: kustbuild.ReadSpec,
+		build:    kustbuild.BuildModel,
 		agentSecret: func(p *certPlan, namespace, hostPath string) (*yaml.RNode, error) {
 			return certs.AgentSecretNode(p.lib.(*certs.Result), namespace, hostPath)
 		},
@@ -28,7 +29,6 @@ func realDeps() *deps {
 		},
 	}
 	d.planCerts = func(dir string, ip netip.Addr) (*certPlan, error) {
-		// The certificate library takes the address as text, its public API.
 		r, err := certs.Plan(certs.Options{Dir: dir, BootstrapIP: ip, KeyAlgorithm: d.keyAlgorithm, KeySize: d.keySize})
 		if err != nil {
 			return nil, err

@@ -3,7 +3,6 @@ package render
 import (
 	"errors"
 	"fmt"
-	"net/netip"
 
 	"github.com/distribution/reference"
 
@@ -40,21 +39,6 @@ func checkKey(opts Options) error {
 		return inputErrorf(field, "use ecdsa (P-256), or rsa with 2048, 3072 or 4096 bits", "%v", fe.Err)
 	}
 	return err
-}
-
-// flagIP is --bootstrap-ip as the build settles it: the zero Addr for auto
-// or none, else the address, usable for any family (the overlay's family is
-// checked when the build reaches its config). The CLI parsed it already;
-// this checks an Options value from any caller by the same rule, without
-// parsing it again.
-func flagIP(opts Options) (netip.Addr, error) {
-	if opts.AutoBootstrapIP || !opts.BootstrapIP.IsValid() {
-		return netip.Addr{}, nil
-	}
-	if err := bootstrapip.Check(opts.BootstrapIP, ""); err != nil {
-		return netip.Addr{}, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
-	}
-	return opts.BootstrapIP.Unmap(), nil
 }
 
 // ipInputError words bootstrapip's verdict on the address from field.

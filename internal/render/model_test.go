@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"testing"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
@@ -47,31 +48,39 @@ func TestSecretFileSameAsFromText(t *testing.T) {
 	}
 }
 
-// countingDeps counts builds.
-func countingDeps(builds *int) *deps {
+// countingDeps counts builds and reads of the overlay's spec.
+func countingDeps(builds, specReads *int) *deps {
 	d := realDeps()
-	build := d.build
+	build, readSpec := d.build, d.readSpec
 	d.build = func(target string, opts kustbuild.Options) (*kustbuild.Model, error) {
 		*builds++
 		return build(target, opts)
+	}
+	d.readSpec = func(target string, opts kustbuild.Options) (*bundlev1.Spec, error) {
+		*specReads++
+		return readSpec(target, opts)
 	}
 	return d
 }
 
 // TestRenderBuildsOnce: one render is one kustomize run, whatever the IP
-// source (the IP family used to cost a second build).
+// source (the IP family used to cost a second build), after one read of
+// the overlay's spec, which stops at its config and generates nothing.
 func TestRenderBuildsOnce(t *testing.T) {
 	for _, ip := range []string{testIP, autoIP} {
-		var builds int
+		var builds, specReads int
 		opts := baseOpts(t.TempDir())
 		setIP(&opts, ip)
-		opts.deps = countingDeps(&builds)
+		opts.deps = countingDeps(&builds, &specReads)
 		opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
 			return bootstrapip.Detection{Addr: netip.MustParseAddr(testIP), Source: "a test's route"}, nil
 		}
 		mustRun(t, opts)
 		if builds != 1 {
 			t.Errorf("--bootstrap-ip %s: %d builds, want 1", ip, builds)
+		}
+		if specReads != 1 {
+			t.Errorf("--bootstrap-ip %s: %d reads of the spec, want 1", ip, specReads)
 		}
 	}
 }

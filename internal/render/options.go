@@ -20,9 +20,10 @@ type Options struct {
 	Overlay string
 	// Root is the host's root directory; "/" on a real bootstrap node.
 	Root string
-	// BootstrapIP is --bootstrap-ip, the address agents dial, parsed where
-	// the flag is read (the zero Addr: not given). The overlay's
-	// spec.bootstrapIP settles it (kustbuild.SettleBootstrapIP).
+	// BootstrapIP is --bootstrap-ip, the address agents dial, validated
+	// where the flag is read (the zero Addr: not given). Render settles it
+	// once with the overlay's own spec.bootstrapIP and ipFamily, read before
+	// the build (settleIP), and checks it there for any other caller.
 	BootstrapIP netip.Addr
 	// AutoBootstrapIP is --bootstrap-ip auto: detect the address, unless the
 	// overlay names one; BootstrapIP is ignored then.

@@ -33,7 +33,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 // runWith takes fault, the file-operation seam of the tests (hostfs.Root.Fault).
 func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) error) (*Report, error) {
 	d := opts.collaborators()
-	in, err := resolveInputs(d, opts)
+	in, err := resolveInputs(opts)
 	if err != nil {
 		return nil, err
 	}
@@ -90,15 +90,14 @@ func stopped(ctx context.Context) error {
 // hostInputs are the validated inputs and the previous state.
 type hostInputs struct {
 	root  string
-	flag  netip.Addr // --bootstrap-ip when it gives an address
-	ip    netip.Addr // the bootstrap IP, once the build settled it
+	ip    netip.Addr // the bootstrap IP, once settled (buildModel)
 	force bool
 	prev  *hostlayout.State
 	opts  Options
 }
 
 // rootInputError words a --root Begin refused as render's other bad
-// inputs (exit 2); any other error passes unchanged.
+// inputs (exit 3); any other error passes unchanged.
 func rootInputError(err error) error {
 	var bad *hosttxn.RootError
 	if errors.As(err, &bad) && bad.Err == nil {
@@ -107,34 +106,27 @@ func rootInputError(err error) error {
 	return err
 }
 
-// resolveInputs validates the flags. --bootstrap-ip is parsed here, once;
-// the build settles it against the overlay (auto, the overlay's own
+// resolveInputs validates the flags. --bootstrap-ip is settled with the
+// overlay's spec before the build (buildModel: auto, the overlay's own
 // spec.bootstrapIP and ipFamily). The state is read under the lock (runWith).
-func resolveInputs(d *deps, opts Options) (hostInputs, error) {
+func resolveInputs(opts Options) (hostInputs, error) {
 	if err := checkImage(opts.Image); err != nil {
 		return hostInputs{}, err
 	}
 	if err := checkKey(opts); err != nil {
 		return hostInputs{}, err
 	}
-	flag, err := flagIP(opts)
-	if err != nil {
-		return hostInputs{}, err
-	}
-	return hostInputs{flag: flag, force: opts.Force, opts: opts}, nil
+	return hostInputs{force: opts.Force, opts: opts}, nil
 }
 
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, source, err := buildModel(d, opts, in.flag)
+	model, ip, source, err := buildModel(d, opts)
 	if err != nil {
 		return nil, nil, err
 	}
-	in.ip = model.BootstrapIP
-	if !in.ip.IsValid() {
-		in.ip = in.flag // a target without our generator
-	}
+	in.ip = ip
 	if in.ip.IsValid() {
 		rep.BootstrapIP, rep.BootstrapIPSource = in.ip.String(), source
 	}

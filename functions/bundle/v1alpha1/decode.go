@@ -72,22 +72,21 @@ type Inputs struct {
 	Getenv func(string) string
 	// BootstrapIP, when valid, is the address the caller resolved (render,
 	// or a build's --bootstrap-ip) against the config's own
-	// spec.bootstrapIP: it is the spec's address, and the environment is
-	// not asked for one.
+	// spec.bootstrapIP and validated (bootstrapip.Validate or Check): it is
+	// the spec's address, the environment is not asked for one, and only
+	// its family is checked here, against spec.ipFamily.
 	BootstrapIP netip.Addr
 }
 
 // Resolve decodes, defaults and validates a config. The spec's bootstrapIP
-// comes out in canonical form.
+// comes out in canonical form: in.BootstrapIP when valid, else the config's
+// own or the environment's.
 func Resolve(config []byte, in Inputs) (*Spec, error) {
 	cfg, err := Decode(config)
 	if err != nil {
 		return nil, err
 	}
 	cfg.Spec.Default(in.Getenv)
-	if in.BootstrapIP.IsValid() {
-		cfg.Spec.BootstrapIP = in.BootstrapIP.String()
-	}
 	if err := cfg.Spec.validate(in.BootstrapIP); err != nil {
 		return nil, err
 	}

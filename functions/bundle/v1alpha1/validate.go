@@ -29,7 +29,8 @@ func (v *validator) add(field, fix, format string, args ...any) {
 
 // validate checks a defaulted spec and returns FieldErrors, or nil. ip is
 // the bootstrap IP when the caller resolved it (it is then not parsed
-// again), else the zero Addr. A valid bootstrapIP is left in canonical form.
+// again, and replaces the spec's own text), else the zero Addr. A valid
+// bootstrapIP is left in canonical form.
 func (s *Spec) validate(ip netip.Addr) error {
 	v := &validator{}
 	if !*s.Enabled {
@@ -67,23 +68,27 @@ func (v *validator) oneOf(field, got string, allowed ...string) {
 }
 
 // bootstrapIP applies bootstrapip.Validate (or, to an address the caller
-// resolved, its Check) and words its verdict for spec.bootstrapIP.
+// resolved and validated, only the family rule, which needs spec.ipFamily)
+// and words its verdict for spec.bootstrapIP.
 func (v *validator) bootstrapIP(family, raw string, resolved netip.Addr) {
 	const field = "spec.bootstrapIP"
-	if raw == "" {
+	if raw == "" && !resolved.IsValid() {
 		v.add(field, "set spec.bootstrapIP, the environment variable "+EnvBootstrapIP+", or --bootstrap-ip", "the bootstrap node's IP is required: agents dial it and the server certificate names it")
 		return
 	}
 	ip, err := resolved, error(nil)
 	if ip.IsValid() {
-		err = bootstrapip.Check(ip, bootstrapip.Family(family))
+		err = bootstrapip.CheckFamily(ip, bootstrapip.Family(family)) // the caller validated the rest
 	} else {
 		ip, err = bootstrapip.Validate(raw, bootstrapip.Family(family))
 	}
 	bad := bootstrapip.AsError(err)
 	if bad == nil {
-		v.ip = ip
+		v.ip = ip // validate writes it into the spec, the one text the generator writes out
 		return
+	}
+	if resolved.IsValid() {
+		raw = resolved.String() // the messages name the address the caller resolved
 	}
 	switch bad.Problem {
 	case bootstrapip.Unreachable:
