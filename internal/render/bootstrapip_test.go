@@ -30,18 +30,7 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 			if tc.overlay != "upi" {
 				opts.Image = testImage
 			}
-			opts.deps = realDeps()
-			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
-				t.Error("auto detected although the overlay names its address")
-				return bootstrapip.Detection{}, nil
-			}
-			if tc.want == "" {
-				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)
-				return
-			}
-			if rep := mustRun(t, opts); rep.BootstrapIP != tc.want {
-				t.Errorf("rendered for %s, want %s", rep.BootstrapIP, tc.want)
-			}
+			expectSettled(t, opts, tc.want, tc.errField, tc.errText)
 		})
 	}
 }
@@ -69,18 +58,26 @@ func TestBootstrapIPOverlayOwnAddress(t *testing.T) {
 			opts := baseOpts(t.TempDir())
 			opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "bootstrapIP: \"" + tc.spec + "\"\n"})
 			setIP(&opts, tc.flag)
-			opts.deps = realDeps()
-			opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
-				t.Error("auto detected although the overlay names its address")
-				return bootstrapip.Detection{}, nil
-			}
-			if tc.want == "" {
-				expectInputError(t, runBad(t, opts), tc.errField, tc.errText)
-				return
-			}
-			if rep := mustRun(t, opts); rep.BootstrapIP != tc.want {
-				t.Errorf("rendered for %s, want %s", rep.BootstrapIP, tc.want)
-			}
+			expectSettled(t, opts, tc.want, tc.errField, tc.errText)
 		})
+	}
+}
+
+// expectSettled renders with opts, where the overlay names its address so
+// that auto must not detect one, and wants the IP rendered for, or, when
+// want is "", an input error naming field with text.
+func expectSettled(t *testing.T, opts Options, want, field, text string) {
+	t.Helper()
+	opts.deps = realDeps()
+	opts.deps.detectIP = func(bootstrapip.Family, func(string) string) (bootstrapip.Detection, error) {
+		t.Error("auto detected although the overlay names its address")
+		return bootstrapip.Detection{}, nil
+	}
+	if want == "" {
+		expectInputError(t, runBad(t, opts), field, text)
+		return
+	}
+	if rep := mustRun(t, opts); rep.BootstrapIP != want {
+		t.Errorf("rendered for %s, want %s", rep.BootstrapIP, want)
 	}
 }
