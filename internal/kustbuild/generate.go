@@ -114,7 +114,9 @@ func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
 
 // inputsFor is what config c generates with: the environment and the
 // bootstrap IP. A KonnectivityBundle config's address is settled here (see
-// settle), and the spec the generator then sees is recorded for the Model.
+// settle), and the config's defaulted spec is recorded for the Model; the
+// settled address goes to the generator as a netip.Addr and becomes text
+// only in the objects it writes.
 // Other kinds take Options.BootstrapIP as it is. A config that does not
 // decode is left to the generator, which names the field at fault.
 func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
@@ -130,10 +132,6 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 		return in, err
 	}
 	spec.Default(f.getenv)
-	if in.BootstrapIP.IsValid() {
-		// The Model's spec is the generator's: it holds the address as text.
-		spec.BootstrapIP = in.BootstrapIP.String()
-	}
 	f.mu.Lock()
 	if f.spec == nil {
 		f.spec = spec

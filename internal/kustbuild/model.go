@@ -14,8 +14,9 @@ type Model struct {
 	// Nodes are the built objects in output order, each parsed once from
 	// exactly the bytes Build prints for it (kustomize's key order and styles).
 	Nodes []*yaml.RNode
-	// Spec is the defaulted KonnectivityBundle spec the generator ran with
-	// (the first, when there are several); nil when the target has none.
+	// Spec is the defaulted spec of the KonnectivityBundle config the
+	// generator ran (the first, when there are several), its bootstrapIP as
+	// the config wrote it; nil when the target has none.
 	Spec *bundle.Spec
 }
 
