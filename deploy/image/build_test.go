@@ -189,6 +189,9 @@ func dockerWithDaemon(t *testing.T, kustomize string) (hung string) {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, kustomize, "build", "--enable-alpha-plugins", filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4"))
 	cmd.Env = []string{"PATH=" + path, "HOME=" + t.TempDir(), host, "KONNECTIVITY_BOOTSTRAP_IP=192.0.2.10", "KONNECTIVITY_PROXY_VERSION=v0.28"}
+	// A hung docker run that kustomize started outlives kustomize's kill
+	// and holds its output open: stop waiting for that output 10 s later.
+	cmd.WaitDelay = 10 * time.Second
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	bundle, err := cmd.Output()
@@ -201,4 +204,36 @@ func dockerWithDaemon(t *testing.T, kustomize string) (hung string) {
 	// The proxy version reached the container through the wiring's envs.
 	wantAll(t, string(bundle), "kind: DaemonSet", "--proxy-server-host=192.0.2.10", "bundle.konnectivity.io/proxy-version: v0.28")
 	return ""
+}
+
+// TestWiringCheckEndsAHungDockerRun: a docker run that ignores SIGTERM and
+// never returns, as one hung in podman's Docker API service does (docker
+// run hands the signal on to the container), is killed, and the check
+// fails saying so instead of hanging make image.
+func TestWiringCheckEndsAHungDockerRun(t *testing.T) {
+	dir := t.TempDir()
+	// docker version answers as podman's API service; docker run ignores
+	// SIGTERM, and exec leaves no child to hold the output open.
+	script := "#!/bin/bash\ncase $1 in\n" +
+		"  version) echo 'Podman Engine;' ;;\n" +
+		"  run) trap '' TERM; exec sleep 600 ;;\n" +
+		"  *) exit 1 ;;\nesac\n"
+	if err := os.WriteFile(filepath.Join(dir, "docker"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// Generous room on a loaded machine; the check itself gives up after
+	// 2 s and kills the run 10 s later.
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "bash", filepath.Join(tooltest.RepoRoot(), "deploy", "image", "check-wiring.sh"), "localhost/konnectivity-bundle:hung")
+	cmd.Env = []string{"PATH=" + dir + ":" + sysPath, "KB_WIRING_TIMEOUT=2"}
+	cmd.WaitDelay = 10 * time.Second
+	out, err := cmd.CombinedOutput()
+	if ctx.Err() != nil {
+		t.Fatalf("check-wiring.sh still waited on the hung docker run after 5 minutes:\n%s", out)
+	}
+	if err == nil {
+		t.Fatalf("check-wiring.sh passed a docker run that never returned:\n%s", out)
+	}
+	wantAll(t, string(out), "did not return from docker run within 2 s", "podman issue 18889", "exec wiring")
 }

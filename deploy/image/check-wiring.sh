@@ -8,6 +8,7 @@
 # Usage: deploy/image/check-wiring.sh [IMAGE]
 #   IMAGE  the image kustomize will run (make image passes what it built);
 #          without it only the docker itself is checked
+#   KB_WIRING_TIMEOUT  seconds the test run of IMAGE may take (60)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -57,17 +58,20 @@ if [[ -z $image ]]; then
 fi
 
 # run_as_kustomize runs the image the way kustomize v5.8.2 runs a function,
-# for at most a minute: podman 4.3's Docker API service can lose the end of
+# for at most a minute (KB_WIRING_TIMEOUT): podman 4.3's Docker API service can lose the end of
 # a `docker run --rm` whose container has exited and leave the client
 # waiting for ever (the same bug that loses its exit code), and a check must
-# not hang a build.
+# not hang a build. docker run hands a SIGTERM on to the container (its
+# --sig-proxy) and goes on waiting, so timeout kills a client still there
+# 10 s after the SIGTERM (it exits 137 then, 124 when the SIGTERM sufficed).
+wiring_timeout=${KB_WIRING_TIMEOUT:-60}
 run_as_kustomize() {
-  timeout 60 "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
+  timeout --kill-after=10 "$wiring_timeout" "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
 }
 rc=0
 out=$(run_as_kustomize env) || rc=$?
-if ((rc == 124)); then
-  fail "$DOCKER_PATH ($DOCKER_KIND) did not return from docker run within 60 s: the Docker API service lost the container's end (podman issue 18889), and kustomize would hang the same way." \
+if ((rc == 124 || rc == 137)); then
+  fail "$DOCKER_PATH ($DOCKER_KIND) did not return from docker run within $wiring_timeout s: the Docker API service lost the container's end (podman issue 18889), and kustomize would hang the same way." \
     "fix: prefer podman-docker (docs/kustomize.md, \"Containerized KRM function\"), or $exec_wiring"
 fi
 if ((rc != 0)); then
