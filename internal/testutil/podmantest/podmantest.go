@@ -11,8 +11,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -142,11 +144,22 @@ func BundleImage(tb testing.TB) string {
 // DockerHost starts `podman system service` on a socket in a short
 // temporary directory (shortroot: a long TMPDIR cannot push it over the
 // limit), so a docker CLI has a daemon, and returns the DOCKER_HOST value.
-// The service is stopped, by its process id, when the test ends.
-func DockerHost(tb testing.TB) string {
+// The service keeps its containers in a store of its own in that same short
+// directory, not in _output/podman: under a deep checkout (a CI runner's
+// /home/runner/work/...) podman 4.3's API service never ends a `docker run
+// -i` whose container exited. images are copied in from the tests' store
+// first. The service is stopped, by its process id, and its store unmounted
+// and removed when the test ends.
+func DockerHost(tb testing.TB, images ...string) string {
 	tb.Helper()
-	sock := filepath.Join(shortroot.Dir(tb, "kbp", "podman.sock"), "podman.sock")
-	cmd := exec.Command("podman", "system", "service", "--time=0", "unix://"+sock)
+	dir := shortroot.Dir(tb, "kbp", "podman.sock")
+	sock := filepath.Join(dir, "podman.sock")
+	store := []string{"--root", filepath.Join(dir, "storage"), "--runroot", filepath.Join(dir, "run"), "--tmpdir", filepath.Join(dir, "tmp")}
+	tb.Cleanup(func() { unmountUnder(tb, dir) }) // before shortroot removes dir
+	for _, image := range images {
+		copyImage(tb, image, store)
+	}
+	cmd := exec.Command("podman", append(store, "system", "service", "--time=0", "unix://"+sock)...)
 	cmd.Env = Env(tb)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -178,6 +191,43 @@ func DockerHost(tb testing.TB) string {
 			tb.Fatalf("podman system service did not listen on %s within a minute: %s", sock, stderr.String())
 		}
 		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// copyImage copies image from the tests' store into the store that the
+// podman flags store name.
+func copyImage(tb testing.TB, image string, store []string) {
+	tb.Helper()
+	tar := filepath.Join(tb.TempDir(), "image.tar")
+	MustPodman(tb, "save", "--quiet", "--output", tar, image)
+	load := exec.Command("podman", append(store, "load", "--quiet", "--input", tar)...)
+	load.Env = Env(tb)
+	if out, err := load.CombinedOutput(); err != nil {
+		tb.Fatalf("loading %s into the Docker API service's store: %v\n%s", image, err, out)
+	}
+}
+
+// unmountUnder detaches every mount at or below dir (the overlay mounts a
+// podman store leaves), deepest first, so that dir can be removed.
+func unmountUnder(tb testing.TB, dir string) {
+	tb.Helper()
+	data, err := os.ReadFile("/proc/self/mountinfo")
+	if err != nil {
+		tb.Logf("reading mounts to clean %s: %v", dir, err)
+		return
+	}
+	var points []string
+	for _, line := range strings.Split(string(data), "\n") {
+		f := strings.Fields(line)
+		if len(f) > 4 && (f[4] == dir || strings.HasPrefix(f[4], dir+"/")) {
+			points = append(points, f[4])
+		}
+	}
+	slices.SortFunc(points, func(a, b string) int { return len(b) - len(a) })
+	for _, p := range points {
+		if err := syscall.Unmount(p, syscall.MNT_DETACH); err != nil {
+			tb.Logf("unmounting %s: %v", p, err)
+		}
 	}
 }
 
