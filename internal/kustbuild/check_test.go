@@ -73,7 +73,7 @@ func TestDockerAPIServiceLosesFailures(t *testing.T) {
 	}
 	cli := newContainerKustomizeCLI(t)
 	cli.path = filepath.Dir(docker) + ":/usr/bin:/bin"
-	cli.extraEnv = append(cli.extraEnv, "DOCKER_HOST="+podmantest.DockerHost(t, podmantest.BundleImage(t)))
+	cli.extraEnv = append(cli.extraEnv, "DOCKER_HOST="+podmantest.DockerHost(t, podmantest.WiringTag))
 	dir := brokenOverlay(t, "container/config", "container/check")
 	out, err := cli.build(t, dir, inputs(t, "ipv4"), "--enable-alpha-plugins")
 	if err != nil {

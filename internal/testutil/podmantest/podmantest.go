@@ -115,11 +115,15 @@ var (
 	imageErr  error
 )
 
+// WiringTag is the image tag base/container's function config names, which
+// kustomize's docker runs.
+const WiringTag = "localhost/konnectivity-bundle:v1alpha1"
+
 // BundleImage builds the konnectivity-bundle image from this checkout once
 // per test process with podman, as `make image` does (deploy/image/build.sh;
 // make image also checks the docker kustomize runs, which the tests replace
 // with their own), and returns its versioned reference. It is also tagged
-// localhost/konnectivity-bundle:v1alpha1, the tag base/container names.
+// WiringTag, the tag base/container names.
 func BundleImage(tb testing.TB) string {
 	tb.Helper()
 	e := Env(tb)
