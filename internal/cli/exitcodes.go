@@ -124,29 +124,12 @@ func exitHelp(command string) string {
 			text = r.Meaning
 		}
 		prefix := fmt.Sprintf("  %-2d ", r.Code)
-		for _, line := range wrapWords(r.Name+": "+text, 78-len(prefix)) {
+		for _, line := range strings.Split(wrap(r.Name+": "+text, 78-len(prefix)), "\n") {
 			b.WriteString("\n" + prefix + line)
 			prefix = strings.Repeat(" ", len(prefix))
 		}
 	}
 	return b.String()
-}
-
-// wrapWords breaks text into lines of at most width columns, between words.
-func wrapWords(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
 }
 
 // exitForError is the exit code an error that no command chose a code for
