@@ -58,11 +58,15 @@ func writeWithin(dir string, r *Result, wait time.Duration) ([]string, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	if err := dropPlanted(dir); err != nil {
-		return nil, err
-	}
-	s, err := hosttxn.Begin(context.Background(), dir, hosttxn.SessionOptions{LockTimeout: wait})
+	// Under the lock, before recovery: a Write that waits for another
+	// writer changes nothing meanwhile.
+	var planted error
+	s, err := hosttxn.Begin(context.Background(), dir, hosttxn.SessionOptions{LockTimeout: wait,
+		Guard: func(*hostfs.Root) error { planted = dropPlanted(dir); return planted }})
 	var locked *hostfs.LockedError
+	if planted != nil {
+		return nil, planted
+	}
 	if errors.As(err, &locked) {
 		return nil, fmt.Errorf("certificate directory %s is in use by %s, still after %s (fix: let that run finish)", dir, locked.Holder, locked.Timeout)
 	}
