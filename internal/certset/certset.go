@@ -88,7 +88,7 @@ func confine(h *hostfs.Root, dir string) (string, error) {
 		return "", &NotBeneathError{Dir: dir, Root: h.Dir()}
 	}
 	rel = filepath.ToSlash(rel)
-	if err := render.ConfineCertDir(h.Dir(), rel); err != nil {
+	if err := render.ConfineCertDir(h, rel); err != nil {
 		return "", fmt.Errorf("--dir: %w", err)
 	}
 	return rel, nil

@@ -99,7 +99,7 @@ func (s *Session) hold(ctx context.Context, opts SessionOptions) error {
 		}
 	}
 	if opts.Shared {
-		if ok, _ := s.Root.Exists(hostlayout.JournalPath); ok {
+		if exists(s.Root, hostlayout.JournalPath) {
 			s.Recovered = pendingNotice
 		}
 		return nil

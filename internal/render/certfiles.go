@@ -59,11 +59,12 @@ func confineDir(h *hostfs.Root, rel string) error {
 	return nil
 }
 
-// ConfineCertDir refuses a certificate directory under root (rel is
+// ConfineCertDir refuses a certificate directory under h (rel is
 // root-relative) that is, or is reached through, a symbolic link, or that
 // holds a link or special file in place of a certificate file: the certs
-// command checks its --dir with it as render checks the configured one.
-func ConfineCertDir(root, rel string) error { return confineCertDir(root, rel) }
+// command checks its --dir with it, on the root it holds, as render checks
+// the configured one.
+func ConfineCertDir(h *hostfs.Root, rel string) error { return confineDir(h, rel) }
 
 // confineCertDir opens the root for confineDir.
 func confineCertDir(root, rel string) error {
