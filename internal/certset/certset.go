@@ -97,8 +97,8 @@ func confine(h *hostfs.Root, dir string) (string, error) {
 // write plans the set and writes what changed (certs.WriteSet), then makes
 // the directory a safe place as certs.Write does.
 func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, rep *Report) error {
-	if ctx.Err() != nil {
-		return context.Cause(ctx)
+	if err := hosttxn.Stopped(ctx); err != nil {
+		return err
 	}
 	r, err := certs.Plan(opts)
 	if err != nil {

@@ -81,7 +81,7 @@ type txn struct {
 // cancelled at or after it, the transaction is finished and Apply returns
 // nil.
 func Apply(ctx context.Context, h *hostfs.Root, command, what string, changes []Change, dirs []string) error {
-	if err := stopped(ctx); err != nil {
+	if err := Stopped(ctx); err != nil {
 		return &UndoneError{Err: err} // nothing was touched
 	}
 	t := &txn{h: h, command: command, what: what}
@@ -94,14 +94,14 @@ func Apply(ctx context.Context, h *hostfs.Root, command, what string, changes []
 		}
 		return t.scrubbed(err)
 	}
-	if err := stopped(ctx); err != nil {
+	if err := Stopped(ctx); err != nil {
 		return t.abort(j, err)
 	}
 	if err := t.prepare(ctx, j, contents); err != nil {
 		return t.abort(j, err)
 	}
 	for _, op := range j.Ops {
-		if err := stopped(ctx); err != nil {
+		if err := Stopped(ctx); err != nil {
 			return t.abort(j, err)
 		}
 		if err := t.do(op); err != nil {
@@ -115,8 +115,9 @@ func Apply(ctx context.Context, h *hostfs.Root, command, what string, changes []
 	return nil
 }
 
-// stopped is the cause of ctx's cancellation (the signal), or nil.
-func stopped(ctx context.Context) error {
+// Stopped is why ctx was cancelled (the signal the CLI caught), or nil:
+// every command that holds a host session checks it between its steps.
+func Stopped(ctx context.Context) error {
 	if ctx.Err() == nil {
 		return nil
 	}

@@ -67,7 +67,7 @@ func (t *txn) prepare(ctx context.Context, j *journal, contents map[string]newFi
 		if op.Kind != opWrite {
 			continue
 		}
-		if err := stopped(ctx); err != nil {
+		if err := Stopped(ctx); err != nil {
 			return err
 		}
 		nf := contents[op.Temp]

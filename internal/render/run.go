@@ -47,7 +47,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	h := s.Root
 	in.root = h.Dir()
 	rep := &Report{Root: in.root, DryRun: opts.DryRun, Recovered: s.Recovered}
-	if err := stopped(ctx); err != nil {
+	if err := hosttxn.Stopped(ctx); err != nil {
 		return rep, err // after the recovery, before any change of its own
 	}
 	if in.prev, err = previousState(h); err != nil {
@@ -76,15 +76,6 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 		return rep, fmt.Errorf("write the bundle: %w", err)
 	}
 	return rep, secureCertDir(rep)
-}
-
-// stopped is why ctx was cancelled (the signal the CLI caught), or nil:
-// render checks it between its phases and hosttxn between its steps.
-func stopped(ctx context.Context) error {
-	if ctx.Err() == nil {
-		return nil
-	}
-	return context.Cause(ctx)
 }
 
 // hostInputs are the validated inputs and the previous state.
@@ -143,7 +134,7 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 		rep.Disabled = true
 		return nil, nil, checkModel(d, bundlemodel.New(nil), nil, true, rep)
 	}
-	if err := stopped(ctx); err != nil {
+	if err := hosttxn.Stopped(ctx); err != nil {
 		return nil, nil, err
 	}
 	changes, dirs, err := planHost(d, in, b, rep)

@@ -14,6 +14,7 @@ import (
 	"k8s.io/client-go/dynamic"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
 )
 
@@ -51,7 +52,7 @@ func ClusterFromKubeconfig(path string) (*Cluster, error) {
 func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Report) ([]hostlayout.ObjectRef, error) {
 	objs := namespaceLast(st.ClusterObjects)
 	for i, o := range objs {
-		if err := stopped(ctx); err != nil {
+		if err := hosttxn.Stopped(ctx); err != nil {
 			rep.stop(err, len(objs)-i)
 			return objs[i:], nil
 		}

@@ -74,7 +74,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	defer s.Close()
 	h := s.Root
 	rep := &Report{Recovered: s.Recovered}
-	if err := stopped(ctx); err != nil {
+	if err := hosttxn.Stopped(ctx); err != nil {
 		return rep, err
 	}
 	recorded, err := h.Exists(hostlayout.StatePath)
@@ -92,7 +92,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	// The last point where a signal leaves the host as it was. Past it the
 	// files go and the state follows without another check: a few
 	// unlinks, and a half-removed bundle is nobody's safe point.
-	if err := stopped(ctx); err != nil {
+	if err := hosttxn.Stopped(ctx); err != nil {
 		return rep, err
 	}
 	if err := removeFiles(h, st, rep); err != nil {
@@ -128,12 +128,4 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 func (rep *Report) stop(err error, n int) {
 	rep.Stopped = err
 	rep.Warnings = append(rep.Warnings, fmt.Sprintf("%v before deleting %d cluster object(s); they stay recorded, run teardown --kubeconfig again", err, n))
-}
-
-// stopped is why ctx was cancelled (the signal the CLI caught), or nil.
-func stopped(ctx context.Context) error {
-	if ctx.Err() == nil {
-		return nil
-	}
-	return context.Cause(ctx)
 }
