@@ -56,10 +56,11 @@ func (b *Bundle) settleTarget() {
 	case b.Server != nil || b.Agent != nil:
 		t.Problem = fmt.Sprintf("the bundle names no proxy version: no %s annotation, and the server image %q has no OpenShift tag (4.N)", anp.AnnotationProxyVersion, t.ImageRef)
 	}
-	if v := t.Binaries(); b.Server != nil {
+	v := t.Binaries()
+	if b.Server != nil {
 		b.Server.parse(v.Server)
 	}
-	if v := t.Binaries(); b.Agent != nil {
+	if b.Agent != nil {
 		b.Agent.parse(v.Agent)
 	}
 }

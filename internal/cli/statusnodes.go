@@ -61,12 +61,9 @@ func (s statusReport) WriteText(w io.Writer) error {
 // JSONDocument is the host's report with "nodes" when there is a node side;
 // the usage report has a file of its own (usage.json).
 func (s statusReport) JSONDocument() any {
-	if s.nodes == nil {
-		return s.host.JSONDocument()
-	}
 	return struct {
 		*hoststatus.Report
 		Checks []hoststatus.CheckJSON `json:"checks"`
-		Nodes  *nodeverdict.Report    `json:"nodes"`
+		Nodes  *nodeverdict.Report    `json:"nodes,omitempty"`
 	}{s.host, hoststatus.ChecksJSON(s.host), s.nodes}
 }

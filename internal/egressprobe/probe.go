@@ -211,8 +211,9 @@ func mapPaths(cfg *egressconfig.Config, r *kasView, res *Result) error {
 			}
 		}
 	}
-	if sel, _ := cfg.Cluster(); sel != nil && cfg.ClusterUDS() != "" {
-		res.Socket, res.Protocol = cfg.ClusterUDS(), string(sel.Connection.ProxyProtocol)
+	if uds := cfg.ClusterUDS(); uds != "" {
+		sel, _ := cfg.Cluster()
+		res.Socket, res.Protocol = uds, string(sel.Connection.ProxyProtocol)
 	}
 	return nil
 }

@@ -204,11 +204,7 @@ func copyImage(tb testing.TB, image string, store []string) {
 	tb.Helper()
 	tar := filepath.Join(tb.TempDir(), "image.tar")
 	MustPodman(tb, "save", "--quiet", "--output", tar, image)
-	load := exec.Command("podman", append(store, "load", "--quiet", "--input", tar)...)
-	load.Env = Env(tb)
-	if out, err := load.CombinedOutput(); err != nil {
-		tb.Fatalf("loading %s into the Docker API service's store: %v\n%s", image, err, out)
-	}
+	MustPodman(tb, append(store, "load", "--quiet", "--input", tar)...)
 }
 
 // unmountUnder detaches every mount at or below dir (the overlay mounts a
