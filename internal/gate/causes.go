@@ -38,7 +38,10 @@ type row struct {
 	stage  stage                  // or the gate's stage it comes from
 	// when picks the row among those of one check (the agents check gives
 	// three causes); nil = always.
-	when    func(f finding) bool
+	when func(f finding) bool
+	// waiting, readsLog, nodeFix and help belong to the cause, not to the
+	// row: rowOf reads them from the cause's first row, and a later row
+	// of the same cause repeats them.
 	waiting func(v *Verdict) string
 	detail  func(f finding) string // nil = the check's message
 	fix     func(f finding) string // nil = the check's hint
@@ -48,8 +51,7 @@ type row struct {
 	// nodeFix: the fix of the cause most nodes share replaces this fix
 	// (nodes.go): it names what to do on the nodes themselves.
 	nodeFix bool
-	// help is what wait --help says in parentheses after the cause; the
-	// cause's first row gives it.
+	// help is what wait --help says in parentheses after the cause.
 	help string
 }
 
