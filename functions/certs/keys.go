@@ -28,6 +28,10 @@ func (k keySpec) request() *csr.KeyRequest {
 	return &csr.KeyRequest{A: k.algo, S: k.size}
 }
 
+// KeyAlgorithms are the key algorithms CheckKey accepts, the first the
+// default.
+var KeyAlgorithms = []string{"ecdsa", "rsa"}
+
 // CheckKey validates a key algorithm and size as Options takes them; the
 // error is a *FieldError naming KeyAlgorithm or KeySize.
 func CheckKey(algorithm string, size int) error {
@@ -51,7 +55,7 @@ func parseKeySpec(algo string, size int) (keySpec, error) {
 		}
 		return keySpec{}, fieldErr("KeySize", "%d: RSA keys must be 2048, 3072 or 4096 bits", size)
 	}
-	return keySpec{}, fieldErr("KeyAlgorithm", "%q: use ecdsa or rsa", algo)
+	return keySpec{}, fieldErr("KeyAlgorithm", "%q: use %s", algo, strings.Join(KeyAlgorithms, " or "))
 }
 
 // specOf describes a public key in keySpec terms; ok is false for keys this

@@ -13,31 +13,28 @@ import (
 func newBuildCommand() *Command {
 	return &Command{
 		Name:  "build",
-		Args:  "[OVERLAY|DIR]",
+		Args:  buildArgs,
 		Short: "Build an overlay or kustomization in-process and print the bundle",
-		Long: `Builds a kustomization with the bundle.konnectivity.io functions run
-in-process: no kustomize binary and no konnectivity-bundle on PATH needed.
-The output is byte-identical to
-
-  kustomize build --enable-alpha-plugins --enable-exec DIR
-
-With no argument it builds the default overlay (` + kustbuild.DefaultOverlay + `) embedded in the
-binary. An argument that is an existing directory is built from disk;
-otherwise it names an embedded overlay: ` + strings.Join(kustbuild.Overlays(), ", ") + `.
-
-Exit status: 0 success; 1 build or config error; 2 usage error.`,
+		Long: `Builds OVERLAY, one of the overlays embedded in the binary (` + strings.Join(kustbuild.Overlays(), ", ") + `;
+default ` + kustbuild.DefaultOverlay + `), or a kustomization DIR (an existing directory wins over
+an overlay of its name), with the bundle.konnectivity.io functions run
+in-process: no kustomize or konnectivity-bundle on PATH needed. The output
+is byte-identical to kustomize build --enable-alpha-plugins --enable-exec DIR.`,
+		Examples: []string{
+			ProgramName + " build ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
+			ProgramName + " build ./my-cluster > bundle.yaml",
+		},
+		More:    "Exit status: 0 success; 1 build or config error; 2 usage error.",
+		Sources: 1,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options
 			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
 			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
 			proxyVersionFlag(fs, &opts.ProxyVersion)
 			return func(io IO, args []string) error {
-				if len(args) > 1 {
-					return Usagef("build takes at most one OVERLAY or DIR, got %d", len(args))
-				}
-				target := ""
-				if len(args) == 1 {
-					target = args[0]
+				target, err := overlayArg("build", args)
+				if err != nil {
+					return err
 				}
 				opts.Getenv = io.Getenv
 				var notes framework.Results

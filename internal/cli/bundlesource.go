@@ -16,6 +16,29 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
+// How the commands that take a bundle name it, the same in each: an
+// embedded overlay by name, a kustomization directory, and, for the
+// commands that read a bundle rather than build one, a bundle file, a host
+// root render wrote or - for stdin. Every such argument is resolved here.
+const (
+	// buildArgs is the argument of build and render, which build.
+	buildArgs = "[OVERLAY|DIR]"
+	// sourceArgs is the argument of check and ports, and each of diff's.
+	sourceArgs = "[OVERLAY|DIR|FILE|ROOT|-]"
+)
+
+// overlayArg is the one OVERLAY or DIR of build or render; "" is the
+// default overlay.
+func overlayArg(command string, args []string) (string, error) {
+	switch len(args) {
+	case 0:
+		return "", nil
+	case 1:
+		return args[0], nil
+	}
+	return "", Usagef("%s takes at most one OVERLAY or DIR, got %d", command, len(args))
+}
+
 // bundleSource is one bundle argument read into a YAML stream, and how
 // output names it ("stdin", the path, "overlay NAME", "the host root DIR").
 type bundleSource struct {
@@ -97,4 +120,32 @@ func loadOverlay(name string, opts kustbuild.Options) (bundleSource, error) {
 		return bundleSource{}, err
 	}
 	return bundleSource{Label: "overlay " + name, Stream: b}, nil
+}
+
+// readBundle is check's loadSource: the same arguments, but a directory
+// that is not a rendered root is built here so that its messages say what
+// check could not check.
+func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
+	if target != "-" {
+		st, err := os.Stat(target)
+		switch {
+		case err == nil && st.IsDir() && !renderedroot.IsRoot(target):
+			if !hasKustomization(target) {
+				return nil, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
+					target, hostlayout.StatePath)
+			}
+			b, err := kustbuild.Build(target, build)
+			if err != nil {
+				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
+			}
+			return b, nil
+		case err != nil && (!errors.Is(err, fs.ErrNotExist) || !slices.Contains(kustbuild.Overlays(), target)):
+			return nil, fmt.Errorf("reading bundle: %w", err)
+		}
+	}
+	src, err := loadSource(io, target, build)
+	if err != nil {
+		return nil, fmt.Errorf("reading bundle: %w", err)
+	}
+	return src.Stream, nil
 }

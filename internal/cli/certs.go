@@ -20,19 +20,15 @@ func newCertsCommand() *Command {
 		Long: `Makes a self-signed CA (CN=konnectivity-signer), a server certificate for the
 bootstrap IP (serverAuth) and one agent client certificate (clientAuth) in DIR:
 ca.crt ca.key server.crt server.key agent.crt agent.key (keys 0600, DIR 0700).
-
 Existing files are reused byte for byte while they are valid for the same IP
 and CA with more than an hour left; otherwise what is bad is regenerated and
-the reason printed.
-
-It holds the lock of --root (the root directory's flock, shared with render
-and teardown, waiting up to --lock-timeout), so it never interleaves with a
-render writing the same certificates. --dir must be beneath --root, and a
-symbolic link on its way or in place of a certificate file is refused.
-Temporary files an older certs left in DIR (.NAME.tmp-DIGITS, regular files
-of the running user) are removed and named on stderr.
-
-` + exitHelp("certs") + `
+the reason printed. It holds the lock of --root, shared with render and
+teardown; --dir must be beneath --root (docs/certificates.md, docs/render.md).`,
+		Examples: []string{
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity",
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /tmp/root/tls --root /tmp/root --key-algorithm rsa --key-size 3072",
+		},
+		More: exitHelp("certs") + `
 A second signal stops it at once (a shell shows 130 or 143); the next certs,
 render, teardown or status finishes or undoes what it left.`,
 		Setup: setupCerts,

@@ -2,11 +2,9 @@ package cli
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
@@ -17,31 +15,24 @@ import (
 func newCheckCommand() *Command {
 	return &Command{
 		Name:  "check",
-		Args:  "[FILE|DIR|-]",
+		Args:  sourceArgs,
 		Short: "Check a bundle for everything that would break the tunnel",
-		Long: `Checks a bundle (a YAML stream with some or all of the server static pod,
-the agent DaemonSet, Secret and Namespace, the EgressSelectorConfiguration and
-the KubeAPIServerConfig override) against the rules of proxy-server and
-proxy-agent v0.36.0, kube-apiserver's egress loader and validator, and the
-paths and values the objects must agree on. functions/check/README.md lists
-every rule.
-
-FILE is a YAML stream; - or no argument reads standard input; a DIR is a
-kustomization, built in-process first (like 'build DIR', with --bootstrap-ip
-and --image), or a host root that render wrote (a directory holding
-var/lib/konnectivity-bundle/state.json): its files are checked as they are on
-disk now, with the certificates of its certificate directory unless
---cert-dir says otherwise; the state file is only read.
-
-Objects in a stream must be separated by '---' lines: files joined with cat
-are reported as such, not parsed into one object.
-
-Text output is one line per finding:
-  severity  object  field: message (fix: ...)
-
-Exit status: 0 no error findings (warnings allowed); 1 at least one error
+		Long: `Checks a bundle against the rules of proxy-server and proxy-agent, of the
+kube-apiserver's egress loader and validator, and the paths and values the
+objects must agree on (functions/check/README.md lists every rule). The
+bundle is an overlay or a kustomization directory (built first, with
+--bootstrap-ip and --image), a YAML file, a host root render wrote (checked
+as its files are on disk, with its certificates) or - (the default: stdin).
+Text output is one line per finding: severity  object  field: message (fix: ...)`,
+		Examples: []string{
+			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
+			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
+			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity",
+		},
+		More: `Exit status: 0 no error findings (warnings allowed); 1 at least one error
 finding; 2 usage error, unreadable input or certificate directory, or a DIR
 that does not build.`,
+		Sources: 1,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			format := outputFlag(fs, output.Text, output.JSON)
 			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
@@ -54,7 +45,7 @@ that does not build.`,
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
-					return Usagef("check takes at most one FILE, DIR or -, got %d", len(args))
+					return Usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 				}
 				build.Getenv = io.Getenv
 				return runCheck(io, args, format.Format(), *certDir, opts, build)
@@ -93,33 +84,6 @@ func runCheck(io IO, args []string, format output.Format, certDir string, opts c
 		return &ExitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
 	return nil
-}
-
-// readBundle reads a YAML stream from stdin or a file, reads what render
-// wrote under a host root, or builds a kustomization directory.
-func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
-	if target != "-" {
-		st, err := os.Stat(target)
-		if err != nil {
-			return nil, fmt.Errorf("reading bundle: %w", err)
-		}
-		if st.IsDir() && !renderedroot.IsRoot(target) {
-			if !hasKustomization(target) {
-				return nil, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
-					target, hostlayout.StatePath)
-			}
-			b, err := kustbuild.Build(target, build)
-			if err != nil {
-				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
-			}
-			return b, nil
-		}
-	}
-	src, err := loadSource(io, target, build)
-	if err != nil {
-		return nil, fmt.Errorf("reading bundle: %w", err)
-	}
-	return src.Stream, nil
 }
 
 // renderedCertFiles reads the certificate directory of a rendered host

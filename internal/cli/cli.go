@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
@@ -40,7 +41,18 @@ type Command struct {
 	Name  string // as typed: "build"
 	Args  string // argument synopsis: "[DIR]"
 	Short string // one line for the command list
-	Long  string // paragraphs for --help, after the synopsis
+	Long  string // a few lines for --help, after the synopsis: what it does
+	// Examples are one to three real invocations, --help's "Examples:".
+	Examples []string
+	// More follows the flags in --help: the exit codes, and any table too
+	// long to stand before the flags.
+	More string
+	// Sources is how many bundle arguments (an overlay name, a directory,
+	// a file) the command takes; completion offers the overlay names there.
+	Sources int
+	// ArgValues are the words the command's one argument takes
+	// (completion's shells); completion offers them.
+	ArgValues []string
 	// Setup registers the command's flags and returns the function that runs it.
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
 	// ValueExit is the exit code when a shared flag's value is refused as
@@ -97,10 +109,12 @@ func New(cfg Config) *CLI {
 	if routes == nil {
 		routes = bootstrapip.KernelRouteSource
 	}
-	return newCLI(
+	c := &CLI{}
+	c.commands = listCommands(
 		newBuildCommand(),
 		newCertsCommand(),
 		newCheckCommand(),
+		newCompletionCommand(c),
 		newDetectIPCommand(routes),
 		newDiffCommand(),
 		newFnCommand(),
@@ -113,9 +127,11 @@ func New(cfg Config) *CLI {
 		newVersionCommand(cfg.Version),
 		newWaitCommand(),
 	)
+	return c
 }
 
-func newCLI(cmds ...*Command) *CLI {
+// listCommands refuses a command listed twice.
+func listCommands(cmds ...*Command) []*Command {
 	seen := map[string]bool{}
 	for _, c := range cmds {
 		if seen[c.Name] {
@@ -123,7 +139,7 @@ func newCLI(cmds ...*Command) *CLI {
 		}
 		seen[c.Name] = true
 	}
-	return &CLI{commands: cmds}
+	return cmds
 }
 
 // lookup finds a command by the name the user typed.
@@ -147,6 +163,8 @@ func (c *CLI) Main(argv []string, io IO) int {
 		return 2
 	}
 	switch args[0] {
+	case cobra.ShellCompRequestCmd, cobra.ShellCompNoDescRequestCmd:
+		return c.complete(args, io)
 	case "-h", "--help", "help":
 		if len(args) > 1 && args[0] == "help" {
 			if cmd, ok := c.lookup(args[1]); ok {
@@ -161,11 +179,10 @@ func (c *CLI) Main(argv []string, io IO) int {
 	}
 	cmd, ok := c.lookup(args[0])
 	if !ok {
-		fmt.Fprintf(io.Stderr, "%s: unknown command %q\n\n", ProgramName, args[0])
-		c.printOverview(io.Stderr)
-		return 2
+		c.unknownCommand(io.Stderr, args[0])
+		return exitUsage
 	}
-	return runCommand(cmd, args[1:], io)
+	return c.runCommand(cmd, args[1:], io)
 }
 
 func newFlagSet(c *Command) *pflag.FlagSet {
@@ -174,24 +191,24 @@ func newFlagSet(c *Command) *pflag.FlagSet {
 	return fs
 }
 
-func runCommand(c *Command, args []string, io IO) int {
-	fs := newFlagSet(c)
-	run := c.Setup(fs)
+func (c *CLI) runCommand(cmd *Command, args []string, io IO) int {
+	fs := newFlagSet(cmd)
+	run := cmd.Setup(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
 	fs.SetOutput(io.Stderr)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return exitCode(io.Stderr, c, flagError(c, fs, err))
+		return exitCode(io.Stderr, cmd, flagError(cmd, fs, err, c.flagHint(cmd, fs, args)))
 	}
 	if *help {
-		printCommandHelp(io.Stdout, c, fs)
+		printCommandHelp(io.Stdout, cmd, fs)
 		return 0
 	}
 	if err := checkRequired(fs); err != nil {
-		return exitCode(io.Stderr, c, err)
+		return exitCode(io.Stderr, cmd, err)
 	}
 	err := run(io, fs.Args())
-	return exitCode(io.Stderr, c, err)
+	return exitCode(io.Stderr, cmd, err)
 }
 
 func exitCode(stderr io.Writer, c *Command, err error) int {
@@ -229,16 +246,32 @@ func (c *CLI) printOverview(w io.Writer) {
 	fmt.Fprintf(w, "%s generates everything an OpenShift bootstrap node needs to run a\n", ProgramName)
 	fmt.Fprintf(w, "Konnectivity tunnel, puts it on the host, checks it and removes it again.\n\n")
 	fmt.Fprintf(w, "Usage:\n  %s COMMAND [flags] [args]\n\nCommands:\n", ProgramName)
+	width := 0
 	for _, cmd := range c.commands {
-		fmt.Fprintf(w, "  %-10s %s\n", cmd.Name, cmd.Short)
+		width = max(width, len(cmd.Name))
+	}
+	for _, cmd := range c.commands {
+		fmt.Fprintf(w, "  %-*s  %s\n", width, cmd.Name, cmd.Short)
 	}
 	fmt.Fprintf(w, "\nRun '%s COMMAND --help' for a command's flags.\n", ProgramName)
 }
 
+// exampleImage is the image reference the help's examples use.
+const exampleImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
+
+// printCommandHelp writes a command's --help in the order a reader wants
+// it: what it does and how it is called, then its flags, then what it
+// exits with and anything too long to come first.
 func printCommandHelp(w io.Writer, c *Command, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.Short, strings.TrimSpace(fmt.Sprintf("%s %s [flags] %s", ProgramName, c.Name, c.Args)))
 	if c.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
 	}
+	if len(c.Examples) > 0 {
+		fmt.Fprintf(w, "\nExamples:\n  %s\n", strings.Join(c.Examples, "\n  "))
+	}
 	fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsages())
+	if c.More != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.More))
+	}
 }

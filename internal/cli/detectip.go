@@ -18,11 +18,15 @@ func newDetectIPCommand(routes bootstrapip.RouteSource) *Command {
 address of the requested family), otherwise the source address the kernel
 picks for a route to ` + bootstrapip.ProbeIPv4 + ` (ipv4) or ` + bootstrapip.ProbeIPv6 + ` (ipv6).
 No packet is sent. Loopback, link-local, unspecified and multicast results
-are errors.
-
-Exit codes: 0 printed, 1 no usable address, 2 bad flags.`,
+are errors.`,
+		Examples: []string{
+			ProgramName + " detect-ip",
+			ProgramName + " detect-ip --family ipv6 --verbose",
+		},
+		More: "Exit codes: 0 printed, 1 no usable address, 2 bad flags.",
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			family := fs.String("family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
+			markValues(fs, "family", []string{string(bootstrapip.IPv4), string(bootstrapip.IPv6)})
 			verbose := fs.BoolP("verbose", "v", false, "also print where the address came from (stderr)")
 			return func(io IO, args []string) error {
 				if len(args) > 0 {

@@ -15,25 +15,12 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them.
-A and B are each a bundle file, a kustomization directory (built in-process),
-an overlay name (built), a host root that render wrote (a directory holding
-var/lib/konnectivity-bundle/state.json; its files are read as they are on
-disk, the state file only read), or - for stdin. With --overlays both are
-overlay names, e.g. --overlays ipv4 ipv6.
-
-Objects are matched by apiVersion, kind, namespace and name. Inside a changed
-object each changed field is one line: container args are compared flag by
-flag, containers, volumes, mounts and env by name. Key order, formatting and
-quoting do not count. Secret data and PEM certificates or keys are never
-printed: they show as sha256 fingerprint, subject, SANs and expiry.
-
---bootstrap-ip and --image apply to the sides that are built; give two
-values (A,B) to build each side with its own, e.g.
-
-  konnectivity-bundle diff --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10
-
-Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.`
+const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them:
+objects matched by apiVersion, kind, namespace and name, each changed field
+one line, container args flag by flag. A and B are each taken as check takes a bundle (an
+overlay, a kustomization directory, a file, a host root render wrote, or -);
+--bootstrap-ip, --image and --proxy-version take A,B to build each side
+with its own. Secret data, certificates and keys show as fingerprints.`
 
 func newDiffCommand() *Command {
 	return &Command{
@@ -41,7 +28,14 @@ func newDiffCommand() *Command {
 		Args:  "A B",
 		Short: "Show what differs between two bundles, object by object and field by field",
 		Long:  diffLong,
-		Setup: setupDiff,
+		Examples: []string{
+			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10",
+			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 -o markdown",
+			ProgramName + " diff old.yaml new.yaml",
+		},
+		More:    "Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.",
+		Sources: 2,
+		Setup:   setupDiff,
 	}
 }
 

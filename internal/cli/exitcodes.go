@@ -69,7 +69,7 @@ var exitTable = []exitRow{
 		"render": "", "certs": "", "teardown": "", "status": "", "wait": "",
 	}},
 	{exitBadInput, "bad input", "a flag value or a file the command reads is bad, or a symbolic link or special file is in the way", map[string]string{
-		"render": "--overlay (unknown, YAML the guard refuses, or a generator config its function refuses, named by field), " +
+		"render": "OVERLAY (unknown, YAML the guard refuses, or a generator config its function refuses, named by field), " +
 			"--bootstrap-ip (or one disagreeing with the overlay's spec.bootstrapIP), --image, --root (or a parent path " +
 			"that is a file), --key-algorithm, --key-size, a damaged certificate file, or a symbolic link or special file under --root",
 	}},

@@ -4,16 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"net/netip"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
@@ -25,14 +24,14 @@ import (
 // command to keep it so. README "Commands" describes them.
 
 // sharedAnnotation marks a flag declared by these helpers;
-// requiredAnnotation one that runCommand refuses to leave empty.
+// requiredAnnotation one that runCommand refuses to leave empty;
+// valuesAnnotation lists the values a flag takes, which completion offers
+// (completion.go).
 const (
 	sharedAnnotation   = "konnectivity-bundle/shared"
 	requiredAnnotation = "konnectivity-bundle/required"
+	valuesAnnotation   = "konnectivity-bundle/values"
 )
-
-// rootRule is the one --root default rule, stated in every command's help.
-const rootRule = "required by the commands that choose which host paths to write or remove (render, teardown); / by default for the others"
 
 // rootUse is how a command uses --root, which decides its default.
 type rootUse int
@@ -47,14 +46,16 @@ const (
 	rootPlaces
 )
 
-// rootFlag declares --root with the default rootRule gives use; what says
-// what the command does under it.
+// rootFlag declares --root with the default use gives it; what says what
+// the command does under it, so each command's help says what --root is
+// there. The rule itself (required by the commands that place host paths,
+// / for the others) is stated once, in docs/commands.md.
 func rootFlag(fs *pflag.FlagSet, p *string, what string, use rootUse) {
 	def := "/"
 	if use == rootPlaces {
-		def = ""
+		def, what = "", what+" (required)"
 	}
-	fs.StringVar(p, "root", def, what+"; "+rootRule)
+	fs.StringVar(p, "root", def, what)
 	markShared(fs, "root")
 	if use == rootPlaces {
 		markRequired(fs, "root")
@@ -68,6 +69,11 @@ func outputFlag(fs *pflag.FlagSet, formats ...output.Format) *output.Choice {
 	c := output.NewChoice(formats...)
 	fs.VarP(c, "output", "o", "output format: "+output.Join(formats, ", "))
 	markShared(fs, "output")
+	names := make([]string, len(formats))
+	for i, f := range formats {
+		names[i] = string(f)
+	}
+	markValues(fs, "output", names)
 	return c
 }
 
@@ -135,12 +141,14 @@ var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the imag
 func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
 	fs.Var(&versionValue{p: p}, "proxy-version", proxyVersionHelp)
 	markShared(fs, "proxy-version")
+	markValues(fs, "proxy-version", versionNames())
 }
 
 // proxyVersionPairFlag is diff's --proxy-version: one for both sides, or A,B.
 func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
 	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
 	markShared(fs, "proxy-version")
+	markValues(fs, "proxy-version", versionNames())
 }
 
 func versionNames() []string {
@@ -305,6 +313,7 @@ func (v *ipListValue) Set(s string) error {
 // render; certs.CheckKey validates them.
 func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
 	fs.StringVar(algorithm, "key-algorithm", "ecdsa", "ecdsa (P-256) or rsa")
+	markValues(fs, "key-algorithm", certs.KeyAlgorithms)
 	fs.IntVar(size, "key-size", 0, "RSA modulus bits: 2048 (default), 3072 or 4096; ECDSA: 256")
 }
 
@@ -328,6 +337,14 @@ func markShared(fs *pflag.FlagSet, name string) {
 	}
 }
 
+// markValues says which values completion offers for --name: the list
+// the flag's value is checked against, never a copy of it.
+func markValues(fs *pflag.FlagSet, name string, values []string) {
+	if err := fs.SetAnnotation(name, valuesAnnotation, values); err != nil {
+		panic(err)
+	}
+}
+
 func markRequired(fs *pflag.FlagSet, name string) {
 	if err := fs.SetAnnotation(name, requiredAnnotation, []string{"true"}); err != nil {
 		panic(err)
@@ -336,43 +353,19 @@ func markRequired(fs *pflag.FlagSet, name string) {
 
 // flagError is how a command reports flags it could not read: a usage
 // error, or, for a shared flag's refused value, the command's ValueExit.
-func flagError(c *Command, fs *pflag.FlagSet, err error) error {
+// An unknown flag gets hint's answer for its name, if any (suggest.go).
+func flagError(c *Command, fs *pflag.FlagSet, err error, hint func(name string) string) error {
 	var bad *pflag.InvalidValueError
 	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
 		return &ExitError{Code: c.ValueExit, Err: err}
 	}
 	var unknown *pflag.NotExistError
 	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
-		if near := nearestFlags(fs, unknown.GetSpecifiedName()); len(near) > 0 {
-			return &UsageError{Msg: fmt.Sprintf("%v: did you mean %s?", err, strings.Join(near, " or "))}
+		if h := hint(unknown.GetSpecifiedName()); h != "" {
+			return &UsageError{Msg: fmt.Sprintf("%v: %s", err, h)}
 		}
 	}
 	return &UsageError{Msg: err.Error()}
-}
-
-// nearestFlags are the command's flags closest to an unknown name by edit
-// distance (at most a third of the name's length, at least 2 edits), or
-// that the name is a prefix of, each as --name; none when nothing is near.
-func nearestFlags(fs *pflag.FlagSet, name string) []string {
-	best := max(2, len(name)/3)
-	var out []string
-	fs.VisitAll(func(f *pflag.Flag) {
-		if f.Hidden {
-			return
-		}
-		d := fieldhint.EditDistance(name, f.Name)
-		if strings.HasPrefix(f.Name, name) && len(name) >= 3 {
-			d = min(d, 1)
-		}
-		switch {
-		case d < best:
-			best, out = d, []string{"--" + f.Name}
-		case d == best:
-			out = append(out, "--"+f.Name)
-		}
-	})
-	sort.Strings(out)
-	return out
 }
 
 // checkRequired refuses a required flag left empty, naming it.

@@ -25,9 +25,11 @@ This is what kustomize runs for the exec KRM function wiring:
 
 kustomize runs exec functions only with BOTH --enable-alpha-plugins and
 --enable-exec; with the first flag alone it silently skips the function and
-the bundle is missing from the output.
-
-Exit status: 0 success; 1 any error result (each printed to stderr with its
+the bundle is missing from the output.`,
+		Examples: []string{
+			ProgramName + " fn < resourcelist.yaml",
+		},
+		More: `Exit status: 0 success; 1 any error result (each printed to stderr with its
 field path); 2 usage error.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {

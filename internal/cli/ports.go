@@ -14,41 +14,27 @@ import (
 )
 
 const portsLong = `Prints the network requirements of a bundle, read from its objects (so a
-customised agent port or bootstrap IP shows up as it will be deployed): which
-port, which protocol, from where to where, for how long, and which object and
-flag each value comes from.
-
-The argument is a bundle file, - for stdin, a kustomization directory or an
-overlay name (built with --bootstrap-ip/--image), or a host root that render
-wrote (a directory holding var/lib/konnectivity-bundle/state.json). Without
-one it builds the default overlay (` + kustbuild.DefaultOverlay + `).
-
-Only the agent tunnel crosses the network: TCP agent-port from every cluster
-node to the bootstrap host, during the bootstrap phase only.
-
-With --output FORMAT it writes that tunnel as firewall rules instead: nftables
-(an own table that accepts the nodes and drops everyone else on the agent
-port; with --nft-chain, rules added to a default-drop host's chain),
-iptables (iptables and ip6tables), firewalld (runtime and permanent
-rich rules), and for clouds aws, aws-cloudformation, aws-terraform,
-gcp, azure and openstack. The source is the node network: --from
-CIDR, repeated for each subnet or family; --from-anywhere allows every
-address and must be asked for (a /0 --from is refused). The cloud
-formats need --infra-id, the cluster's infrastructure ID, which every rule
-carries. --revoke writes the form that removes exactly those rules. The
-bundle values the rules carry must pass check's rules for them (agents'
---proxy-server-host an IP or DNS name, object names DNS-1123), else nothing
-is written. See docs/firewall.md.
-
-Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
+customised agent port or bootstrap IP shows up as it will be deployed): only
+the agent tunnel crosses the network, TCP agent-port from every cluster node
+to the bootstrap host, during the bootstrap phase. The bundle is taken as
+check takes it; without one, ports builds the default overlay (` + kustbuild.DefaultOverlay + `).
+--output nftables, iptables, firewalld or a cloud format writes the rules
+instead, from the node network (--from); see docs/firewall.md.`
 
 func newPortsCommand() *Command {
 	return &Command{
 		Name:  "ports",
-		Args:  "[FILE|DIR|OVERLAY|ROOT]",
+		Args:  sourceArgs,
 		Short: "Print the network requirements (ports, direction, duration) of a bundle",
 		Long:  portsLong,
-		Setup: setupPorts,
+		Examples: []string{
+			ProgramName + " ports ipv4 --bootstrap-ip 192.0.2.10",
+			ProgramName + " ports / -o nftables --from 10.0.0.0/16",
+			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p",
+		},
+		More:    "Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.",
+		Sources: 1,
+		Setup:   setupPorts,
 	}
 }
 
@@ -62,7 +48,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	rf.register(fs)
 	return func(io IO, args []string) error {
 		if len(args) > 1 {
-			return Usagef("ports takes at most one FILE, DIR, OVERLAY or ROOT, got %d", len(args))
+			return Usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 		}
 		ruleOpts, err := rf.options(string(format.Format()))
 		if err != nil {

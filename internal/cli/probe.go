@@ -12,24 +12,12 @@ import (
 )
 
 const probeLong = `Dials TARGET through the Konnectivity socket exactly as the bootstrap
-kube-apiserver does: the rendered EgressSelectorConfiguration under --root is
-loaded and validated by the kube-apiserver's rules and its cluster selection
-is dialed as k8s.io/apiserver's egress selector dials it, with the socket name mapped from the kube-apiserver container's view
-to the host file. Reports success, the proxy's error and the time taken.
-
-TARGET is host:port (a plain TCP connect, e.g. a webhook Service's ClusterIP
-and port, or an endpoint pod IP and targetPort), or an http(s) URL, which is
-also asked for with GET (the target's certificate is shown, not verified).
-
-With --webhooks (and --kubeconfig, no TARGET) it lists every Service-backed
-ValidatingWebhookConfiguration and MutatingWebhookConfiguration webhook and
-every APIService registered in that kube-apiserver, resolves each Service as
-the kube-apiserver does (its ClusterIP and port; with --endpoint-routing, as
-under --enable-aggregator-routing, a ready endpoint and its target port) and
-dials it through the tunnel: reachable, refused (the pod is not up), no agent
-(the tunnel is down), timeout, or no endpoint.
-
-Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.`
+kube-apiserver does (its rendered EgressSelectorConfiguration under --root,
+loaded and dialed by the kube-apiserver's rules) and reports success, the
+proxy's error and the time taken. TARGET is host:port (a TCP connect) or an
+http(s) URL (also asked with GET). With --webhooks it dials every
+Service-backed webhook and APIService of --kubeconfig's cluster instead:
+reachable, refused, no agent, timeout or no endpoint (docs/troubleshooting.md).`
 
 func newProbeCommand() *Command {
 	return &Command{
@@ -37,13 +25,19 @@ func newProbeCommand() *Command {
 		Args:  "TARGET | --webhooks --kubeconfig FILE",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
+		Examples: []string{
+			ProgramName + " probe 172.30.12.34:443",
+			ProgramName + " probe https://172.30.12.34:443/",
+			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig",
+		},
+		More:  "Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.",
 		Setup: setupProbe,
 	}
 }
 
 func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts egressprobe.Options
-	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
+	rootFlag(fs, &opts.Root, "host root render wrote under, whose egress selector and socket probe dials through", rootReads)
 	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
 	format := outputFlag(fs, output.Text, output.JSON)
 	var web webhookFlags

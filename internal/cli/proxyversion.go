@@ -16,22 +16,19 @@ func newProxyVersionCommand() *Command {
 		Args:  "--from-image REF | --from-help FILE|-",
 		Short: "Print which apiserver-network-proxy version an image runs, for --proxy-version",
 		Long: `Prints the proxy version (` + anp.Names() + `) that --proxy-version and
-spec.proxyVersion take, learnt one of two ways:
-
-  --from-image REF   from the image's OpenShift tag (:4.N); a reference by
-                     digest or a tag that names no release cannot tell
-  --from-help FILE   from the flags the image's own proxy-server lists,
-                     which is what the bootkube stage does with the
-                     payload's image (docs/bootkube.md):
-                       podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help |
-                         konnectivity-bundle proxy-version --from-help -
-
-docs/proxy-versions.md says what each version renders and what wait sees.
-
-Exit status: 0 printed; 1 the input does not tell; 2 usage error.`,
+spec.proxyVersion take: from the image's OpenShift tag (:4.N; a reference by
+digest or a tag that names no release cannot tell), or from the flags the
+image's own proxy-server --help lists, which is what the bootkube stage does
+with the payload's image (docs/bootkube.md). docs/proxy-versions.md says
+what each version renders and what wait sees.`,
+		Examples: []string{
+			ProgramName + " proxy-version --from-image " + exampleImage,
+			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",
+		},
+		More: "Exit status: 0 printed; 1 the input does not tell; 2 usage error.",
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			image := fs.String("from-image", "", "an apiserver-network-proxy image reference tagged with its OpenShift release")
-			helpFile := fs.String("from-help", "", "the output of the image's `proxy-server --help` (- for stdin)")
+			image := fs.String("from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
+			helpFile := fs.String("from-help", "", "a `FILE` holding what the image's proxy-server --help prints (- for stdin)")
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
 					return Usagef("proxy-version takes no arguments, got %d", len(args))

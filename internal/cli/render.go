@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -14,42 +13,29 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
-var renderLong = `Builds the overlay in-process with the bootstrap IP and image, plans the
-certificates (reusing valid ones), adds the agent Secret, checks the complete
-bundle and writes every object to its host path under --root. All or nothing:
-an error before the last rename leaves the host as it was. A second run with
-the same inputs writes nothing. Teardown removes what render recorded in
-<root>/var/lib/konnectivity-bundle/state.json.
-
-The bootstrap IP comes from --bootstrap-ip or from the overlay's own
-spec.bootstrapIP: when both are set they must be the same address (else exit
-3 naming both); either alone is enough. --bootstrap-ip auto uses the
-overlay's spec.bootstrapIP when it sets one, else OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP
-when set, else the source address of the route to a public address of the
-overlay's family.
-
-Certificates are reused only from a safe place: a directory owned by the
-running user with no group or world access, holding files owned by that user
-with no group or world write (keys 0600). Otherwise they are regenerated and
-the reason printed. --key-algorithm rsa makes RSA certificates; existing
-ones of another algorithm or size are replaced.
-
-Render, teardown and certs hold an exclusive lock on the root directory; a
-second run waits up to --lock-timeout. Every path under --root is resolved
-without following symbolic links; a link or special file in the way is
-refused (exit 3). A run killed at any instant is finished or undone by the
-next render, teardown or status (from var/lib/konnectivity-bundle/txn.json).
-
-` + exitHelp("render") + `
-A second signal stops it at once (a shell shows 130 or 143); the next
-render, teardown, certs or status finishes or undoes what it left.`
+const renderLong = `Builds OVERLAY (an embedded overlay or a kustomization directory; default
+` + kustbuild.DefaultOverlay + `) with the bootstrap IP and image, plans the certificates (reusing
+valid ones), checks the complete bundle and writes every object to its host
+path under --root: all or nothing, and a second run with the same inputs
+writes nothing. teardown removes what it recorded. docs/render.md says where
+the bootstrap IP comes from, which certificates are reused, the lock and
+how an interrupted run is finished or undone.`
 
 func newRenderCommand() *Command {
 	return &Command{
 		Name:  "render",
+		Args:  buildArgs,
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
-		Setup: setupRender,
+		Examples: []string{
+			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage,
+			ProgramName + " render ./my-cluster --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
+		},
+		More: exitHelp("render") + `
+A second signal stops it at once (a shell shows 130 or 143); the next
+render, teardown, certs or status finishes or undoes what it left.`,
+		Sources: 1,
+		Setup:   setupRender,
 		// An unusable --bootstrap-ip is bad input, as render has always
 		// reported it, although the flag layer now refuses it.
 		ValueExit: exitBadInput,
@@ -59,8 +45,12 @@ func newRenderCommand() *Command {
 func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts render.Options
 	var quiet bool
-	fs.StringVar(&opts.Overlay, "overlay", "", "overlay name ("+strings.Join(kustbuild.Overlays(), ", ")+") or kustomization directory; default "+kustbuild.DefaultOverlay)
-	rootFlag(fs, &opts.Root, "host root directory to write under, / on the bootstrap node", rootPlaces)
+	var overlayFlag string
+	fs.StringVar(&overlayFlag, "overlay", "", "the overlay, as the argument gives it (kept for scripts)")
+	if err := fs.MarkHidden("overlay"); err != nil {
+		panic(err) // declared just above
+	}
+	rootFlag(fs, &opts.Root, "host root directory to write the bundle under, / on the bootstrap node", rootPlaces)
 	bootstrapIPAutoFlag(fs, &opts.BootstrapIP, &opts.AutoBootstrapIP, "optional when the overlay sets spec.bootstrapIP")
 	imageFlag(fs, &opts.Image, &opts.Pin, "omit it when the overlay pins the image (images: or spec.image)")
 	proxyVersionFlag(fs, &opts.ProxyVersion)
@@ -70,8 +60,15 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
-		if len(args) > 0 {
-			return Usagef("render takes no arguments, got %q", args)
+		overlay, err := overlayArg("render", args)
+		if err != nil {
+			return err
+		}
+		if opts.Overlay = overlay; overlayFlag != "" {
+			if overlay != "" {
+				return Usagef("the overlay is given twice (%q and --overlay %q): give it as the argument only", overlay, overlayFlag)
+			}
+			opts.Overlay = overlayFlag
 		}
 		opts.Getenv = io.Getenv
 		sigs := catchSignals(io.Stderr, "render")

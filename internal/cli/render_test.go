@@ -2,9 +2,13 @@ package cli
 
 import (
 	"bytes"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 
@@ -54,15 +58,16 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"ok", hostRenderArgs(t.TempDir()), 0, ""},
 		{"file where a directory should be", hostRenderArgs(fileRoot), 3, "is a file where a directory should be (fix: remove or move that file"},
 		{"missing root", []string{"render", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, 2, "--root is required"},
-		{"stray argument", append(hostRenderArgs(t.TempDir()), "extra"), 2, "takes no arguments"},
+		{"stray argument", hostRenderArgs(t.TempDir(), "ipv4", "extra"), 2, "render takes at most one OVERLAY or DIR, got 2"},
+		{"overlay given twice", hostRenderArgs(t.TempDir(), "ipv4", "--overlay", "ipv6"), 2, `the overlay is given twice ("ipv4" and --overlay "ipv6")`},
 		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},
 		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 3, "--image"},
-		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", tooltest.WriteOverlay(t, tooltest.Overlay{Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
+		{"failing check", hostRenderArgs(t.TempDir(), tooltest.WriteOverlay(t, tooltest.Overlay{Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
 		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
-		{"unknown overlay", hostRenderArgs(t.TempDir(), "--overlay", "nosuch"), 3, `--overlay: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
-		{"flag disagrees with the overlay", []string{"render", "--root", t.TempDir(), "--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, 3,
+		{"unknown overlay", hostRenderArgs(t.TempDir(), "nosuch"), 3, `OVERLAY: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
+		{"flag disagrees with the overlay", []string{"render", "upi", "--root", t.TempDir(), "--bootstrap-ip", "192.0.2.99"}, 3,
 			"--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
-		{"overlay gives the IP", []string{"render", "--root", t.TempDir(), "--overlay", "upi"}, 0, ""},
+		{"overlay gives the IP", []string{"render", "upi", "--root", t.TempDir()}, 0, ""},
 		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 3, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
 		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--proxy-version", "v0.36"}, 3,
 			"--image was not given, and DaemonSet konnectivity-agent of overlay ipv4 still uses the placeholder image"},
@@ -131,12 +136,55 @@ func TestRenderCommandMakesRSACertificates(t *testing.T) {
 
 func TestRenderCommandDisabledOverlay(t *testing.T) {
 	root := t.TempDir()
-	code, out, _ := runHostCmd(t, hostRenderArgs(root, "--overlay", "sno")...)
+	code, out, _ := runHostCmd(t, hostRenderArgs(root, "sno")...)
 	if code != 0 || !strings.Contains(out, "Konnectivity is disabled for bootstrap-in-place") {
 		t.Errorf("sno: exit %d\n%s", code, out)
 	}
 	if entries, _ := os.ReadDir(root); len(entries) != 0 {
 		t.Errorf("sno wrote %d entries", len(entries))
+	}
+}
+
+// TestRenderOverlayFlagIsTheArgument: the hidden --overlay, kept for
+// scripts, renders what the argument renders: the same files, the same
+// report (certificates and the root's id aside, which are new each run).
+var (
+	ownerMark = regexp.MustCompile(`konnectivity-bundle.io/owner: .*`)
+	byteCount = regexp.MustCompile(`\(\d+ bytes\)`)
+)
+
+func TestRenderOverlayFlagIsTheArgument(t *testing.T) {
+	render := func(args ...string) (string, map[string]string) {
+		root := t.TempDir()
+		code, out, stderr := runHostCmd(t, append([]string{"render", "--root", root}, args...)...)
+		if code != 0 {
+			t.Fatalf("render %q: exit %d\n%s", args, code, stderr)
+		}
+		files := map[string]string{}
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(root, path)
+			data, err := os.ReadFile(path)
+			if strings.Contains(rel, "tls/") || strings.Contains(rel, "secret") || strings.HasSuffix(rel, "state.json") {
+				data = nil // new keys and a new root id each run: compared by name only
+			}
+			files[rel] = ownerMark.ReplaceAllString(string(data), "OWNER")
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return byteCount.ReplaceAllString(strings.ReplaceAll(out, root, "ROOT"), "(N bytes)"), files
+	}
+	argOut, argFiles := render("upi")
+	flagOut, flagFiles := render("--overlay", "upi")
+	if argOut != flagOut {
+		t.Errorf("render upi printed\n%s\nrender --overlay upi printed\n%s", argOut, flagOut)
+	}
+	if len(argFiles) == 0 || !reflect.DeepEqual(argFiles, flagFiles) {
+		t.Errorf("render upi and render --overlay upi wrote different files:\n%v\n%v", slices.Sorted(maps.Keys(argFiles)), slices.Sorted(maps.Keys(flagFiles)))
 	}
 }
 

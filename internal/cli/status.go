@@ -15,49 +15,31 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-var statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable.
-It reads what render wrote under --root (its state file and the files it
-lists), then checks: the files are there as written; the server's socket
-exists with mode 0770; the egress selector's socket is the server's (through
-the kube-apiserver's mount); the server's /healthz and /readyz on its health
-port; how many agents are connected (the server's /metrics); and the
-certificates' expiry, chain and SAN. Each problem comes with a hint.
-
-With --kubeconfig, when fewer agents are connected than nodes should run
-one (or none is), the report ends with one line per node saying why its
-agent is not connected, and its fix, as wait gives them (see wait --help;
-the RBAC it needs is in docs/troubleshooting.md); "nodes" in --output json.
-Without --kubeconfig and no agent connected, it says the node side is not
-seen and why.
-
---gather DIR also writes DIR/status.json (the --output json report),
-DIR/metrics.txt (the server's /metrics as read) and DIR/usage.json (what
-used the tunnel), each atomically, for a log bundle:
-/var/log/bootstrap-control-plane/konnectivity is collected by
-openshift-install gather bootstrap (docs/troubleshooting.md). With --gather
-or --kubeconfig, the text output ends with the usage report's table.
-
-` + usageHelp + `
-
-If a render was interrupted (its journal var/lib/konnectivity-bundle/txn.json
-exists), status first takes the root's lock, waiting at most --timeout for
-a run that holds it, and finishes or undoes it, saying which on stderr, so
-it reports a host render can explain.
-
-` + exitHelp("status")
+const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable:
+the files render wrote under --root, the server's socket and the egress
+selector's, the server's health, how many agents are connected and the
+certificates, each problem with a hint. With --kubeconfig it also says per
+node why its agent is not connected, and what used the tunnel; --gather DIR
+writes the reports for the log bundle. See docs/troubleshooting.md.`
 
 func newStatusCommand() *Command {
 	return &Command{
 		Name:  "status",
 		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
 		Long:  statusLong,
+		Examples: []string{
+			ProgramName + " status",
+			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
+			ProgramName + " status --root /tmp/root -o json",
+		},
+		More:  exitHelp("status"),
 		Setup: setupStatus,
 	}
 }
 
 func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
-	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
+	rootFlag(fs, &opts.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included), and of the wait for the root's lock when an interrupted run must be recovered first")
 	format := outputFlag(fs, output.Text, output.JSON)

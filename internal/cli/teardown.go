@@ -17,50 +17,25 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
-var teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
-the static pod manifest first (so the kubelet stops the server), then every
-other file, then the directories render created if they are empty. With
---kubeconfig it also deletes the recorded cluster objects, the namespace
-last, with background propagation and without waiting for finalization.
-Idempotent: files and objects already gone count as removed. A root with no
-state file is a warning: nothing was recorded, so nothing is removed.
-
-It holds the root's lock (waiting up to --lock-timeout), first finishes or
-undoes a render an interrupted run left, removes only regular files at the
-recorded paths (never through a symbolic link) and also the directories
-render created, the state directory included. Temporary files an older
-certs left in the certificate directory (.NAME.tmp-DIGITS, regular files
-of the running user) are removed with them, so that directory goes too.
-
-It deletes only objects it can prove are its own: render marks the
-Namespace, DaemonSet and Secret with the annotation konnectivity-bundle.io/owner
-set to the root's id recorded in the state file. teardown reads each live
-object first and deletes it (conditional on the UID it read) only when the
-marker matches; any other object is refused with the reason, left in place
-and dropped from the state.
-
-Without --kubeconfig, or when the API server is unreachable, the cluster
-objects stay recorded in the state file, so a later teardown can delete them.
-
-Before it removes anything, teardown reads what used the tunnel and prints
-the usage report's table (not with --quiet); --gather DIR also writes it to
-DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
-/metrics and its lists of webhooks and APIServices) ends within --timeout,
-and a redirect to another host is refused. With --quiet and no --gather it
-reads nothing. A report that cannot be read, written (a full disk, a
-read-only directory) or printed never stops the removal: teardown names
-it and exits 10.
-` + usageHelp + `
-
-` + exitHelp("teardown") + `
-A second signal stops it at once (a shell shows 130 or 143); the next
-teardown continues.`
+const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
+the static pod manifest first, then every other file and the directories
+render created; with --kubeconfig also the recorded cluster objects that
+carry its owner mark, the namespace last. Idempotent. First it prints what
+used the tunnel (--gather DIR: DIR/usage.json). docs/render.md says what it
+removes, what it refuses and how; docs/troubleshooting.md the usage report.`
 
 func newTeardownCommand() *Command {
 	return &Command{
 		Name:  "teardown",
 		Short: "Remove the bundle from the bootstrap host and the cluster",
 		Long:  teardownLong,
+		Examples: []string{
+			ProgramName + " teardown --root / --kubeconfig /opt/openshift/auth/kubeconfig",
+			ProgramName + " teardown --root /tmp/root --quiet",
+		},
+		More: exitHelp("teardown") + `
+A second signal stops it at once (a shell shows 130 or 143); the next
+teardown continues.`,
 		Setup: setupTeardown,
 	}
 }
@@ -69,7 +44,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts teardown.Options
 	var quiet bool
 	var gatherDir string
-	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
+	rootFlag(fs, &opts.Root, "host root directory to remove the bundle from, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")

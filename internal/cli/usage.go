@@ -10,15 +10,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
-// usageHelp is what teardown's and status's --help say about the report.
-const usageHelp = `The usage report lists each admission webhook and APIService the bootstrap
-kube-apiserver called (route "tunnel" for those registered by Service, which
-the tunnel carries), with calls, allowed, refused, failed and latency, from
-the kube-apiserver's /metrics (read with --kubeconfig), and the dial totals
-of its egress dialer and of the proxy-server (its admin port). Counts run
-from each process's start. A side that cannot be read is named in the
-report with the reason; that is not an error (docs/troubleshooting.md).`
-
 // collectUsage builds the usage report from a status run on the host and
 // the kube-apiserver's metrics, each read within timeout (the command's
 // --timeout). Only an unusable kubeconfig is an error.

@@ -62,6 +62,7 @@ func newVersionCommand(linked string) *Command {
 		Long: `Prints the version: the one make stamped from git describe, else the one
 the Go toolchain recorded from version control, else "unknown" (a build with
 neither, e.g. go run).`,
+		Examples: []string{ProgramName + " version"},
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {
 				if len(args) > 0 {

@@ -14,56 +14,25 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
-// waitLong is wait --help up to its list of causes.
+// waitLong is what wait --help says before its flags; the rest, how it
+// polls and reads the node side, is in docs/troubleshooting.md.
 const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
-kube-apiserver's webhook calls, then exits 0: the server is healthy, at least
---min-agents agents are connected, and a test dial through the socket
-succeeds: each --target, and with --kubeconfig every Service-backed
-admission webhook and APIService that probe --webhooks knows (none
-registered: the server and agents alone decide).
-
-Each poll is a status run and a probe of each target, so wait gives the
-same verdicts as status and probe. While it waits it prints on stderr what
-it is waiting for and for how long, when that changes and every 5s. The
-poll under way when --timeout passes finishes first (at most --dial-timeout
-per test dial and the kube-apiserver's answers), so that its verdict is the
-tunnel's and not the deadline's. On --timeout it exits 1 with one verdict
-naming the cause and the fix. The causes, in the order the gate meets them:
-`
-
-// waitLongRest follows the causes, which gate.Causes lists (waitcauses.go).
-var waitLongRest = `While fewer than --min-agents agents are connected, the verdict carries one
-line per node that should run an agent, read through the bootstrap
-kube-apiserver with --kubeconfig (the agent DaemonSet, its pods, the
-namespace's events, the nodes; read-only, at most once a second): no pod
-(DaemonSet missing, nodeSelector, a taint not tolerated), node not Ready,
-not scheduled, image-pull, secret-missing, config-error, crash-loop (with
-the agent's last message), not-ready (for how long), handshake-refused
-(the server's log shows it refusing the node's address: another CA, or a
-certificate outside its validity), port-blocked (never ready and nothing
-from the node reached the server: the agent port's rule for that node), or
-connected; each with its fix, and the cause most nodes share as the
-verdict's fix. Without --kubeconfig, or when a read is refused, it says
-it cannot see the node side and why (the verb and resource a kubeconfig
-lacks); it never guesses. RBAC: docs/troubleshooting.md.
-
-The server's log is read for refused handshakes from --server-log, else
-from the kubelet's log of the static pod under --root
-(var/log/pods/kube-system_konnectivity-server*/konnectivity-server/*.log);
-the rendered pod makes grpc-go log them (GRPC_GO_LOG_SEVERITY_LEVEL=info).
-
---gather DIR also writes DIR/wait.json, the --output json verdict, through
-a temporary file and a rename, whatever the verdict: the bootkube wait stage
-leaves it for openshift-install gather bootstrap (docs/bootkube.md). DIR is
-created before the wait starts, so a bad one is refused at once.
-
-` + exitHelp("wait")
+kube-apiserver's webhook calls: the server is healthy, at least --min-agents
+agents are connected, and a test dial through the socket reaches each
+--target (with --kubeconfig, every Service-backed webhook and APIService).
+Progress goes to stderr; on --timeout it exits 1 with one verdict, the cause
+and its fix. See docs/troubleshooting.md.`
 
 func newWaitCommand() *Command {
 	return &Command{
 		Name:  "wait",
 		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
-		Long:  waitLong + waitCauses() + "\n\n" + waitLongRest,
+		Long:  waitLong,
+		Examples: []string{
+			ProgramName + " wait --timeout 5m",
+			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
+		},
+		More:  "The causes, in the order the gate meets them:\n" + waitCauses() + "\n\n" + exitHelp("wait"),
 		Setup: setupWait,
 	}
 }
@@ -71,7 +40,7 @@ func newWaitCommand() *Command {
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
 	var kubeconfig, gatherDir string
-	rootFlag(fs, &opts.Status.Root, "host root render wrote under", rootReads)
+	rootFlag(fs, &opts.Status.Root, "host root render wrote under, whose server and socket wait polls", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
 	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")

@@ -257,7 +257,7 @@ func TestBadInputUnknownField(t *testing.T) {
 	root := t.TempDir()
 	opts := baseOpts(root)
 	opts.Overlay = overlay
-	expectInputError(t, runBad(t, opts), "--overlay", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
+	expectInputError(t, runBad(t, opts), "OVERLAY", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
 	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
 		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
 	}

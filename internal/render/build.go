@@ -50,14 +50,14 @@ func buildError(opts Options, err error) error {
 	}
 	var unknown *kustbuild.UnknownTargetError
 	if errors.As(err, &unknown) {
-		return inputErrorf("--overlay", "give a kustomization directory or an overlay name", "%v", unknown)
+		return inputErrorf("OVERLAY", "give a kustomization directory or an overlay name", "%v", unknown)
 	}
 	// Hostile YAML, a generator config its function refuses, a field the
 	// objects' types do not have and a patch without its target are bad
 	// input (exit 3).
 	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) ||
 		errors.As(err, new(*kustbuild.UnknownFieldsError)) || errors.As(err, new(*kustbuild.PatchTargetError)) {
-		return &InputError{Field: "--overlay", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
+		return &InputError{Field: "OVERLAY", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
 	}
 	return fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
 }
