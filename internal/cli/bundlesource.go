@@ -139,7 +139,9 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
 			}
 			return b, nil
-		case err != nil && (!errors.Is(err, fs.ErrNotExist) || !slices.Contains(kustbuild.Overlays(), target)):
+		case err != nil && (!errors.Is(err, fs.ErrNotExist) || strings.ContainsRune(target, filepath.Separator)):
+			// A path that is not there: say so. A bare word may be an
+			// overlay's name, which loadSource resolves or lists.
 			return nil, fmt.Errorf("reading bundle: %w", err)
 		}
 	}

@@ -165,3 +165,13 @@ func TestCheckEmptyDir(t *testing.T) {
 		t.Errorf("exit %d, stdout %q, stderr %q; want exit 2 and nothing to check here", code, stdout, stderr)
 	}
 }
+
+// TestCheckOverlay: check takes an overlay by name, as build, ports, diff
+// and render do: it builds the embedded overlay and checks it; a word that
+// names no overlay is answered with the overlays.
+func TestCheckOverlay(t *testing.T) {
+	runCLICases(t, []cliCase{
+		{name: "overlay", args: []string{"check", "ipv4", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage}, code: 0, stdout: []string{"checked 5 object(s) of ipv4"}},
+		{name: "no such overlay", args: []string{"check", "nosuch"}, code: 2, stderr: `"nosuch" is not a file, a directory or an overlay (dualstack, ipv4, ipv6, sno, upi)`},
+	})
+}

@@ -110,14 +110,23 @@ func cobraCommand(cmd *Command) *cobra.Command {
 		ValidArgsFunction: argCompletion(cmd),
 	}
 	cc.Flags().AddFlagSet(fs)
+	for name, values := range flagValues(fs) {
+		if err := cc.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
+			panic(err) // the flag is in the set just added: a programming error
+		}
+	}
+	return cc
+}
+
+// flagValues are the values each flag of fs lists (markValues), by name.
+func flagValues(fs *pflag.FlagSet) map[string][]string {
+	out := map[string][]string{}
 	fs.VisitAll(func(f *pflag.Flag) {
 		if values := f.Annotations[valuesAnnotation]; values != nil {
-			if err := cc.RegisterFlagCompletionFunc(f.Name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
-				panic(err) // the flag is in the set just added: a programming error
-			}
+			out[f.Name] = values
 		}
 	})
-	return cc
+	return out
 }
 
 // argCompletion offers the overlay names (and the shell's files) for each

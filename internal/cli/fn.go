@@ -14,18 +14,10 @@ func newFnCommand() *Command {
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
 		Long: `Serves the kinds ` + strings.Join(dispatch.Kinds(), ", ") + ` of apiVersion
 bundle.konnectivity.io/v1alpha1, chosen by the ResourceList's functionConfig.
-This is what kustomize runs for the exec KRM function wiring:
-
-  metadata:
-    annotations:
-      config.kubernetes.io/function: |
-        exec:
-          path: konnectivity-bundle
-          args: [fn]
-
-kustomize runs exec functions only with BOTH --enable-alpha-plugins and
---enable-exec; with the first flag alone it silently skips the function and
-the bundle is missing from the output.`,
+kustomize runs it as an exec KRM function (exec: {path: konnectivity-bundle},
+args: [fn]), and only with BOTH --enable-alpha-plugins and --enable-exec:
+with the first flag alone it skips the function without a word and the
+bundle is missing from the output (docs/kustomize.md).`,
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml",
 		},
