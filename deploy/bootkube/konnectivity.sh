@@ -148,8 +148,10 @@ render_stage() {
       args+=(--proxy-version "$version")
     fi
     log "rendering the Konnectivity bundle (overlay $KONNECTIVITY_OVERLAY${version:+, proxy $version})"
-    bundle render --root /host --bootstrap-ip auto --overlay "$KONNECTIVITY_OVERLAY" \
-      "${args[@]}" >&2
+    # The overlay is render's argument, after -- so that no name is read
+    # as a flag.
+    bundle render --root /host --bootstrap-ip auto "${args[@]}" \
+      -- "$KONNECTIVITY_OVERLAY" >&2
     touch "$assets/konnectivity.done"
   fi
   # The KAS render runs with $ASSET_DIR mounted at /assets.

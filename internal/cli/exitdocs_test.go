@@ -18,11 +18,17 @@ import (
 // dropped, so a document may write `--gather` where --help writes --gather.
 func readDoc(t *testing.T, rel string) string {
 	t.Helper()
+	return strings.ReplaceAll(readDocRaw(t, rel), "`", "")
+}
+
+// readDocRaw reads a file of the repository as it is.
+func readDocRaw(t *testing.T, rel string) string {
+	t.Helper()
 	data, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), rel))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return strings.ReplaceAll(string(data), "`", "")
+	return string(data)
 }
 
 // docTable is one Markdown table whose first column is "exit": its header
