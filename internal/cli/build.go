@@ -15,14 +15,14 @@ func newBuildCommand() *Command {
 		Name:  "build",
 		Args:  buildArgs,
 		Short: "Build an overlay or kustomization in-process and print the bundle",
-		Long: `Builds OVERLAY, one of the overlays embedded in the binary (` + strings.Join(kustbuild.Overlays(), ", ") + `;
-default ` + kustbuild.DefaultOverlay + `), or a kustomization DIR (an existing directory wins over
-an overlay of its name), with the bundle.konnectivity.io functions run
-in-process: no kustomize or konnectivity-bundle on PATH needed. The output
-is byte-identical to kustomize build --enable-alpha-plugins --enable-exec DIR.`,
+		Long: wrap(`Builds OVERLAY, an overlay embedded in the binary (`+strings.Join(kustbuild.Overlays(), ", ")+`;
+default `+kustbuild.DefaultOverlay+`), or a kustomization DIR (an existing directory wins over an
+overlay of its name), with the bundle.konnectivity.io functions run in-process: no
+kustomize or konnectivity-bundle on PATH needed. The output is byte-identical to
+kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		Examples: []string{
 			ProgramName + " build ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
-			ProgramName + " build ./my-cluster > bundle.yaml",
+			ProgramName + " build ./my-overlay > bundle.yaml",
 		},
 		More:    "Exit status: 0 success; 1 build or config error; 2 usage error.",
 		Sources: 1,

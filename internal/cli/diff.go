@@ -15,12 +15,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-const diffLong = `Compares bundle A (old) with bundle B (new) the way a reviewer reads them:
+var diffLong = wrap(`Compares bundle A (old) with bundle B (new) the way a reviewer reads them:
 objects matched by apiVersion, kind, namespace and name, each changed field
-one line, container args flag by flag. A and B are each taken as check takes a bundle (an
-overlay, a kustomization directory, a file, a host root render wrote, or -);
+one line, container args flag by flag. A and B are each taken as check
+takes a bundle (an overlay, a kustomization directory, a file, a host root
+render wrote, or -);
 --bootstrap-ip, --image and --proxy-version take A,B to build each side
-with its own. Secret data, certificates and keys show as fingerprints.`
+with its own. Secret data, certificates and keys show as fingerprints.`, helpWidth)
 
 func newDiffCommand() *Command {
 	return &Command{

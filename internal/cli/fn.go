@@ -12,12 +12,13 @@ func newFnCommand() *Command {
 	return &Command{
 		Name:  "fn",
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
-		Long: `Serves the kinds ` + strings.Join(dispatch.Kinds(), ", ") + ` of apiVersion
-bundle.konnectivity.io/v1alpha1, chosen by the ResourceList's functionConfig.
+		Long: wrap(`Serves the kinds `+strings.Join(dispatch.Kinds(), ", ")+`
+of apiVersion bundle.konnectivity.io/v1alpha1, chosen by the ResourceList's
+functionConfig.
 kustomize runs it as an exec KRM function (exec: {path: konnectivity-bundle},
 args: [fn]), and only with BOTH --enable-alpha-plugins and --enable-exec:
 with the first flag alone it skips the function without a word and the
-bundle is missing from the output (docs/kustomize.md).`,
+bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml",
 		},

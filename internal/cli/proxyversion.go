@@ -15,12 +15,13 @@ func newProxyVersionCommand() *Command {
 		Name:  "proxy-version",
 		Args:  "--from-image REF | --from-help FILE|-",
 		Short: "Print which apiserver-network-proxy version an image runs, for --proxy-version",
-		Long: `Prints the proxy version (` + anp.Names() + `) that --proxy-version and
-spec.proxyVersion take: from the image's OpenShift tag (:4.N; a reference by
+		Long: wrap(`Prints the proxy version that --proxy-version and spec.proxyVersion take,
+`+anp.Names()+`:
+from the image's OpenShift tag (:4.N; a reference by
 digest or a tag that names no release cannot tell), or from the flags the
 image's own proxy-server --help lists, which is what the bootkube stage does
 with the payload's image (docs/bootkube.md). docs/proxy-versions.md says
-what each version renders and what wait sees.`,
+what each version renders and what wait sees.`, helpWidth),
 		Examples: []string{
 			ProgramName + " proxy-version --from-image " + exampleImage,
 			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",

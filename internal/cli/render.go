@@ -29,7 +29,7 @@ func newRenderCommand() *Command {
 		Long:  renderLong,
 		Examples: []string{
 			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage,
-			ProgramName + " render ./my-cluster --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
+			ProgramName + " render ./my-overlay --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
 		},
 		More: exitHelp("render") + `
 A second signal stops it at once (a shell shows 130 or 143); the next

@@ -6,8 +6,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
 )
 
-// helpWidth is how wide wait --help's generated paragraph wraps, as the
-// hand-wrapped text around it.
+// helpWidth is how wide --help wraps the paragraphs it builds (wait's causes,
+// a list of overlays), as the hand-wrapped text around them.
 const helpWidth = 75
 
 // waitCauses is wait --help's list of causes, read from the gate's table of
