@@ -83,7 +83,7 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
 
-node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.18-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
+node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.14-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
 	tools/build.sh node
 	@mkdir -p _output
