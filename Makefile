@@ -28,7 +28,7 @@ export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 .PHONY: help build image test unit e2e node-e2e scale tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
 
 build: ## build bin/konnectivity-bundle
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
