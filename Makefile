@@ -25,10 +25,10 @@ GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e node-e2e scale tools deps golden verify lint plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e node-e2e scale tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
-	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-13s %s\n", $$1, $$2}'
+	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
 
 build: ## build bin/konnectivity-bundle
 	$(GO) build -ldflags '$(LDFLAGS)' -o $(BIN) ./cmd/konnectivity-bundle
@@ -38,13 +38,18 @@ image: ## build the konnectivity-bundle image FROM scratch (nothing pulled), tag
 
 # Each stage of `make test` says when it starts, every 30 s that it is still
 # running, and how long it took (tools/progress.sh), so its log has stage times.
+# The unit stage runs go test -json into _output/unit.json, so those lines
+# name the packages and tests still running, and shows what plain go test
+# would (results, failing tests' output) through tools/gotest-text.sh.
 PROGRESS    := tools/progress.sh
 
 test: ## everything CI runs: deps, tools, verify (lint and golden files), unit tests with real tools required, e2e, then the real-node test (root)
 	@$(PROGRESS) "make test: deps" $(MAKE) --no-print-directory deps
 	@$(PROGRESS) "make test: tools" $(MAKE) --no-print-directory tools
 	@$(PROGRESS) "make test: verify" $(MAKE) --no-print-directory verify
-	@KB_REQUIRE_TOOLS=1 $(PROGRESS) "make test: unit and integration tests" $(GO) test -timeout 30m ./...
+	@mkdir -p _output
+	@KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/unit.json $(PROGRESS) "make test: unit and integration tests" \
+	  bash -c 'set -o pipefail; $(GO) test -json -timeout 30m ./... | tee _output/unit.json | tools/gotest-text.sh'
 	@$(PROGRESS) "make test: e2e" $(MAKE) --no-print-directory e2e
 	@$(PROGRESS) "make test: node-e2e" $(MAKE) --no-print-directory node-e2e
 
@@ -83,7 +88,7 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
 
-node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.18-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
+node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.14-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
 	tools/build.sh node
 	@mkdir -p _output
@@ -106,6 +111,14 @@ GOLDEN_PKGS  = $(shell $(GO) list -f '{{.ImportPath}} {{join .TestImports " "}} 
 # cannot skip and leave its file stale.
 golden: ## rewrite every golden file and test fixture from the current output (review the diff!); twice in a row changes nothing
 	KB_UPDATE_GOLDEN=1 KB_REQUIRE_TOOLS=1 $(GO) test -count=1 -timeout 30m $(GOLDEN_PKGS)
+
+# One overlay's golden file (testdata/golden/OVERLAY.yaml), the one make
+# verify, make diff and the CI script compare, rewritten in seconds: the
+# in-process build needs neither root nor the real tools.
+golden-overlay: ## rewrite one overlay's golden file, OVERLAY=NAME (no root, no real tools; review the diff!)
+	@if [ -z "$(OVERLAY)" ] || [ ! -f "overlays/$(OVERLAY)/kustomization.yaml" ]; then \
+	  echo "make golden-overlay: set OVERLAY to one of: $$(ls overlays | tr '\n' ' ')" >&2; exit 2; fi
+	$(GO) test ./internal/kustbuild -run '^TestGolden$$/^$(OVERLAY)$$' -count=1 -update
 
 verify: lint ## lint, then fail with a diff when any overlay drifted from its golden file
 	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
@@ -155,7 +168,7 @@ DIFF_OUTPUT  ?= text
 GOLDEN_IMAGE := quay.io/openshift/origin-apiserver-network-proxy:4.20
 
 diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|markdown|json); fails if any drifted or broke (make exits 2, as for any failed target)
-	@rc=0; for g in testdata/golden/*.yaml; do o=$$(basename $$g .yaml); \
+	@rc=0; drifted=""; for g in testdata/golden/*.yaml; do o=$$(basename $$g .yaml); \
 	  case $$o in \
 	    upi)  args="" ;; \
 	    ipv6) args="--bootstrap-ip 2001:db8::10 --image $(GOLDEN_IMAGE)" ;; \
@@ -163,9 +176,11 @@ diff: build ## show every overlay against its golden file (DIFF_OUTPUT=text|mark
 	  esac; \
 	  s=0; env -u KONNECTIVITY_BOOTSTRAP_IP -u KONNECTIVITY_IMAGE \
 	    $(BIN) diff --output $(DIFF_OUTPUT) $$args testdata/golden/$$o.yaml overlays/$$o || s=$$?; \
+	  if [ $$s -eq 1 ]; then drifted="$$drifted $$o"; fi; \
 	  if [ $$s -gt $$rc ]; then rc=$$s; fi; \
 	done; \
-	if [ $$rc -eq 1 ]; then echo "make diff: an overlay drifted from its golden file (diff above); make golden rewrites the golden files" >&2; fi; \
+	if [ $$rc -eq 1 ]; then echo "make diff: an overlay drifted from its golden file (diff above):$$drifted; refresh each (make golden rewrites every golden file):" >&2; \
+	  for o in $$drifted; do echo "  make golden-overlay OVERLAY=$$o" >&2; done; fi; \
 	if [ $$rc -gt 1 ]; then echo "make diff: an overlay failed to build or diff (error above)" >&2; fi; \
 	exit $$rc
 

@@ -79,7 +79,7 @@ func runFrozen(t *testing.T, m frozenMode) {
 	}
 	cases := []flagCase{{"rendered 6s", nil, true}, {"upstream 0s", []string{"--backend-dial-timeout=0s"}, false}}
 	if !proxyVersion.Has("backend-dial-timeout") {
-		// v0.28 (OpenShift 4.18 to 4.22) has no bound to set: the rendered
+		// v0.28 (OpenShift 4.14 to 4.22) has no bound to set: the rendered
 		// server is the unbounded one.
 		cases = []flagCase{{"rendered, no flag (" + proxyVersion.Name + ")", nil, false}}
 	}

@@ -22,7 +22,7 @@ declare -A spec=(
   [kustomize]="kustomize sigs.k8s.io/kustomize/kustomize/v5"
   # One module per proxy version the bundle targets (internal/anp.Versions):
   # v0.36 is upstream v0.36.0 (OpenShift 4.23+); v0.28 is upstream v0.29.0,
-  # the stand-in for OpenShift 4.18-4.22's v0.28-era fork (same flags and metrics).
+  # the stand-in for OpenShift 4.14-4.22's v0.28-era fork (same flags and metrics).
   [proxy-server-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/server"
   [proxy-agent-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [proxy-server-v0.28]="anp-v0.28 sigs.k8s.io/apiserver-network-proxy/cmd/server"

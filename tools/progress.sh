@@ -6,8 +6,11 @@
 #
 # Usage: tools/progress.sh LABEL COMMAND [ARG...]
 #   KB_PROGRESS_INTERVAL  seconds between "still running" lines (default 30)
-#   KB_PROGRESS_LOG       a `go test -v` log being written: each "still
-#                         running" line also names the test it last started
+#   KB_PROGRESS_LOG       a `go test -v` or `go test -json` log being
+#                         written: each "still running" line also names the
+#                         test it last started (-v), or every package still
+#                         running with the test it is in (-json; the module
+#                         path of ./go.mod left off)
 # Exits with COMMAND's status.
 set -uo pipefail
 label=${1:?usage: tools/progress.sh LABEL COMMAND [ARG...]}
@@ -15,12 +18,48 @@ shift
 interval=${KB_PROGRESS_INTERVAL:-30}
 start=$(date +%s)
 
-# last_test names the test a go test -v log last started or resumed.
+# last_test names what the log says is running: for a go test -json log,
+# each package started and not finished, with its latest test still
+# running; for a go test -v log, the test it last started or resumed.
 last_test() {
   [[ -n ${KB_PROGRESS_LOG:-} && -f $KB_PROGRESS_LOG ]] || return 0
   local t
-  t=$(grep -E '^=== (RUN|CONT|NAME) ' "$KB_PROGRESS_LOG" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  if [[ $(head -c 1 "$KB_PROGRESS_LOG") == "{" ]]; then
+    t=$(json_running "$KB_PROGRESS_LOG")
+  else
+    t=$(grep -E '^=== (RUN|CONT|NAME) ' "$KB_PROGRESS_LOG" 2>/dev/null | tail -n 1 | awk '{print $3}')
+  fi
   if [[ -n $t ]]; then echo " (in $t)"; fi
+}
+
+# json_running lists the packages a go test -json log started and did not
+# finish, in start order, each with the test it started last among those
+# still running: "internal/x: TestY, internal/z".
+json_running() {
+  local mod=""
+  [[ -f go.mod ]] && mod=$(awk '$1 == "module" {print $2; exit}' go.mod)
+  awk -v mod="$mod/" '
+    function field(key) { return match($0, "\"" key "\":\"[^\"]*\"") ? substr($0, RSTART + length(key) + 4, RLENGTH - length(key) - 5) : "" }
+    {
+      a = field("Action"); p = field("Package"); t = field("Test")
+      if (p == "") next
+      if (t == "") {
+        if (a == "start") { order[++n] = p; running[p] = 1 }
+        else if (a == "pass" || a == "fail" || a == "skip") delete running[p]
+      } else if (a == "run") { seq[p, t] = NR }
+      else if (a == "pass" || a == "fail" || a == "skip") delete seq[p, t]
+    }
+    END {
+      for (i = 1; i <= n; i++) {
+        p = order[i]
+        if (!(p in running)) continue
+        best = ""; at = 0
+        for (k in seq) { split(k, pt, SUBSEP); if (pt[1] == p && seq[k] > at) { at = seq[k]; best = pt[2] } }
+        name = index(p, mod) == 1 ? substr(p, length(mod) + 1) : p
+        out = out (out == "" ? "" : ", ") name (best == "" ? "" : ": " best)
+      }
+      print out
+    }' "$1"
 }
 
 echo "$label: started at $(date +%T)" >&2

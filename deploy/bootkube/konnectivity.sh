@@ -123,7 +123,7 @@ proxy_version() {
       explain_podman "$rc" "$errf"
     fi
     log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE (exit $rc) to learn which proxy it runs;" \
-      "fix: make the image runnable here, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.18 to 4.22, v0.36 for 4.23 and later)"
+      "fix: make the image runnable here, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.14 to 4.22, v0.36 for 4.23 and later)"
     rm -f "$errf"
     return 1
   fi

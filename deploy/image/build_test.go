@@ -97,7 +97,8 @@ func TestPodmanDocker(t *testing.T) {
 // PATH with no daemon, podman installed. make image builds the image with
 // podman and succeeds, warning that the container wiring cannot run it,
 // naming the docker, its error and the fixes, the exact PATH one when
-// podman's docker is further down PATH.
+// podman's docker is further down PATH, preceded by CONTAINERS_CONF when
+// this host's podman cannot run the image without it.
 func TestDockerWithoutDaemon(t *testing.T) {
 	dir, extra := fakeDockerNoDaemon(t)
 	shim := podmantest.DockerShim(t)
@@ -105,10 +106,32 @@ func TestDockerWithoutDaemon(t *testing.T) {
 	if err != nil {
 		t.Fatalf("make image failed after building the image, when only the docker wiring check failed: %v", err)
 	}
+	hint := "PATH=" + shim + ":$PATH kustomize build --enable-alpha-plugins"
+	conf := filepath.Join(tooltest.RepoRoot(), "deploy", "podman", "containers.conf") // what podmantest.Env sets
+	if !podmanRunsWithout(t, "CONTAINERS_CONF", "localhost/konnectivity-bundle:wiring-test") {
+		hint = "CONTAINERS_CONF=" + conf + " " + hint
+	} else if strings.Contains(out, "CONTAINERS_CONF="+conf+" PATH=") {
+		t.Errorf("the hint names CONTAINERS_CONF, which this host's podman does not need")
+	}
 	wantAll(t, out, "warning: localhost/konnectivity-bundle:wiring-test is built, but kustomize's container wiring cannot run it here",
 		"the docker kustomize runs, "+dir+"/docker (first on PATH), reaches no daemon: Cannot connect to the Docker daemon",
-		"exit status 125", "start its daemon", "PATH="+shim+":$PATH kustomize build --enable-alpha-plugins",
+		"exit status 125", "start its daemon", hint,
 		"localhost/konnectivity-bundle:v1alpha1 is built in podman's store", "--enable-alpha-plugins --enable-exec")
+}
+
+// podmanRunsWithout reports whether podman runs image with the test's
+// environment less the variable unset.
+func podmanRunsWithout(t *testing.T, unset, image string) bool {
+	t.Helper()
+	cmd := exec.Command("podman", "run", "--rm", "--network", "none", "--user", "nobody", image, "version")
+	for _, kv := range podmantest.Env(t) {
+		if !strings.HasPrefix(kv, unset+"=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	out, err := cmd.CombinedOutput()
+	t.Logf("podman run without %s: %v\n%s", unset, err, out)
+	return err == nil
 }
 
 // TestNoDockerWithPodman: podman alone is not enough, kustomize runs docker;

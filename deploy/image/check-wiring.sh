@@ -25,6 +25,18 @@ exec_wiring="use the exec wiring, which needs no container runtime: \`make plugi
 built=""
 if [[ -n $image ]]; then built=" $image is built in podman's store, where that docker will find it."; fi
 
+# conf_prefix is what a hand-typed kustomize command needs before it for
+# podman to run the image: CONTAINERS_CONF, which make exports, when podman
+# runs the image with it and fails without it (a root host that needs
+# deploy/podman/containers.conf fails with "error setting rlimit type 7").
+conf_prefix() {
+  [[ -n ${CONTAINERS_CONF:-} && -n $image ]] && command -v podman >/dev/null || return 0
+  local run=(podman run --rm --network none --user nobody "$image" version)
+  if timeout 60 "${run[@]}" >/dev/null 2>&1 && ! timeout 60 env -u CONTAINERS_CONF "${run[@]}" >/dev/null 2>&1; then
+    printf 'CONTAINERS_CONF=%s ' "$CONTAINERS_CONF"
+  fi
+}
+
 docker_kind
 case $DOCKER_KIND in
   missing)
@@ -42,10 +54,11 @@ case $DOCKER_KIND in
       "kustomize build would fail with \"couldn't execute function: exit status 125\"."
       "fix: start its daemon (or set DOCKER_HOST) and run make image again, so the image is in that daemon's store,")
     if command -v podman >/dev/null; then
+      conf=$(conf_prefix)
       if later=$(podman_docker_later) && [[ -n $later ]]; then
-        msg+=("or put podman's docker, $later, first on PATH where you run kustomize: PATH=$(dirname "$later"):\$PATH kustomize build --enable-alpha-plugins ...$built")
+        msg+=("or put podman's docker, $later, first on PATH where you run kustomize: ${conf}PATH=$(dirname "$later"):\$PATH kustomize build --enable-alpha-plugins ...$built")
       else
-        msg+=("or install a docker that runs podman (Debian: apt-get install podman-docker, which adds /usr/bin/docker) and put it first on PATH where you run kustomize: PATH=/usr/bin:\$PATH kustomize build --enable-alpha-plugins ...$built")
+        msg+=("or install a docker that runs podman (Debian: apt-get install podman-docker, which adds /usr/bin/docker) and put it first on PATH where you run kustomize: ${conf}PATH=/usr/bin:\$PATH kustomize build --enable-alpha-plugins ...$built")
       fi
     fi
     fail "${msg[@]}" "or $exec_wiring"

@@ -14,10 +14,11 @@ const (
 	ModeHTTPConnect = "http-connect"
 )
 
-// klogSince is the first ANP tag built with a klog (v2.130) that has
+// klogSince is the first ANP tag built with a klog (v2.140.0) that has
 // --legacy-stderr-threshold-behavior and --alsologtostderrthreshold; the
-// v0.28-era binaries use klog v2.90 and refuse both.
-const klogSince = "v0.31.0"
+// v0.28-era binaries (klog v2.90) and v0.31.0 to v0.34.0 (klog v2.130.1)
+// refuse both.
+const klogSince = "v0.35.0"
 
 // klogFlags are added to both binaries from klog.InitFlags with '_' turned
 // into '-' (ANP's util.Normalize), so `--log_file` is unknown to them.

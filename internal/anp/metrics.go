@@ -1,9 +1,13 @@
 package anp
 
 // ServerMetrics names the metric families a proxy-server version exports
-// on /metrics (its admin and health ports), as status, wait and the usage
-// report read them. A name left "" is a family that version does not have.
+// on /metrics, as status, wait and the usage report read them. A name left
+// "" is a family that version does not have.
 type ServerMetrics struct {
+	// OnHealthPort: the health port serves /metrics too, not only the
+	// admin port. Upstream moved it there in v0.34.0 (PR #751); the
+	// v0.28-era server answers /metrics on its admin port only.
+	OnHealthPort bool
 	// AgentStreams counts open gRPC streams by service_method; the
 	// "Connect" series is one per connected agent.
 	AgentStreams string
@@ -40,9 +44,11 @@ var metricsV028 = ServerMetrics{
 	StreamPackets:           serverPrefix + "stream_packets_total",
 }
 
-// metricsV036 add ready_backends per strategy to the v0.28 families.
+// metricsV036 add ready_backends per strategy to the v0.28 families, and
+// serve them on the health port as well.
 var metricsV036 = func() ServerMetrics {
 	m := metricsV028
 	m.ReadyBackends = serverPrefix + "ready_backends"
+	m.OnHealthPort = true
 	return m
 }()

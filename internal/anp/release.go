@@ -25,9 +25,22 @@ func (e *NoReleaseError) Error() string {
 	return fmt.Sprintf("the image %q %s, so it does not say which proxy version it runs", e.Image, e.Why)
 }
 
-// FromImage derives the version from an OpenShift image tag (:4.N): 4.18
-// to 4.22 ship v0.28, 4.23 and 5.x ship v0.36. A reference by digest, one
-// without a tag, or a tag that names no release is a *NoReleaseError.
+// OldReleaseError is an image of an OpenShift release older than any
+// supported family ships in (OldestRelease).
+type OldReleaseError struct {
+	Image   string
+	Release Release
+}
+
+func (e *OldReleaseError) Error() string {
+	return fmt.Sprintf("the image %q names OpenShift %s, older than %s, the oldest release this tool supports (%s)", e.Image, e.Release, OldestRelease(), Names())
+}
+
+// FromImage derives the version from an OpenShift image tag (:4.N): the
+// family whose OpenShift range holds the release (4.14 to 4.22 ship v0.28,
+// 4.23 and 5.x ship v0.36). An image of a release older than OldestRelease is an
+// *OldReleaseError; a reference by digest, one without a tag or a tag that
+// names no release is a *NoReleaseError.
 func FromImage(ref string) (*Version, error) {
 	parsed, err := reference.Parse(ref)
 	if err != nil {
@@ -45,14 +58,16 @@ func FromImage(ref string) (*Version, error) {
 	if m == nil {
 		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, which names no OpenShift release (4.N)", tag)}
 	}
-	minor, _ := strconv.Atoi(m[2])
-	switch {
-	case m[1] == "5" || minor >= 23:
-		return V036, nil
-	case minor >= 18:
-		return V028, nil
+	major, _ := strconv.Atoi(m[1])
+	minor, err := strconv.Atoi(m[2])
+	if err != nil {
+		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, whose minor release is not a number", tag)}
 	}
-	return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("names OpenShift %s.%s, older than the releases this tool knows the proxy of", m[1], m[2])}
+	r := Release{Major: major, Minor: minor}
+	if v := forRelease(r); v != nil {
+		return v, nil
+	}
+	return nil, &OldReleaseError{Image: ref, Release: r}
 }
 
 // helpFlagName is a flag as pflag's --help lists it: "  -v, --v Level ...".

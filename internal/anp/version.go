@@ -17,9 +17,10 @@ type Version struct {
 	// Upstream is the upstream tag whose flags the family has: flags whose
 	// Since is later are missing from its binaries.
 	Upstream string
-	// OpenShift names the releases whose apiserver-network-proxy image
-	// ships this family.
-	OpenShift string
+	// OpenShift is the releases whose apiserver-network-proxy image ships
+	// this family: Describe's prose and FromImage's mapping of image tags
+	// both read it.
+	OpenShift Releases
 	// StandIn is the upstream module the tests build for the family
 	// (tools/anp-<Name>): the same flags, metrics and --help.
 	StandIn string
@@ -35,19 +36,19 @@ type Version struct {
 	ConnectBeforeDial bool
 }
 
-// V028 is the family OpenShift 4.18 to 4.22 ship: openshift/
-// apiserver-network-proxy's release branches rebased once onto upstream
-// v0.28.0 plus 15 commits. The transfer channel is a constant of 10
+// V028 is the family OpenShift 4.14 to 4.22 ship: openshift/
+// apiserver-network-proxy's release branches, all on one base, upstream
+// v0.28.0 plus 15 commits, with the same flags and metrics. The transfer channel is a constant of 10
 // packets, the agent listener's minimum TLS version is fixed at 1.2, and a
 // dial an agent never answers waits for the caller to give up.
 var V028 = func() *Version {
-	v := newVersion("v0.28", "v0.28.0", "4.18 to 4.22", "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
+	v := newVersion("v0.28", "v0.28.0", Releases{First: Release{4, 14}, Last: Release{4, 22}}, "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
 	return v
 }()
 
 // V036 is upstream v0.36.0, which OpenShift 4.23 and later (5.x) ship.
-var V036 = newVersion("v0.36", "v0.36.0", "4.23 and later", "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
+var V036 = newVersion("v0.36", "v0.36.0", Releases{First: Release{4, 23}}, "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
 
 // Versions are the supported families, oldest first.
 var Versions = []*Version{V028, V036}
@@ -64,7 +65,7 @@ const AnnotationProxyVersion = "bundle.konnectivity.io/proxy-version"
 // from when neither the config nor a flag names it.
 const EnvProxyVersion = "KONNECTIVITY_PROXY_VERSION"
 
-func newVersion(name, upstream, openshift, standIn string, m ServerMetrics) *Version {
+func newVersion(name, upstream string, openshift Releases, standIn string, m ServerMetrics) *Version {
 	v := &Version{Name: name, Upstream: upstream, OpenShift: openshift, StandIn: standIn, Metrics: m}
 	v.Server = newBinary("proxy-server", v, serverFlags)
 	v.Agent = newBinary("proxy-agent", v, agentFlags)

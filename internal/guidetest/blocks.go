@@ -6,6 +6,7 @@ package guidetest
 import (
 	"bufio"
 	"bytes"
+	"regexp"
 	"strings"
 )
 
@@ -16,14 +17,22 @@ type Block struct {
 	Body string
 	// Section is the nearest heading above the block.
 	Section string
+	// Skip is why the block cannot run as written, from a mark on the
+	// nearest non-blank line above its fence:
+	// <!-- guidetest: skip: REASON -->. "" for every other block.
+	Skip string
 }
+
+// skipMark is the mark a guide puts before a command block that no test
+// can run as written (it needs a real bootstrap node, say).
+var skipMark = regexp.MustCompile(`^<!-- guidetest: skip: (.+?) -->$`)
 
 // Blocks returns every fenced (```) code block of a markdown document.
 func Blocks(md []byte) []Block {
 	var out []Block
 	var cur *Block
 	var body strings.Builder
-	section := ""
+	section, above := "", ""
 	sc := bufio.NewScanner(bytes.NewReader(md))
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Text()
@@ -31,6 +40,9 @@ func Blocks(md []byte) []Block {
 		case cur == nil && strings.HasPrefix(line, "```"):
 			lang, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "```")), " ")
 			cur = &Block{Lang: lang, Line: n, Section: section}
+			if m := skipMark.FindStringSubmatch(above); m != nil {
+				cur.Skip = m[1]
+			}
 			body.Reset()
 		case cur != nil && strings.TrimSpace(line) == "```":
 			cur.Body = body.String()
@@ -41,15 +53,19 @@ func Blocks(md []byte) []Block {
 		case strings.HasPrefix(line, "#"):
 			section = strings.TrimSpace(strings.TrimLeft(line, "#"))
 		}
+		if cur == nil && strings.TrimSpace(line) != "" {
+			above = strings.TrimSpace(line)
+		}
 	}
 	return out
 }
 
-// Runnable is the subset of blocks a test runs: those marked sh.
+// Runnable is the subset of blocks a test runs: those marked sh, but not
+// those whose guide marks them as impossible to run (Skip).
 func Runnable(bs []Block) []Block {
 	var out []Block
 	for _, b := range bs {
-		if b.Lang == "sh" {
+		if b.Lang == "sh" && b.Skip == "" {
 			out = append(out, b)
 		}
 	}

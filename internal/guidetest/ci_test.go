@@ -56,7 +56,8 @@ func TestCIScript(t *testing.T) {
 			for _, want := range []string{
 				"| ~ | `spec.containers[konnectivity-server].args[--agent-port]` | `--agent-port=9091` | `--agent-port=9191` |",
 				"| ~ | `spec.template.spec.containers[konnectivity-agent].args[--proxy-server-port]` | `--proxy-server-port=9091` | `--proxy-server-port=9191` |",
-				"drifted from testdata/golden in: upi: review the diff above, then run make golden",
+				"drifted from testdata/golden in: upi: review the diff above, then refresh each",
+				"  make golden-overlay OVERLAY=upi\n",
 			} {
 				if !strings.Contains(out, want) {
 					t.Errorf("output lacks %q:\n%s", want, lastLines(out, 40))
@@ -163,7 +164,8 @@ func TestMakeDiffExitsAsItsHelpSays(t *testing.T) {
 	if !ok || ee.ExitCode() != 2 {
 		t.Fatalf("make diff with a drifted overlay: %v, want exit 2\n%s", err, lastLines(out, 20))
 	}
-	if !strings.Contains(out, "--agent-port=9191") || !strings.Contains(out, "make diff: an overlay drifted from its golden file") {
+	if !strings.Contains(out, "--agent-port=9191") || !strings.Contains(out, "make diff: an overlay drifted from its golden file") ||
+		!strings.Contains(out, "make golden-overlay OVERLAY=upi") {
 		t.Errorf("make diff does not show the drift:\n%s", lastLines(out, 20))
 	}
 }

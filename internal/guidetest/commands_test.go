@@ -14,19 +14,23 @@ var (
 )
 
 // TestDocsNameRealCommandsAndFlags: every konnectivity-bundle command and
-// flag the guides mention, in any block, exists in the built binary, so the
+// flag the guides and the README mention, in any block, exists in the built binary, so the
 // examples that are not run cannot name something that is gone.
 func TestDocsNameRealCommandsAndFlags(t *testing.T) {
 	help := map[string]string{}
-	for _, doc := range []string{"upi.md", "ci.md", "troubleshooting.md"} {
-		for _, b := range Blocks(readGuide(t, doc)) {
+	docs := []string{"docs/upi.md", "docs/ci.md"}
+	for _, g := range guides {
+		docs = append(docs, g.doc)
+	}
+	for _, doc := range docs {
+		for _, b := range Blocks(readDoc(t, doc)) {
 			for _, m := range invocation.FindAllStringSubmatch(b.Body, -1) {
 				cmd, rest := m[1], m[2]
 				h, ok := help[cmd]
 				if !ok {
 					out, err := exec.Command(filepath.Join(bin(t), "konnectivity-bundle"), cmd, "--help").CombinedOutput()
 					if err != nil {
-						t.Errorf("docs/%s:%d: %q is not a command: %v\n%s", doc, b.Line, cmd, err, out)
+						t.Errorf("%s:%d: %q is not a command: %v\n%s", doc, b.Line, cmd, err, out)
 						help[cmd] = ""
 						continue
 					}
@@ -38,7 +42,7 @@ func TestDocsNameRealCommandsAndFlags(t *testing.T) {
 				}
 				for _, f := range longFlag.FindAllStringSubmatch(rest, -1) {
 					if !strings.Contains(h, "  "+f[1]+" ") && !strings.Contains(h, ", "+f[1]+" ") && !strings.Contains(h, "  "+f[1]+"\n") {
-						t.Errorf("docs/%s:%d: konnectivity-bundle %s has no flag %s", doc, b.Line, cmd, f[1])
+						t.Errorf("%s:%d: konnectivity-bundle %s has no flag %s", doc, b.Line, cmd, f[1])
 					}
 				}
 			}

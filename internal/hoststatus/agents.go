@@ -10,9 +10,10 @@ import (
 )
 
 // agents reads the server's /metrics: the admin port first (bound to
-// 127.0.0.1, what `ports` lists for status), then the health port, which
-// proxy-server v0.36.0 serves /metrics on as well. It counts connected
-// agents from the agent gRPC streams, not from one strategy's backends: with
+// 127.0.0.1, what `ports` lists for status), then the health port when the
+// target serves /metrics there too (v0.36; v0.28 answers 404, which would
+// hide why the admin port failed). It counts connected agents from the
+// agent gRPC streams, not from one strategy's backends: with
 // --proxy-strategies=destHost,... an agent that advertises no address is
 // connected while destHost has no backend.
 func (s *session) agents() {
@@ -23,8 +24,12 @@ func (s *session) agents() {
 		s.rep.add(newCheck(CheckAgents, Error, fmt.Sprintf("bad port flags: %v %v", err1, err2), ""))
 		return
 	}
+	ports := []int{admin}
+	if s.root.Bundle.Target.Binaries().Metrics.OnHealthPort {
+		ports = append(ports, health)
+	}
 	var lastErr string
-	for _, port := range []int{admin, health} {
+	for _, port := range ports {
 		u := s.url(port, "/metrics")
 		code, body, err := s.get(u)
 		if err != nil || code != 200 {

@@ -190,3 +190,33 @@ func TestExecWithoutEnableExecDropsBundle(t *testing.T) {
 		t.Fatalf("kustomize ran the exec function without --enable-exec; update README.md, docs/kustomize.md and this test:\n%s", out)
 	}
 }
+
+// TestEveryWiringPassesTheProxyVersion: with the placeholder image, which
+// names no version, KONNECTIVITY_PROXY_VERSION alone must reach the
+// function through each wiring (the container's envs list, the exec
+// function's and the legacy plugin's inherited environment), as the
+// kustomize command of docs/kustomize.md relies on.
+func TestEveryWiringPassesTheProxyVersion(t *testing.T) {
+	opts := Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), ProxyVersion: "v0.28"}
+	wirings := []struct {
+		name  string
+		cli   func(testing.TB) *kustomizeCLI
+		dir   func(testing.TB) string
+		flags []string
+	}{
+		{"container", newContainerKustomizeCLI, func(testing.TB) string { return filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4") }, []string{"--enable-alpha-plugins"}},
+		{"exec", newKustomizeCLI, func(t testing.TB) string { return filepath.Join(tooltest.ExecWiredTree(t), "overlays", "ipv4") }, []string{"--enable-alpha-plugins", "--enable-exec"}},
+		{"legacy", newKustomizeCLI, func(testing.TB) string { return filepath.Join(tooltest.RepoRoot(), "base", "plugin") }, []string{"--enable-alpha-plugins"}},
+	}
+	for _, w := range wirings {
+		t.Run(w.name, func(t *testing.T) {
+			out, err := w.cli(t).build(t, w.dir(t), opts, w.flags...)
+			if err != nil {
+				t.Fatalf("kustomize build with only KONNECTIVITY_PROXY_VERSION naming the version: %v", err)
+			}
+			if want := "bundle.konnectivity.io/proxy-version: v0.28"; !bytes.Contains(out, []byte(want)) {
+				t.Errorf("the bundle lacks %q: the variable did not reach the function", want)
+			}
+		})
+	}
+}

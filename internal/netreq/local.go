@@ -31,7 +31,7 @@ func localFlows(b *bundlemodel.Bundle) ([]Requirement, error) {
 		to      string
 		dur     string
 	}{
-		{s, "health-port", "server /healthz, /readyz and /metrics", "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, " + healthBind(s), whileServerRuns},
+		{s, "health-port", healthPurpose(b), "the kubelet on the bootstrap host (probes) and konnectivity-bundle status", "the bootstrap host, " + healthBind(s), whileServerRuns},
 		{s, "admin-port", "server /metrics (status reads connected agents here first)", "konnectivity-bundle status on the bootstrap host", "the bootstrap host, " + adminBind(s), whileServerRuns},
 		{a, "health-server-port", "agent /healthz and /readyz", "the kubelet on each node (probes)", "each agent pod", whileAgentsRun},
 		{a, "admin-server-port", "agent admin (metrics, debugging)", "inside the agent pod", "each agent pod, 127.0.0.1", whileAgentsRun},
@@ -49,6 +49,16 @@ func localFlows(b *bundlemodel.Bundle) ([]Requirement, error) {
 			Scope: ScopeHost, Duration: p.dur, Source: src})
 	}
 	return out, nil
+}
+
+// healthPurpose: the health port serves /metrics as well only on versions
+// that moved it there (v0.34.0 and later); v0.28 serves it on the admin
+// port alone.
+func healthPurpose(b *bundlemodel.Bundle) string {
+	if b.Target.Binaries().Metrics.OnHealthPort {
+		return "server /healthz, /readyz and /metrics"
+	}
+	return "server /healthz and /readyz"
 }
 
 func adminBind(s *bundlemodel.Workload) string {

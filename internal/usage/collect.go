@@ -30,7 +30,8 @@ type Options struct {
 	// the registrations' lists), the caller's --timeout; 0 = DefaultTimeout.
 	Timeout time.Duration
 	// Status is a status run on the bootstrap host: the server's /metrics
-	// as it read them (status reads the admin port, then the health port).
+	// as it read them (status reads the admin port, then the health port on
+	// versions that serve /metrics there).
 	Status *hoststatus.Report
 }
 

@@ -42,7 +42,7 @@ type Spec struct {
 	// that kustomize's images: field replaces.
 	Image string `json:"image,omitempty"`
 	// ProxyVersion is the apiserver-network-proxy version the image runs:
-	// v0.28 (OpenShift 4.18 to 4.22) or v0.36 (4.23 and later). It decides
+	// v0.28 (OpenShift 4.14 to 4.22) or v0.36 (4.23 and later). It decides
 	// which flags are rendered (docs/proxy-versions.md). Empty means
 	// KONNECTIVITY_PROXY_VERSION from the environment, else the version the
 	// image's OpenShift tag (:4.N) names; an image by digest needs it set.

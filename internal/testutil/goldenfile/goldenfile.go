@@ -42,6 +42,13 @@ func Update(t testing.TB) bool {
 // In update mode (Update) it writes got to path instead (creating directories).
 func Assert(t testing.TB, path string, got []byte) {
 	t.Helper()
+	AssertRefresh(t, path, got, "make golden")
+}
+
+// AssertRefresh is Assert whose failure names refresh, the command that
+// rewrites this one file (a narrower one than make golden).
+func AssertRefresh(t testing.TB, path string, got []byte, refresh string) {
+	t.Helper()
 	if Update(t) {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
@@ -53,10 +60,10 @@ func Assert(t testing.TB, path string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (run make golden, or the test with -update, to create it)", err)
+		t.Fatalf("%v (run %s, or the test with -update, to create it)", err, refresh)
 	}
 	if !bytes.Equal(got, want) {
-		t.Errorf("output differs from %s (review, then run make golden):\n%s", path, Diff(t, want, got))
+		t.Errorf("output differs from %s (review, then run %s):\n%s", path, refresh, Diff(t, want, got))
 	}
 }
 
