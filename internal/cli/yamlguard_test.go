@@ -111,12 +111,12 @@ func TestRenderBadOverlayConfigIsBadInput(t *testing.T) {
 }
 
 // TestLargeAliasFreeInputNamesTheSizeLimit: a large stream without aliases
-// is refused for its size, never blamed on aliases.
+// is refused for its size (the input cap), never blamed on aliases.
 func TestLargeAliasFreeInputNamesTheSizeLimit(t *testing.T) {
 	item := "- {name: n, value: v}\n"
 	big := strings.Repeat(item, (8<<20)/len(item)+1)
 	code, _, stderr := runCLI(t, big, "check", "-")
-	if code != 2 || !strings.Contains(stderr, "larger than the size limit of 8388608 bytes") || strings.Contains(stderr, "alias") {
+	if code != 2 || !strings.Contains(stderr, "stdin is larger than the 8 MiB cap for a bundle stream") || strings.Contains(stderr, "alias") {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
 	}
 }

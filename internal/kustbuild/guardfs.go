@@ -3,8 +3,8 @@ package kustbuild
 import (
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
@@ -19,13 +19,20 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 	if f.immutable {
 		return f.FileSystem.ReadFile(path)
 	}
-	// Stat first: a huge file is refused before it is read into memory.
-	if st, err := os.Stat(path); err == nil {
-		if err := yamlguard.CheckSize(st.Size()); err != nil {
-			return nil, f.refuse(path, err)
-		}
+	if f.FileSystem.IsDir(path) {
+		return f.FileSystem.ReadFile(path) // kustomize's own error for a directory
 	}
-	data, err := f.FileSystem.ReadFile(path)
+	file, err := f.FileSystem.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	// A huge file is refused before it is read, a FIFO or a device (say a
+	// link to /dev/zero) at the cap.
+	data, err := inputread.Reader(file, path, inputread.KustomizationFile)
+	if errors.Is(err, inputread.ErrTooLarge) {
+		return nil, f.recordRefusal(err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +43,11 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 }
 
 func (f *fnFS) refuse(path string, err error) error {
-	err = fmt.Errorf("%s: %w", path, err)
+	return f.recordRefusal(fmt.Errorf("%s: %w", path, err))
+}
+
+// recordRefusal keeps err as the build's error, if it is the first.
+func (f *fnFS) recordRefusal(err error) error {
 	f.mu.Lock()
 	if f.err == nil {
 		f.err = err
