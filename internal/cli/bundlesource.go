@@ -22,6 +22,9 @@ import (
 type bundleSource struct {
 	Label  string
 	Stream []byte
+	// Read is a bundle FILE or stdin, read as it is: nothing built it, so
+	// nothing refused its unknown fields yet (strictsource.go).
+	Read bool
 }
 
 // loadSource resolves one bundle argument for check, diff and ports: - is
@@ -46,7 +49,7 @@ func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundle
 		if err != nil {
 			return bundleSource{}, err
 		}
-		return bundleSource{Label: "stdin", Stream: b}, nil
+		return bundleSource{Label: "stdin", Stream: b, Read: true}, nil
 	}
 	st, err := os.Stat(arg)
 	switch {
@@ -55,7 +58,7 @@ func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundle
 		if err != nil {
 			return bundleSource{}, fmt.Errorf("read bundle file: %w", err)
 		}
-		return bundleSource{Label: arg, Stream: b}, nil
+		return bundleSource{Label: arg, Stream: b, Read: true}, nil
 	case err == nil:
 		if !hasKustomization(arg) {
 			// Most often a host root that render has not written yet
