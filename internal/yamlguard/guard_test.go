@@ -93,3 +93,11 @@ func TestCheckInput(t *testing.T) {
 		t.Fatalf("syntax error: got %v", err)
 	}
 }
+
+// CheckAt names the lines of the file the YAML is embedded in.
+func TestCheckAtNamesTheFilesLines(t *testing.T) {
+	err := CheckAt([]byte("spec:\n  a: 1\n  a: 2\n"), 10)
+	if err == nil || !strings.Contains(err.Error(), `key "a" appears twice (lines 11 and 12)`) {
+		t.Fatalf("got %v", err)
+	}
+}
