@@ -8,12 +8,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
-// guardedRead reads a file of a user's kustomization through the YAML
-// guard, so an alias bomb or a huge file in any resource, patch or
-// kustomization fails fast instead of being expanded by kustomize. Files
-// that are not YAML (a configMapGenerator's .env file, a certificate) are
-// only held to the size limit; kustomize reports their syntax itself. The
-// embedded tree is ours and not guarded. A refusal is also recorded as the
+// guardedRead reads a file of a user's kustomization through the capped
+// reader and the YAML guard, so an alias bomb or a huge file in any
+// resource, patch or kustomization fails fast instead of being expanded by
+// kustomize. Files that are not YAML (a configMapGenerator's .env file, a
+// certificate) are only held to the size cap (internal/inputread);
+// kustomize reports their syntax itself. The embedded tree is ours and not
+// guarded. A refusal is also recorded as the
 // build's error, because kustomize would bury it in its own wrapping.
 func (f *fnFS) guardedRead(path string) ([]byte, error) {
 	if f.immutable {
@@ -27,8 +28,8 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer file.Close()
-	// A huge file is refused before it is read, a FIFO or a device (say a
-	// link to /dev/zero) at the cap.
+	// A huge file is refused before it is read, a FIFO or a device once
+	// the cap is read.
 	data, err := inputread.Reader(file, path, inputread.KustomizationFile)
 	if errors.Is(err, inputread.ErrTooLarge) {
 		return nil, f.recordRefusal(err)
