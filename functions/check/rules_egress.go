@@ -27,7 +27,7 @@ func checkEgress(b *bundlemodel.Bundle, _ Options, r *report) {
 			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.APIVersion)
 		return
 	}
-	if len(unknownFields(o)) > 0 {
+	if len(UnknownFields(o)) > 0 {
 		return // unknown-field names each one with its fix
 	}
 	cfg, err := decodeEgress(o)

@@ -12,7 +12,7 @@ import (
 // KubeAPIServerConfig override has no Go type here; checkOverride reads it.
 func checkFields(b *bundlemodel.Bundle, _ Options, r *report) {
 	for _, o := range b.Objects {
-		for _, p := range unknownFields(o) {
+		for _, p := range UnknownFields(o) {
 			fix := p.Hint
 			if fix == "" {
 				fix = "remove the field"
@@ -23,9 +23,9 @@ func checkFields(b *bundlemodel.Bundle, _ Options, r *report) {
 	}
 }
 
-// unknownFields are the problems strict decoding finds in o; none for a
+// UnknownFields are the problems strict decoding finds in o; none for a
 // malformed object (checkMalformed reports it) or a kind without a type.
-func unknownFields(o *bundlemodel.Object) []strictobj.Problem {
+func UnknownFields(o *bundlemodel.Object) []strictobj.Problem {
 	if o.Malformed != nil || !strictobj.Known(o.APIVersion, o.Kind) {
 		return nil
 	}

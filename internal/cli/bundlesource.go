@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
@@ -44,6 +45,9 @@ func overlayArg(command string, args []string) (string, error) {
 type bundleSource struct {
 	Label  string
 	Stream []byte
+	// Read is a bundle FILE or stdin, read as it is: nothing built it, so
+	// nothing refused its unknown fields yet (strictsource.go).
+	Read bool
 }
 
 // loadSource resolves one bundle argument for check, diff and ports: - is
@@ -64,20 +68,20 @@ func loadSource(io IO, target string, opts kustbuild.Options) (bundleSource, err
 // loadUnrendered resolves every argument loadSource takes but a host root.
 func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundleSource, error) {
 	if arg == "-" {
-		b, err := yamlguard.ReadAll(stdin, "stdin")
+		b, err := readBundleInput(arg, stdin)
 		if err != nil {
 			return bundleSource{}, err
 		}
-		return bundleSource{Label: "stdin", Stream: b}, nil
+		return bundleSource{Label: "stdin", Stream: b, Read: true}, nil
 	}
 	st, err := os.Stat(arg)
 	switch {
 	case err == nil && !st.IsDir():
-		b, err := yamlguard.ReadFile(arg)
+		b, err := readBundleInput(arg, stdin)
 		if err != nil {
 			return bundleSource{}, fmt.Errorf("read bundle file: %w", err)
 		}
-		return bundleSource{Label: arg, Stream: b}, nil
+		return bundleSource{Label: arg, Stream: b, Read: true}, nil
 	case err == nil:
 		if !hasKustomization(arg) {
 			// Most often a host root that render has not written yet
@@ -97,6 +101,23 @@ func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundle
 		return bundleSource{}, fmt.Errorf("%q is not a file, a directory or an overlay (%s); give a bundle file, a kustomization directory, an overlay name or -", arg, strings.Join(kustbuild.Overlays(), ", "))
 	}
 	return loadOverlay(arg, opts)
+}
+
+// readBundleInput reads a bundle FILE or - (stdin) through the one bounded
+// reader and the YAML guard.
+func readBundleInput(arg string, stdin io.Reader) ([]byte, error) {
+	b, err := inputread.Read(arg, stdin, inputread.Bundle)
+	if err != nil {
+		return nil, err
+	}
+	name := arg
+	if arg == "-" {
+		name = "stdin"
+	}
+	if err := yamlguard.CheckInput(name, b); err != nil {
+		return nil, err
+	}
+	return b, nil
 }
 
 // hasKustomization says whether dir holds a file kustomize builds from

@@ -153,6 +153,9 @@ func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*b
 		} else {
 			src, err = loadSource(io, arg, opts[i])
 		}
+		if err == nil {
+			err = refuseUnknownFields(src)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
 		}

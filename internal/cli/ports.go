@@ -80,6 +80,9 @@ func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundle
 		return "the host root " + target, r.Bundle, nil
 	}
 	src, err := loadUnrendered(target, io.Stdin, opts)
+	if err == nil {
+		err = refuseUnknownFields(src)
+	}
 	if err != nil {
 		return "", nil, err
 	}

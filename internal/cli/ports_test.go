@@ -7,9 +7,11 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
@@ -123,4 +125,31 @@ func hostile(old, with string) string {
 		panic(fmt.Sprintf("the ipv4 golden bundle lacks %q (%v)", old, err))
 	}
 	return strings.Replace(string(raw), old, with, 1)
+}
+
+// TestPortsRepeatedFrom: ports with the same --from twice writes every
+// rule format as with it once (AWS refuses one range twice in a
+// permission; the others would repeat the rule).
+func TestPortsRepeatedFrom(t *testing.T) {
+	for _, format := range firewall.Formats() {
+		t.Run(format, func(t *testing.T) {
+			args := []string{"ports", "-o", format, golden("ipv4")}
+			if firewall.IsCloud(format) {
+				args = append(args, "--infra-id", "mycluster-x7k2p")
+			}
+			twice := append(slices.Clone(args), "--from", "10.0.0.0/24", "--from", "10.0.1.0/24", "--from", "10.0.0.0/24")
+			onceEach := append(slices.Clone(args), "--from", "10.0.0.0/24", "--from", "10.0.1.0/24")
+			code, want, stderr := runCLI(t, "", onceEach...)
+			if code != 0 || !strings.Contains(want, "10.0.1.0/24") {
+				t.Fatalf("once each: exit %d, stdout:\n%s\nstderr:\n%s", code, want, stderr)
+			}
+			code, repeated, stderr := runCLI(t, "", twice...)
+			if code != 0 {
+				t.Fatalf("twice: exit %d, stderr:\n%s", code, stderr)
+			}
+			if repeated != want {
+				t.Fatalf("--from 10.0.0.0/24 given twice:\n%s\nwant as given once:\n%s", repeated, want)
+			}
+		})
+	}
 }

@@ -3,11 +3,11 @@ package cli
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 )
 
 func newProxyVersionCommand() *Command {
@@ -57,13 +57,7 @@ func proxyVersionOf(stdin io.Reader, image, helpFile string) (*anp.Version, erro
 		}
 		return v, nil
 	}
-	var raw []byte
-	var err error
-	if helpFile == "-" {
-		raw, err = io.ReadAll(io.LimitReader(stdin, 1<<20))
-	} else {
-		raw, err = os.ReadFile(helpFile)
-	}
+	raw, err := inputread.Read(helpFile, stdin, inputread.HelpText)
 	if err != nil {
 		return nil, fmt.Errorf("--from-help: %w", err)
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -112,7 +113,7 @@ func renderExit(err error) error {
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
 		return &ExitError{Code: exitNotDurable, Err: err}
-	case errors.As(err, &input), errors.As(err, &unsafe):
+	case errors.As(err, &input), errors.As(err, &unsafe), errors.Is(err, inputread.ErrTooLarge):
 		return &ExitError{Code: exitBadInput, Err: err}
 	case errors.As(err, &check):
 		return &ExitError{Code: exitCheckFailed, Err: err}

@@ -111,12 +111,48 @@ func TestRenderBadOverlayConfigIsBadInput(t *testing.T) {
 }
 
 // TestLargeAliasFreeInputNamesTheSizeLimit: a large stream without aliases
-// is refused for its size, never blamed on aliases.
+// is refused for its size (the input cap), never blamed on aliases.
 func TestLargeAliasFreeInputNamesTheSizeLimit(t *testing.T) {
 	item := "- {name: n, value: v}\n"
 	big := strings.Repeat(item, (8<<20)/len(item)+1)
 	code, _, stderr := runCLI(t, big, "check", "-")
-	if code != 2 || !strings.Contains(stderr, "larger than the size limit of 8388608 bytes") || strings.Contains(stderr, "alias") {
+	if code != 2 || !strings.Contains(stderr, "stdin is larger than the 8 MiB cap for a bundle stream") || strings.Contains(stderr, "alias") {
 		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+}
+
+// TestInlinePatchDuplicateKey: a duplicate key in an inline patch of a
+// user overlay is refused before kustomize keeps the first of the two,
+// naming the kustomization, the patch and the key: build exits 1, render
+// 3 (bad input), and nothing is written.
+func TestInlinePatchDuplicateKey(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"kustomization.yaml": "generators:\n- config.yaml\npatches:\n- target:\n    kind: DaemonSet\n  patch: |-\n" +
+			"    apiVersion: apps/v1\n    kind: DaemonSet\n    metadata:\n      name: konnectivity-agent\n" +
+			"    spec:\n      template:\n        spec:\n          hostNetwork: true\n          hostNetwork: false\n",
+		"config.yaml": "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata: {name: b}\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := filepath.Join(dir, "kustomization.yaml") + `: patches[0] (inline patch, target kind=DaemonSet): document 1 at spec.template.spec: key "hostNetwork" appears twice (lines 14 and 15)`
+	root := t.TempDir()
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"build", "--bootstrap-ip", hostTestIP, "--image", hostTestImage, dir}, 1},
+		{hostRenderArgs(root, "--overlay", dir), 3},
+	} {
+		code, _, stderr := runCLI(t, "", tc.args...)
+		if code != tc.code || !strings.Contains(stderr, want) {
+			t.Errorf("%s: exit %d, want %d with %q; stderr:\n%s", tc.args[0], code, tc.code, want, stderr)
+		}
+	}
+	if entries, _ := os.ReadDir(root); len(entries) != 0 {
+		t.Fatalf("render wrote under --root: %v", entries)
 	}
 }

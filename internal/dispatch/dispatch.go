@@ -18,7 +18,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // Factory makes a kind's processor from the runtime values: the environment
@@ -97,7 +96,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 // an error: framework.Execute alone exits 0 then, and kustomize ignores
 // results, so the caller must turn this into a non-zero exit.
 func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
-	input, err := yamlguard.ReadAll(in, "the ResourceList on stdin")
+	input, err := readInput(in, "the ResourceList on stdin")
 	if err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
@@ -24,11 +25,14 @@ func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func
 	if !ok {
 		return fmt.Errorf("this binary serves no plugin kind %q", kind)
 	}
-	config, err := yamlguard.ReadFile(configPath)
+	config, err := inputread.File(configPath, inputread.FunctionInput)
+	if err == nil {
+		err = yamlguard.CheckInput(configPath, config)
+	}
 	if err != nil {
 		return fmt.Errorf("reading plugin config: %w", err)
 	}
-	input, err := yamlguard.ReadAll(in, "resources on stdin")
+	input, err := readInput(in, "the resources on stdin")
 	if err != nil {
 		return err
 	}
@@ -53,4 +57,17 @@ func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func
 	}
 	_, err = out.Write(buf.Bytes())
 	return err
+}
+
+// readInput reads a function's input from in (name says which, in errors)
+// through the one bounded reader and the YAML guard.
+func readInput(in io.Reader, name string) ([]byte, error) {
+	data, err := inputread.Reader(in, name, inputread.FunctionInput)
+	if err != nil {
+		return nil, err
+	}
+	if err := yamlguard.CheckInput(name, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }

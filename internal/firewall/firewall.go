@@ -7,6 +7,7 @@ package firewall
 import (
 	"fmt"
 	"net/netip"
+	"slices"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
@@ -108,7 +109,12 @@ func (p *Plan) sources(opts Options) error {
 		if !hasFamily(used, f) {
 			return fmt.Errorf("--from %s is %s, but agents reach the server over %s only (they dial %s: %s); give an %s CIDR of the node network, or render the bundle with a bootstrap IP of that family", pfx, f, used[0], p.Req.Dial, p.Req.Source, used[0])
 		}
-		p.Sources[f] = append(p.Sources[f], pfx)
+		// A repeated network is one source: clouds refuse a permission
+		// that lists the same range twice (AWS), and the host formats
+		// would only repeat the rule. First seen, first written.
+		if pfx = pfx.Masked(); !slices.Contains(p.Sources[f], pfx) {
+			p.Sources[f] = append(p.Sources[f], pfx)
+		}
 	}
 	return nil
 }

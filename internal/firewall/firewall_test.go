@@ -172,3 +172,33 @@ func runPorts(args ...string) (int, string, string) {
 func diff(t *testing.T, want, got string) string {
 	return goldenfile.Diff(t, []byte(want), []byte(got))
 }
+
+// TestRepeatedFromOnce: a --from given twice, or spelled two ways, is one
+// source in every format, in the order first given: AWS refuses a
+// permission listing one range twice, and the other formats would repeat
+// the rule. The output is the same as with each network given once.
+func TestRepeatedFromOnce(t *testing.T) {
+	for _, tc := range []struct {
+		name             string
+		req              firewall.Requirement
+		repeated, unique []netip.Prefix
+	}{
+		{"ipv4", planCases[0].req, prefixes("10.0.0.0/24", "10.0.1.0/24", "10.0.0.0/24", "10.0.1.0/24"), prefixes("10.0.0.0/24", "10.0.1.0/24")},
+		{"dual-stack, IPv6 spelled two ways", planCases[2].req, prefixes("fd00:10::/64", "10.0.0.0/24", "fd00:10:0:0::/64", "10.0.0.0/24"), prefixes("fd00:10::/64", "10.0.0.0/24")},
+	} {
+		for _, format := range firewall.Formats() {
+			t.Run(tc.name+"/"+format, func(t *testing.T) {
+				got := bothForms(t, format, tc.req, firewall.Options{From: tc.repeated})
+				want := bothForms(t, format, tc.req, firewall.Options{From: tc.unique})
+				if !bytes.Equal(got, want) {
+					t.Fatalf("--from repeated:\n%s\nwant as given once:\n%s", got, want)
+				}
+				for _, pfx := range tc.unique {
+					if n := strings.Count(string(render(t, format, tc.req, firewall.Options{From: tc.repeated})), pfx.String()); n == 0 {
+						t.Fatalf("%s is not in the rules", pfx)
+					}
+				}
+			})
+		}
+	}
+}

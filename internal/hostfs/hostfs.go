@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -19,6 +18,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 )
 
 // Op names a change for the fault seam.
@@ -248,14 +249,15 @@ func (r *Root) Regular(rel string) (fs.FileInfo, error) {
 }
 
 // ReadFile reads a regular file through OpenRegular: a link, a FIFO, a
-// device or anything else but a regular file is refused, never opened.
+// device or anything else but a regular file is refused, never opened. A
+// file larger than the cap of inputread.HostFile is refused unread.
 func (r *Root) ReadFile(rel string) ([]byte, error) {
 	f, err := r.OpenRegular(rel)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return io.ReadAll(f)
+	return inputread.Reader(f, r.Abs(rel), inputread.HostFile)
 }
 
 // ReadDirNames lists a directory's entries; a missing directory is empty,

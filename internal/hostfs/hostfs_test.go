@@ -4,7 +4,10 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 )
 
 // TestResolveRefusesLinks: a path through a symbolic link is refused
@@ -95,5 +98,28 @@ func TestDirInfoAndSyncThroughTheOstreeLink(t *testing.T) {
 				t.Errorf("Sync: %v", err)
 			}
 		})
+	}
+}
+
+// ReadFile holds a file under the root to the host-file cap: a larger one
+// is refused, named, before it is read.
+func TestReadFileCap(t *testing.T) {
+	dir := t.TempDir()
+	for name, size := range map[string]int64{"small": 10, "big": inputread.HostFile.Cap + 1} {
+		if err := os.WriteFile(filepath.Join(dir, name), make([]byte, size), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	r, err := Open(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if data, err := r.ReadFile("small"); err != nil || len(data) != 10 {
+		t.Fatalf("small: %d bytes, %v", len(data), err)
+	}
+	_, err = r.ReadFile("big")
+	if !errors.Is(err, inputread.ErrTooLarge) || !strings.Contains(err.Error(), filepath.Join(dir, "big")+" is larger than the 8 MiB cap") {
+		t.Fatalf("big: got %v, want the cap error naming the file", err)
 	}
 }

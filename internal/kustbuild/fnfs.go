@@ -82,6 +82,9 @@ func (f *fnFS) ReadFile(path string) ([]byte, error) {
 		return data, err
 	}
 	out, err := f.rewrite(filepath.Dir(path), data)
+	if err == nil && !f.immutable {
+		err = f.checkPatchBodies(path, data)
+	}
 	if err != nil {
 		f.mu.Lock()
 		if f.err == nil {

@@ -3,29 +3,37 @@ package kustbuild
 import (
 	"errors"
 	"fmt"
-	"os"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
-// guardedRead reads a file of a user's kustomization through the YAML
-// guard, so an alias bomb or a huge file in any resource, patch or
-// kustomization fails fast instead of being expanded by kustomize. Files
-// that are not YAML (a configMapGenerator's .env file, a certificate) are
-// only held to the size limit; kustomize reports their syntax itself. The
-// embedded tree is ours and not guarded. A refusal is also recorded as the
+// guardedRead reads a file of a user's kustomization through the capped
+// reader and the YAML guard, so an alias bomb or a huge file in any
+// resource, patch or kustomization fails fast instead of being expanded by
+// kustomize. Files that are not YAML (a configMapGenerator's .env file, a
+// certificate) are only held to the size cap (internal/inputread);
+// kustomize reports their syntax itself. The embedded tree is ours and not
+// guarded. A refusal is also recorded as the
 // build's error, because kustomize would bury it in its own wrapping.
 func (f *fnFS) guardedRead(path string) ([]byte, error) {
 	if f.immutable {
 		return f.FileSystem.ReadFile(path)
 	}
-	// Stat first: a huge file is refused before it is read into memory.
-	if st, err := os.Stat(path); err == nil {
-		if err := yamlguard.CheckSize(st.Size()); err != nil {
-			return nil, f.refuse(path, err)
-		}
+	if f.FileSystem.IsDir(path) {
+		return f.FileSystem.ReadFile(path) // kustomize's own error for a directory
 	}
-	data, err := f.FileSystem.ReadFile(path)
+	file, err := f.FileSystem.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer file.Close()
+	// A huge file is refused before it is read, a FIFO or a device once
+	// the cap is read.
+	data, err := inputread.Reader(file, path, inputread.KustomizationFile)
+	if errors.Is(err, inputread.ErrTooLarge) {
+		return nil, f.recordRefusal(err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -36,7 +44,11 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 }
 
 func (f *fnFS) refuse(path string, err error) error {
-	err = fmt.Errorf("%s: %w", path, err)
+	return f.recordRefusal(fmt.Errorf("%s: %w", path, err))
+}
+
+// recordRefusal keeps err as the build's error, if it is the first.
+func (f *fnFS) recordRefusal(err error) error {
 	f.mu.Lock()
 	if f.err == nil {
 		f.err = err

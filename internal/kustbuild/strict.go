@@ -39,13 +39,21 @@ func refuseUnknownFields(m resmap.ResMap) error {
 	return &UnknownFieldsError{Lines: lines}
 }
 
-// UnknownFieldsError is a built bundle with fields its objects' Kubernetes
-// types do not have: bad input, like a config its generator refuses.
+// UnknownFieldsError is a built bundle, or a bundle file, with fields its
+// objects' Kubernetes types do not have: bad input, like a config its
+// generator refuses.
 type UnknownFieldsError struct {
 	Lines []string // "  Kind namespace/name: path: unknown field (hint)"
+	// File names the bundle file (or stdin) the fields were read from;
+	// "" for a build.
+	File string
 }
 
 func (e *UnknownFieldsError) Error() string {
+	if e.File != "" {
+		return e.File + " has fields its Kubernetes types do not (the API server would drop them at apply time); fix the file:\n" +
+			strings.Join(e.Lines, "\n")
+	}
 	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time); fix the patch that adds them:\n" +
 		strings.Join(e.Lines, "\n")
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
@@ -52,10 +53,10 @@ func buildError(opts Options, err error) error {
 	if errors.As(err, &unknown) {
 		return inputErrorf("OVERLAY", "give a kustomization directory or an overlay name", "%v", unknown)
 	}
-	// Hostile YAML, a generator config its function refuses, a field the
-	// objects' types do not have and a patch without its target are bad
-	// input (exit 3).
-	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*kustbuild.ConfigError)) ||
+	// Hostile YAML, a file over its cap, a generator config its function
+	// refuses, a field the objects' types do not have and a patch without
+	// its target are bad input (exit 3).
+	if errors.As(err, new(*yamlguard.Error)) || errors.Is(err, inputread.ErrTooLarge) || errors.As(err, new(*kustbuild.ConfigError)) ||
 		errors.As(err, new(*kustbuild.UnknownFieldsError)) || errors.As(err, new(*kustbuild.PatchTargetError)) {
 		return &InputError{Field: "OVERLAY", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
 	}

@@ -9,9 +9,9 @@
 //
 // API for callers:
 //
-//	data, err := yamlguard.ReadFile(path)       // size-bounded read, then Check (syntax errors pass)
-//	data, err := yamlguard.ReadAll(r, "stdin")  // same for a reader
-//	err := yamlguard.Check(data)                // bytes already in memory
+//	data, err := inputread.Read(arg, stdin, inputread.Bundle) // the one bounded reader
+//	err = yamlguard.CheckInput(arg, data)                      // Check, syntax errors pass
+//	err := yamlguard.Check(data)                               // bytes already in memory
 //
 // errors.Is(err, yamlguard.ErrNotYAML) tells a syntax error (which callers
 // may leave to their parser to report in its own words) from a refusal.
@@ -20,16 +20,17 @@ package yamlguard
 import (
 	"errors"
 	"fmt"
-	"io"
-	"os"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 )
 
 // Limits every input is held to. They are far above any real bundle or
 // kustomization (a bundle is tens of kilobytes, objects nest about fifteen
 // levels) and far below what exhausts the memory of a bootstrap host.
 const (
-	// MaxBytes is the largest input accepted, in bytes.
-	MaxBytes = 8 << 20
+	// MaxBytes is the largest input accepted, in bytes: the cap every
+	// YAML input is read with (internal/inputread).
+	MaxBytes = inputread.MaxYAML
 	// MaxAliasNodes is how many nodes aliases may add when expanded, over
 	// the whole input: a few lines of nested aliases ("billion laughs")
 	// otherwise expand to billions.
@@ -82,32 +83,14 @@ func (e *Error) Error() string {
 // Unwrap exposes ErrNotYAML for syntax errors.
 func (e *Error) Unwrap() error { return e.err }
 
-// ReadFile reads at most MaxBytes+1 bytes of path and checks them, as ReadAll.
-func ReadFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := ReadAll(f, path)
-	if err != nil {
-		return nil, err
-	}
-	return data, nil
-}
-
-// ReadAll reads r (named name in errors) without ever holding more than
-// MaxBytes+1 bytes, and checks what it read. Input that is not valid YAML is
-// returned without error: the caller's parser reports it in its own words.
-func ReadAll(r io.Reader, name string) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, MaxBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("reading %s: %w", name, err)
-	}
+// CheckInput checks an input read whole (internal/inputread), named name
+// in a refusal. Input that is not valid YAML passes: the caller's parser
+// reports it in its own words.
+func CheckInput(name string, data []byte) error {
 	if err := Check(data); err != nil && !errors.Is(err, ErrNotYAML) {
-		return nil, fmt.Errorf("%s: %w", name, err)
+		return fmt.Errorf("%s: %w", name, err)
 	}
-	return data, nil
+	return nil
 }
 
 // CheckSize refuses n bytes when they are more than MaxBytes; for inputs

@@ -78,40 +78,26 @@ func TestLargeAliasFreeInput(t *testing.T) {
 	}
 }
 
-func TestReadAllStopsAtTheLimit(t *testing.T) {
-	r := &countingReader{}
-	_, err := ReadAll(r, "stdin")
-	var ge *Error
-	if !errors.As(err, &ge) || ge.Limit != LimitSize || !strings.HasPrefix(err.Error(), "stdin: ") {
-		t.Fatalf("got %v, want stdin: size refusal", err)
+func TestCheckInput(t *testing.T) {
+	bomb, err := os.ReadFile("testdata/alias-bomb.yaml")
+	if err != nil {
+		t.Fatal(err)
 	}
-	if r.n > MaxBytes+1 {
-		t.Fatalf("read %d bytes, more than the limit+1", r.n)
-	}
-}
-
-// countingReader is an endless stream of comment bytes.
-type countingReader struct{ n int }
-
-func (c *countingReader) Read(p []byte) (int, error) {
-	for i := range p {
-		p[i] = '#'
-	}
-	c.n += len(p)
-	return len(p), nil
-}
-
-func TestReadFile(t *testing.T) {
-	_, err := ReadFile("testdata/alias-bomb.yaml")
+	err = CheckInput("testdata/alias-bomb.yaml", bomb)
 	var ge *Error
 	if !errors.As(err, &ge) || ge.Limit != LimitAliases || !strings.HasPrefix(err.Error(), "testdata/alias-bomb.yaml: document 1 at data.") {
 		t.Fatalf("got %v", err)
 	}
-	if _, err := ReadFile("testdata/missing.yaml"); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("missing file: got %v", err)
-	}
 	// Syntax is the parser's to report, in its own words.
-	if data, err := ReadAll(strings.NewReader("a: [b\n"), "stdin"); err != nil || string(data) != "a: [b\n" {
-		t.Fatalf("syntax error: got %q, %v", data, err)
+	if err := CheckInput("stdin", []byte("a: [b\n")); err != nil {
+		t.Fatalf("syntax error: got %v", err)
+	}
+}
+
+// CheckAt names the lines of the file the YAML is embedded in.
+func TestCheckAtNamesTheFilesLines(t *testing.T) {
+	err := CheckAt([]byte("spec:\n  a: 1\n  a: 2\n"), 10)
+	if err == nil || !strings.Contains(err.Error(), `key "a" appears twice (lines 11 and 12)`) {
+		t.Fatalf("got %v", err)
 	}
 }

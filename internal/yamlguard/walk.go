@@ -14,12 +14,17 @@ import (
 // Check refuses data that breaks a limit or has a duplicate or non-scalar
 // mapping key. It parses into nodes without expanding aliases (the YAML
 // parser kustomize uses), so checking costs what the input's text costs.
-func Check(data []byte) error {
+func Check(data []byte) error { return CheckAt(data, 1) }
+
+// CheckAt is Check for YAML that starts at line firstLine of the file it is
+// embedded in (a literal block of a kustomization): the lines it names are
+// that file's.
+func CheckAt(data []byte, firstLine int) error {
 	if err := CheckSize(int64(len(data))); err != nil {
 		return err
 	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
-	w := &walker{memo: map[*yaml.Node]expansion{}}
+	w := &walker{memo: map[*yaml.Node]expansion{}, lineOffset: firstLine - 1}
 	for doc := 1; ; doc++ {
 		var n yaml.Node
 		err := dec.Decode(&n)
@@ -48,6 +53,7 @@ type walker struct {
 	aliasNodes int64    // nodes added by aliases so far, over all documents
 	path       []string // keys and indices from the document root
 	doc        int
+	lineOffset int // added to every line named: where the input starts in its file
 }
 
 // walk visits the literal tree once; aliases are measured, never walked.
@@ -98,23 +104,24 @@ func (w *walker) mapping(n *yaml.Node, depth int64) error {
 	seen := make(map[string]int, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k := n.Content[i]
+		line := n.Content[i].Line + w.lineOffset
 		if k.Kind == yaml.AliasNode && k.Alias != nil {
 			k = k.Alias
 		}
 		if k.Kind != yaml.ScalarNode {
-			return w.fail(LimitComplexKey, 0, fmt.Sprintf("the key at line %d is a %s; keys must be plain strings (quote it, or restructure the value)", n.Content[i].Line, kindName(k.Kind)))
+			return w.fail(LimitComplexKey, 0, fmt.Sprintf("the key at line %d is a %s; keys must be plain strings (quote it, or restructure the value)", line, kindName(k.Kind)))
 		}
 		if first, dup := seen[k.Value]; dup {
 			if len(w.path) == 0 && (k.Value == "apiVersion" || k.Value == "kind") {
-				return w.fail(LimitDuplicate, 0, JoinedDocuments(k.Value, first, n.Content[i].Line))
+				return w.fail(LimitDuplicate, 0, JoinedDocuments(k.Value, first, line))
 			}
-			where := fmt.Sprintf("lines %d and %d", first, n.Content[i].Line)
-			if first == n.Content[i].Line {
+			where := fmt.Sprintf("lines %d and %d", first, line)
+			if first == line {
 				where = fmt.Sprintf("both on line %d", first)
 			}
 			return w.fail(LimitDuplicate, 0, fmt.Sprintf("key %q appears twice (%s); readers disagree on which one wins, so remove one", k.Value, where))
 		}
-		seen[k.Value] = n.Content[i].Line
+		seen[k.Value] = line
 		w.path = append(w.path, k.Value)
 		err := w.walk(n.Content[i+1], depth+1)
 		w.path = w.path[:len(w.path)-1]
