@@ -43,10 +43,6 @@ type Command struct {
 	Long  string // paragraphs for --help, after the synopsis
 	// Setup registers the command's flags and returns the function that runs it.
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
-	// ValueExit is the exit code when a shared flag's value is refused as
-	// the flags are read (an unusable --bootstrap-ip); 0 means 2, a usage
-	// error.
-	ValueExit int
 }
 
 // ExitError makes a command exit with a specific code. A nil Err exits
@@ -181,7 +177,7 @@ func runCommand(c *Command, args []string, io IO) int {
 	fs.SetOutput(io.Stderr)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return exitCode(io.Stderr, c, flagError(c, fs, err))
+		return exitCode(io.Stderr, c, flagError(fs, err))
 	}
 	if *help {
 		printCommandHelp(io.Stdout, c, fs)

@@ -128,7 +128,7 @@ func (v *pinValue) Set(s string) error {
 
 // proxyVersionHelp says what --proxy-version decides and where it defaults from.
 var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the image runs, which decides the flags rendered: %s (default $%s, else the image's OpenShift tag :4.N)",
-	strings.Join(versionNames(), " or "), anp.EnvProxyVersion)
+	strings.Join(anp.VersionNames(), " or "), anp.EnvProxyVersion)
 
 // proxyVersionFlag declares --proxy-version, checked when the flags are
 // read: an unknown version fails there, naming the supported ones.
@@ -141,14 +141,6 @@ func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
 func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
 	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
 	markShared(fs, "proxy-version")
-}
-
-func versionNames() []string {
-	out := make([]string, 0, len(anp.Versions))
-	for _, v := range anp.Versions {
-		out = append(out, v.Name)
-	}
-	return out
 }
 
 // versionValue is one --proxy-version.
@@ -335,12 +327,9 @@ func markRequired(fs *pflag.FlagSet, name string) {
 }
 
 // flagError is how a command reports flags it could not read: a usage
-// error, or, for a shared flag's refused value, the command's ValueExit.
-func flagError(c *Command, fs *pflag.FlagSet, err error) error {
-	var bad *pflag.InvalidValueError
-	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
-		return &ExitError{Code: c.ValueExit, Err: err}
-	}
+// error in every command (exitTable's rule for a flag problem), with the
+// flags nearest an unknown name.
+func flagError(fs *pflag.FlagSet, err error) error {
 	var unknown *pflag.NotExistError
 	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
 		if near := nearestFlags(fs, unknown.GetSpecifiedName()); len(near) > 0 {

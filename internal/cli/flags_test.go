@@ -123,10 +123,7 @@ func TestSharedFlagErrors(t *testing.T) {
 			stderr string
 			code   int
 		}
-		valueExit := 2
-		if cmd.ValueExit != 0 {
-			valueExit = cmd.ValueExit // render: an unusable --bootstrap-ip is bad input (3)
-		}
+		const valueExit = exitUsage // a refused flag value is a usage error in every command
 		var cases []bad
 		if use.output != nil {
 			cases = append(cases, bad{[]string{"-o", "yaml"}, `invalid argument "yaml" for "-o, --output" flag: use one of ` + strings.Join(use.output, ", "), 2})

@@ -64,6 +64,9 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 		}
 		opts.From = append(opts.From, p)
 	}
+	if err := firewall.CheckSources(opts); err != nil {
+		return opts, &UsageError{Msg: err.Error()}
+	}
 	return opts, nil
 }
 

@@ -50,9 +50,6 @@ func newRenderCommand() *Command {
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
 		Setup: setupRender,
-		// An unusable --bootstrap-ip is bad input, as render has always
-		// reported it, although the flag layer now refuses it.
-		ValueExit: exitBadInput,
 	}
 }
 
@@ -115,6 +112,8 @@ func renderExit(err error) error {
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
 		return &ExitError{Code: exitNotDurable, Err: err}
+	case errors.As(err, &input) && input.Usage: // a flag missing or refusing its value: exitTable's rule
+		return &UsageError{Msg: err.Error()}
 	case errors.As(err, &input), errors.As(err, &unsafe):
 		return &ExitError{Code: exitBadInput, Err: err}
 	case errors.As(err, &check):

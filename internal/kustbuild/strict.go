@@ -46,8 +46,8 @@ type UnknownFieldsError struct {
 }
 
 func (e *UnknownFieldsError) Error() string {
-	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time); fix the patch that adds them:\n" +
-		strings.Join(e.Lines, "\n")
+	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +
+		strings.Join(e.Lines, "\n") + "\n(fix: correct or remove them in the patch that adds them)"
 }
 
 func objectName(namespace, name string) string {
