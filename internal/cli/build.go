@@ -28,9 +28,11 @@ otherwise it names an embedded overlay: ` + strings.Join(kustbuild.Overlays(), "
 Exit status: 0 success; 1 build or config error; 2 usage error.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options
+			var quiet bool
 			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
 			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
 			proxyVersionFlag(fs, &opts.ProxyVersion)
+			quietFlag(fs, &quiet)
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
 					return Usagef("build takes at most one OVERLAY or DIR, got %d", len(args))
@@ -46,8 +48,8 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 				if err != nil {
 					return err
 				}
-				if len(notes) > 0 {
-					fmt.Fprintln(io.Stderr, result.Lines(notes))
+				if err := result.Say(io.Stderr, notes, quiet); err != nil {
+					return err
 				}
 				_, err = fmt.Fprint(io.Stdout, string(out))
 				return err

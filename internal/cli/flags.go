@@ -20,7 +20,7 @@ import (
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
-// --image, --gather) are declared only here, so each is spelled, defaulted, checked
+// --image, --gather, --quiet) are declared only here, so each is spelled, defaulted, checked
 // and explained the same way in every command; TestSharedFlags walks every
 // command to keep it so. README "Commands" describes them.
 
@@ -304,6 +304,17 @@ func keyFlags(fs *pflag.FlagSet, algorithm *string, size *int) {
 // (render, teardown, certs): they share the root's lock, so they wait alike.
 func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
 	fs.DurationVar(d, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
+}
+
+// quietHelp is what -q/--quiet does in every command that takes it.
+const quietHelp = "print no info findings and no success report (warnings and errors still print)"
+
+// quietFlag declares -q/--quiet: the commands that say findings (build,
+// check, render) or report what they did (teardown) stay silent on a clean
+// run, as a CI log wants; what fails or needs a look is always said.
+func quietFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVarP(p, "quiet", "q", false, quietHelp)
+	markShared(fs, "quiet")
 }
 
 // joinHelp appends a command's note to a shared help text.

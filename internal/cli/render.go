@@ -64,7 +64,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
-	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	quietFlag(fs, &quiet)
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -92,7 +92,9 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		case err != nil:
 			return renderExit(err)
 		}
-		printWarnings(io.Stderr, rep)
+		if err := result.Say(io.Stderr, rep.Warnings, quiet); err != nil {
+			return err
+		}
 		if !quiet {
 			printRenderReport(io.Stdout, rep, opts.Overlay)
 		}
@@ -122,12 +124,6 @@ func renderExit(err error) error {
 		return &ExitError{Code: exitRefused, Err: err}
 	}
 	return err
-}
-
-func printWarnings(w io.Writer, rep *render.Report) {
-	for _, f := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", result.RuleLine(f))
-	}
 }
 
 func printRenderReport(w io.Writer, rep *render.Report, overlay string) {

@@ -77,7 +77,7 @@ func (e *CheckError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the bundle failed %d check(s); nothing was written", result.Count(e.Findings, framework.Error))
 	for _, f := range result.Only(e.Findings, framework.Error) {
-		fmt.Fprintf(&b, "\n  %s", result.RuleLine(f))
+		fmt.Fprintf(&b, "\n  %s", result.Text(f))
 	}
 	return b.String()
 }
