@@ -77,7 +77,8 @@ var exitTable = []exitRow{
 		"with what it read, or a symbolic link or special file is in the way", map[string]string{
 		"render": "--overlay unknown, or an overlay the guard, the generator, its own check or the build refuses (YAML, a field or " +
 			"value it names, a patch without its target), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP or ipFamily " +
-			"(or auto finding no address), --root with a parent path that is a file, a damaged certificate file, or a symbolic link " +
+			"(or auto finding no address), --image over an image the overlay pins (without --keep-pin or --override-pin), " +
+			"--root with a parent path that is a file, a damaged certificate file, or a symbolic link " +
 			"or special file under --root",
 	}},
 	{exitCheckFailed, "failed checks", "the bundle failed its checks; nothing was written", map[string]string{

@@ -40,7 +40,9 @@ bundle values the rules carry must pass check's rules for them (agents'
 --proxy-server-host an IP or DNS name, object names DNS-1123), else nothing
 is written. See docs/firewall.md.
 
-Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.`
+Exit status: 0 printed; 1 the bundle cannot be read, or a rule format refuses
+what it holds; 2 usage error, such as a flag problem (--from missing or /0,
+--output unknown).`
 
 func newPortsCommand() *Command {
 	return &Command{
