@@ -2,7 +2,6 @@ package render
 
 import (
 	"errors"
-	"fmt"
 	"net/netip"
 	"strings"
 
@@ -25,7 +24,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	}
 	spec, err := d.readSpec(opts.Overlay, kopts)
 	if err != nil {
-		return nil, netip.Addr{}, "", buildError(opts, err)
+		return nil, netip.Addr{}, "", buildError(err)
 	}
 	if err := versionUntold(opts, spec); err != nil {
 		return nil, netip.Addr{}, "", err
@@ -37,7 +36,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	kopts.BootstrapIP = ip
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
-		return nil, netip.Addr{}, "", buildError(opts, err)
+		return nil, netip.Addr{}, "", buildError(err)
 	}
 	return m, ip, source, nil
 }
@@ -47,7 +46,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 // already names the overlay and the field at fault, with its fix, so a bad
 // input is passed on as that text, neither named again nor given a second
 // fix.
-func buildError(opts Options, err error) error {
+func buildError(err error) error {
 	var input *InputError
 	if errors.As(err, &input) {
 		return input // already says which flag or field to change
@@ -71,7 +70,7 @@ func buildError(opts Options, err error) error {
 	if errors.As(err, &failed) {
 		return &CheckError{Findings: failed.Findings}
 	}
-	return fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+	return err // the build's errors name the overlay ("building overlay ipv4: ...")
 }
 
 // versionUntold refuses a missing --image, or an --image whose reference
