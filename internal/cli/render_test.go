@@ -58,6 +58,8 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 2, "--bootstrap-ip"},
 		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 2, "--image"},
 		{"failing check", hostRenderArgs(t.TempDir(), "--overlay", tooltest.WriteOverlay(t, tooltest.Overlay{Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
+		{"failing check the overlay lists itself", hostRenderArgs(t.TempDir(), "--overlay", tooltest.WriteOverlay(t, tooltest.Overlay{
+			Transformers: []string{"base/container/check"}, Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
 		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
 		{"unknown overlay", hostRenderArgs(t.TempDir(), "--overlay", "nosuch"), 3, `--overlay: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
 		{"flag disagrees with the overlay", []string{"render", "--root", t.TempDir(), "--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, 3,
