@@ -42,6 +42,9 @@ Exit status: 0 success; 1 build or config error; 2 usage error.`,
 					target = args[0]
 				}
 				opts.Getenv = io.Getenv
+				if err := missingBootstrapIP(target, opts); err != nil {
+					return err
+				}
 				var notes framework.Results
 				opts.Notes = &notes
 				out, err := kustbuild.Build(target, opts)

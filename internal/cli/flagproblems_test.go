@@ -64,6 +64,8 @@ func TestFlagProblemsFoundLater(t *testing.T) {
 		{"certs", "--dir", t.TempDir(), "--bootstrap-ip", hostTestIP, "--key-algorithm", badFlagValue},
 		{"ports", "-o", "nftables", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, // no --from
 		{"ports", "-o", "nftables", "--bootstrap-ip", hostTestIP, "--image", hostTestImage, "--from", "0.0.0.0/0"},
+		{"build", "ipv4"}, // no --bootstrap-ip, none in the overlay
+		{"ports", "ipv4"},
 		{"detect-ip", "--family", badFlagValue},
 		{"diff", "--color", badFlagValue, "a", "b"},
 		{"probe"}, // no TARGET

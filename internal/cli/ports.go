@@ -75,6 +75,9 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 			target = args[0]
 		}
 		opts.Getenv = io.Getenv
+		if err := missingBootstrapIP(target, opts); err != nil {
+			return err
+		}
 		label, b, err := loadForPorts(io, target, opts)
 		if err != nil {
 			return err
