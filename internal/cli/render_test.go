@@ -65,6 +65,7 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"flag disagrees with the overlay", []string{"render", "--root", t.TempDir(), "--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, 3,
 			"--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 		{"overlay gives the IP", []string{"render", "--root", t.TempDir(), "--overlay", "upi"}, 0, ""},
+		{"a disabled bundle needs no image or address", []string{"render", "--root", t.TempDir(), "--overlay", "sno"}, 0, ""},
 		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 2, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
 		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--proxy-version", "v0.36"}, 2,
 			"--image was not given, and DaemonSet konnectivity-agent of overlay ipv4 still uses the placeholder image"},

@@ -81,7 +81,7 @@ func buildError(err error) error {
 // to change.
 func versionUntold(opts Options, spec *bundlev1.Spec) error {
 	switch {
-	case spec == nil || spec.ProxyVersion != "":
+	case spec == nil || spec.ProxyVersion != "" || spec.Enabled != nil && !*spec.Enabled: // a disabled bundle runs no image
 		return nil
 	case opts.Image == "" && spec.Image == bundlev1.DefaultImage:
 		return inputSentencef("--image", "pass --image REF (and --proxy-version when its tag is no OpenShift release :4.N), or set spec.image or spec.proxyVersion in the overlay",
