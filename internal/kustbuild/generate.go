@@ -114,7 +114,12 @@ type ValidatorError struct {
 	Err        error
 }
 
-func (e *ValidatorError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.Name, e.Err) }
+// Error names the check once and says its error findings as every command
+// says a finding (result.Text).
+func (e *ValidatorError) Error() string {
+	errs := result.Only(e.Findings, framework.Error)
+	return fmt.Sprintf("%s %s found %d error(s):\n  %s", e.Kind, e.Name, len(errs), result.Lines(errs))
+}
 
 // Unwrap exposes the function's error.
 func (e *ValidatorError) Unwrap() error { return e.Err }
