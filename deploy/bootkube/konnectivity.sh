@@ -79,7 +79,7 @@ bundle() {
     --volume "$HOST_ROOT:/host" "$KONNECTIVITY_BUNDLE_IMAGE" "$@" 2>"$errf" || rc=$?
   cat "$errf" >&2
   # konnectivity-bundle exits 0..11 (docs/commands.md); 125..127 are podman's own: no container ran.
-  if ((rc >= 125 && rc < 128)); then explain_podman "$rc" "$errf"; fi
+  if ((rc >= 125 && rc < 128)); then explain_podman "$rc" "$errf" "$KONNECTIVITY_BUNDLE_IMAGE"; fi
   rm -f "$errf"
   if [[ -n $stopped ]]; then
     log "stopped by a signal: $1 exited $rc"
@@ -89,11 +89,18 @@ bundle() {
 }
 
 # explain_podman names the cause and the fix of a container podman could not
-# start. On hosts like CI sandboxes (no CAP_SYS_RESOURCE, a hybrid cgroup
-# layout) podman's defaults fail; docs/bootkube.md says what the stage needs.
+# start, from podman's exit code (125..127: no container ran) and its error:
+# an image it could not pull or find (podman 4.3 says "initializing source
+# docker://...", "image not known", "manifest unknown", "unable to pull" or
+# "unauthorized"), which says nothing about podman itself, or a podman that
+# cannot start containers here. On hosts like CI sandboxes (no
+# CAP_SYS_RESOURCE, a hybrid cgroup layout) podman's defaults fail;
+# docs/bootkube.md says what the stage needs.
 explain_podman() {
-  local rc=$1 errf=$2
-  if grep -qE 'rlimit|cgroups in hybrid mode|crun' "$errf"; then
+  local rc=$1 errf=$2 image=$3
+  if grep -qE 'initializing source|image not known|manifest unknown|unable to pull|pinging container registry|unauthorized|short-name' "$errf"; then
+    log "podman could not pull the image $image (exit $rc; its error is above): podman itself ran. Fix: check the reference, that this host reaches the registry and that podman has credentials for it (podman pull $image shows the same error)."
+  elif grep -qE 'rlimit|cgroups in hybrid mode|crun' "$errf"; then
     log "podman could not start the container (exit $rc): this host's podman needs no default rlimits, runc and cgroupfs." \
       "Fix: set CONTAINERS_CONF to a containers.conf that says so (the repository's deploy/podman/containers.conf; docs/bootkube.md, \"What the stage needs from podman\") and run the stage again."
   else
@@ -119,11 +126,14 @@ proxy_version() {
   help=$("$PODMAN" run --quiet --rm --net=none --entrypoint /usr/bin/proxy-server "$KONNECTIVITY_IMAGE" --help 2>"$errf") || rc=$?
   if ((rc != 0)); then
     cat "$errf" >&2
+    # One fix per failure: podman's own (125..127) is explain_podman's.
     if ((rc >= 125 && rc < 128)); then
-      explain_podman "$rc" "$errf"
+      explain_podman "$rc" "$errf" "$KONNECTIVITY_IMAGE"
+      log "so the stage could not ask it which proxy it runs; KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.14 to 4.22, v0.36 for 4.23 and later) spares the asking"
+    else
+      log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE (exit $rc) to learn which proxy it runs;" \
+        "fix: make the image runnable here, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.14 to 4.22, v0.36 for 4.23 and later)"
     fi
-    log "could not run /usr/bin/proxy-server --help from $KONNECTIVITY_IMAGE (exit $rc) to learn which proxy it runs;" \
-      "fix: make the image runnable here, or set KONNECTIVITY_PROXY_VERSION (v0.28 for OpenShift 4.14 to 4.22, v0.36 for 4.23 and later)"
     rm -f "$errf"
     return 1
   fi

@@ -108,7 +108,7 @@ func TestRuleCases(t *testing.T) {
 				unmatched = append(unmatched[:i], unmatched[i+1:]...)
 			}
 			for _, f := range unmatched {
-				t.Errorf("unexpected finding: [%s] %s", result.Rule(f), result.Line(f))
+				t.Errorf("unexpected finding: [%s] %s", result.Rule(f), result.Text(f))
 			}
 		})
 	}
@@ -155,7 +155,7 @@ func indexOf(fs framework.Results, match func(*Finding) bool) int {
 func dump(fs framework.Results) string {
 	var b strings.Builder
 	for _, f := range fs {
-		fmt.Fprintf(&b, "  [%s] %s\n", result.Rule(f), result.Line(f))
+		fmt.Fprintf(&b, "  [%s] %s\n", result.Rule(f), result.Text(f))
 	}
 	return b.String()
 }

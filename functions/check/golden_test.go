@@ -37,7 +37,7 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, f := range withoutVersionNotes(got) {
-				t.Errorf("[%s] %s", result.Rule(f), result.Line(f))
+				t.Errorf("[%s] %s", result.Rule(f), result.Text(f))
 			}
 			if name != "sno" {
 				return

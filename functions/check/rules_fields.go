@@ -5,6 +5,11 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/strictobj"
 )
 
+// UnknownFieldRule is the rule id of checkFields: a field that is bad
+// input rather than a broken tunnel (render exits 3 for it, whichever step
+// finds it).
+const UnknownFieldRule = "unknown-field"
+
 // checkFields: a field the object's Kubernetes type does not have
 // (unknown-field), found by strict decoding (internal/strictobj). The API
 // server drops such a field at apply time, so a misspelled nodeSelector in a
@@ -17,7 +22,7 @@ func checkFields(b *bundlemodel.Bundle, _ Options, r *report) {
 			if fix == "" {
 				fix = "remove the field"
 			}
-			r.errorf("unknown-field", o.Ref(), p.Path, fix,
+			r.errorf(UnknownFieldRule, o.Ref(), p.Path, fix,
 				"%s: a %s %s has no such field; the API server would drop it", p.Message, o.APIVersion, o.Kind)
 		}
 	}

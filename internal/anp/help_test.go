@@ -89,6 +89,22 @@ func TestFromHelpOnRealBinaries(t *testing.T) {
 	}
 }
 
+// TestFromHelpOfTheAgent: proxy-agent's --help given by mistake is named
+// as such, by the flag that tells it, instead of listing every server flag
+// it lacks; on each version's real agent.
+func TestFromHelpOfTheAgent(t *testing.T) {
+	for _, v := range anp.Versions {
+		t.Run(v.Name, func(t *testing.T) {
+			out, _ := exec.Command(tooltest.ProxyBin(t, v, "proxy-agent"), "--help").CombinedOutput()
+			_, err := anp.FromHelp(string(out))
+			want := "this is not proxy-server's --help (it looks like proxy-agent's: it has --proxy-server-host)"
+			if err == nil || !strings.Contains(err.Error(), want) || strings.Contains(err.Error(), "lacks") {
+				t.Fatalf("FromHelp(proxy-agent %s --help): %v; want %q", v.Name, err, want)
+			}
+		})
+	}
+}
+
 func matchHelp(t *testing.T, bin *anp.Binary, help map[string]helpFlag) {
 	t.Helper()
 	for name, h := range help {

@@ -36,6 +36,15 @@ func (e *OldReleaseError) Error() string {
 	return fmt.Sprintf("the image %q names OpenShift %s, older than %s, the oldest release this tool supports (%s)", e.Image, e.Release, OldestRelease(), Names())
 }
 
+// LearnFromImage is the one fix for an image whose reference does not tell
+// its proxy version: run the image's own proxy-server --help into
+// proxy-version --from-help, which reads the version off the flags it lists.
+// Every command that cannot tell the version from a reference says it so.
+func LearnFromImage(image string) string {
+	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + image +
+		" --help | konnectivity-bundle proxy-version --from-help -"
+}
+
 // FromImage derives the version from an OpenShift image tag (:4.N): the
 // family whose OpenShift range holds the release (4.14 to 4.22 ship v0.28,
 // 4.23 and 5.x ship v0.36). An image of a release older than OldestRelease is an
@@ -85,6 +94,9 @@ func FromHelp(help string) (*Version, error) {
 	if len(listed) < 20 {
 		return nil, fmt.Errorf("the text lists %d flags; want proxy-server's --help (`proxy-server --help` prints every flag)", len(listed))
 	}
+	if err := notServerHelp(listed); err != nil {
+		return nil, err
+	}
 	var lacking []string
 	for i := len(Versions) - 1; i >= 0; i-- {
 		v := Versions[i]
@@ -100,4 +112,48 @@ func FromHelp(help string) (*Version, error) {
 	}
 	sort.Strings(lacking)
 	return nil, fmt.Errorf("this proxy-server lacks %s, which every supported version has (%s)", strings.Join(lacking, ", "), Names())
+}
+
+// agentMark is the proxy-agent flag a reader knows it by.
+const agentMark = "proxy-server-host"
+
+// notServerHelp refuses a help text that lists a flag only proxy-agent has
+// (its --help given by mistake), naming it, rather than listing every
+// server flag the text lacks.
+func notServerHelp(listed map[string]bool) error {
+	var agentOnly []string
+	for name := range listed {
+		if agentFlag(name) && !serverFlag(name) {
+			agentOnly = append(agentOnly, "--"+name)
+		}
+	}
+	if len(agentOnly) == 0 {
+		return nil
+	}
+	sort.Strings(agentOnly)
+	named := agentOnly[:min(2, len(agentOnly))]
+	if listed[agentMark] { // the flag every agent is given: where to dial
+		named = []string{"--" + agentMark}
+	}
+	return fmt.Errorf("this is not proxy-server's --help (it looks like proxy-agent's: it has %s); give the output of the image's /usr/bin/proxy-server --help", strings.Join(named, " and "))
+}
+
+// agentFlag says some supported proxy-agent has the flag.
+func agentFlag(name string) bool {
+	for _, v := range Versions {
+		if _, ok := v.Agent.Flags[name]; ok {
+			return true
+		}
+	}
+	return false
+}
+
+// serverFlag says some supported proxy-server has the flag.
+func serverFlag(name string) bool {
+	for _, v := range Versions {
+		if _, ok := v.Server.Flags[name]; ok {
+			return true
+		}
+	}
+	return false
 }

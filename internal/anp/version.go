@@ -96,6 +96,15 @@ func Lookup(name string) (*Version, error) {
 	return nil, fmt.Errorf("unknown proxy version %q; use one of %s", name, Names())
 }
 
+// VersionNames are the supported versions' names, oldest first.
+func VersionNames() []string {
+	out := make([]string, 0, len(Versions))
+	for _, v := range Versions {
+		out = append(out, v.Name)
+	}
+	return out
+}
+
 // Names lists the supported versions with their OpenShift releases.
 func Names() string {
 	parts := make([]string, 0, len(Versions))

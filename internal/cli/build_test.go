@@ -25,7 +25,7 @@ func TestBuildCommand(t *testing.T) {
 		stdoutHas string
 	}{
 		{"overlay by name", []string{"build", "--bootstrap-ip", "2001:db8::10", "--image", goldenImage, "ipv6"}, 0, string(want), "", ""},
-		{"default overlay needs an IP", []string{"build"}, 1, "", "spec.bootstrapIP: the bootstrap node's IP is required", ""},
+		{"default overlay needs an IP", []string{"build"}, 2, "", "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP", ""},
 		{"wrong family names field and fix", []string{"build", "--bootstrap-ip", "2001:db8::10"}, 1, "", "fix: use an IPv4 address, or set spec.ipFamily: ipv6", ""},
 		{"unknown overlay lists overlays", []string{"build", "nope"}, 1, "", "overlays: dualstack, ipv4, ipv6, sno, upi", ""},
 		{"too many arguments", []string{"build", "ipv4", "ipv6"}, 2, "", "at most one OVERLAY or DIR", ""},

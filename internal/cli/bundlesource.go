@@ -155,11 +155,7 @@ func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
 				return nil, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
 					target, hostlayout.StatePath)
 			}
-			b, err := kustbuild.Build(target, build)
-			if err != nil {
-				return nil, fmt.Errorf("building %s before checking it: %w", target, err)
-			}
-			return b, nil
+			return kustbuild.Build(target, build) // its errors name the directory it built
 		case err != nil && (!errors.Is(err, fs.ErrNotExist) || strings.ContainsRune(target, filepath.Separator)):
 			// A path that is not there: say so. A bare word may be an
 			// overlay's name, which loadSource resolves or lists.

@@ -23,7 +23,8 @@ objects must agree on (functions/check/README.md lists every rule). The
 bundle is an overlay or a kustomization directory (built first, with
 --bootstrap-ip and --image), a YAML file, a host root render wrote (checked
 as its files are on disk, with its certificates) or - (the default: stdin).
-Text output is one line per finding: severity  object  field: message (fix: ...)`,
+Text output is one line per finding, said once: severity: [rule] object field:
+message (fix: ...); --quiet leaves out info findings and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
 			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
@@ -43,18 +44,28 @@ that does not build.`,
 			proxyVersionFlag(fs, &build.ProxyVersion)
 			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
 			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
+			var quiet bool
+			quietFlag(fs, &quiet)
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
 					return Usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 				}
 				build.Getenv = io.Getenv
-				return runCheck(io, args, format.Format(), *certDir, opts, build)
+				return runCheck(io, args, checkRun{format: format.Format(), certDir: *certDir, quiet: quiet}, opts, build)
 			}
 		},
 	}
 }
 
-func runCheck(io IO, args []string, format output.Format, certDir string, opts check.Options, build kustbuild.Options) error {
+// checkRun is how check reports: its output format, the certificate
+// directory it was given, and whether info and the success line are left out.
+type checkRun struct {
+	format  output.Format
+	certDir string
+	quiet   bool
+}
+
+func runCheck(io IO, args []string, run checkRun, opts check.Options, build kustbuild.Options) error {
 	target := "-"
 	if len(args) == 1 {
 		target = args[0]
@@ -63,8 +74,8 @@ func runCheck(io IO, args []string, format output.Format, certDir string, opts c
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
-	if certDir != "" {
-		if opts.CertFiles, err = check.ReadCertDir(certDir); err != nil {
+	if run.certDir != "" {
+		if opts.CertFiles, err = check.ReadCertDir(run.certDir); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
 	} else if opts.CertFiles, err = renderedCertFiles(target); err != nil {
@@ -75,8 +86,8 @@ func runCheck(io IO, args []string, format output.Format, certDir string, opts c
 		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
 	code := result.ExitCode(findings)
-	rep := checkReport{Findings: result.Findings(findings), stream: stream, target: target, certs: opts.CertFiles != nil, clean: code == 0}
-	if err := output.Write(io.Stdout, format, rep); err != nil {
+	rep := checkReport{Findings: result.Findings(findings), stream: stream, target: target, certs: opts.CertFiles != nil, clean: code == 0, quiet: run.quiet}
+	if err := output.Write(io.Stdout, run.format, rep); err != nil {
 		return fmt.Errorf("writing findings: %w", err)
 	}
 	if code != 0 {

@@ -54,12 +54,12 @@ func TestCheckCommand(t *testing.T) {
 		{name: "good file with certificates", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/good"), goodFile}, wantCode: 0,
 			wantStdout: "Namespace openshift-bootstrap-konnectivity, certificates): 0 error(s), 0 warning(s)\n"},
 		{name: "bad file", args: []string{badFile}, wantCode: 1,
-			wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args[4]: --server-port is 8091", wantStderr: "2 error(s), 0 warning(s)"},
+			wantStdout: "error: [server-port-with-uds] Pod kube-system/konnectivity-server spec.containers[0].args[4]: --server-port is 8091", wantStderr: "2 error(s), 0 warning(s)"},
 		{name: "bad stdin", stdin: bad, args: []string{"-"}, wantCode: 1, wantStdout: "server port should be set to 0"},
 		{name: "stdin by default", stdin: bad, wantCode: 1, wantStdout: "server port should be set to 0"},
 		{name: "wrong SAN", args: []string{"--cert-dir", filepath.Join(checkTestdata, "certs/wrong-san"), goodFile}, wantCode: 1, wantStdout: "agents dial 192.0.2.10"},
-		{name: "missing cluster CA", stdin: noCA, wantCode: 1, wantStdout: "error  Pod kube-system/konnectivity-server  spec.containers[0].args: --cluster-ca-cert"},
-		{name: "missing cluster CA allowed", stdin: noCA, args: []string{"--allow-missing-cluster-ca"}, wantCode: 0, wantStdout: "warning  Pod"},
+		{name: "missing cluster CA", stdin: noCA, wantCode: 1, wantStdout: "error: [cluster-ca-cert-missing] Pod kube-system/konnectivity-server spec.containers[0].args: --cluster-ca-cert"},
+		{name: "missing cluster CA allowed", stdin: noCA, args: []string{"--allow-missing-cluster-ca"}, wantCode: 0, wantStdout: "warning: [cluster-ca-cert-missing] Pod"},
 		{name: "empty build", stdin: "", wantCode: 1, wantStdout: "--enable-exec"},
 		{name: "empty build allowed", stdin: "", args: []string{"--allow-empty"}, wantCode: 0, wantStdout: "ok: checked 0 object(s) of standard input (no object of the bundle)"},
 		{name: "unknown output", args: []string{"--output", "yaml", goodFile}, wantCode: 2, wantStderr: `invalid argument "yaml" for "-o, --output" flag: use one of text, json`},
@@ -148,7 +148,7 @@ func TestCheckSaysWhatItChecked(t *testing.T) {
 	// upi targets proxy v0.28, so the one info finding (no dial bound on
 	// that version) comes first; nothing else may.
 	notes, found := strings.CutSuffix(stdout, want)
-	if code != 0 || !found || stderr != "" || strings.Count(notes, "\n") != 1 || !strings.HasPrefix(notes, "info ") {
+	if code != 0 || !found || stderr != "" || strings.Count(notes, "\n") != 1 || !strings.HasPrefix(notes, "info: ") {
 		t.Errorf("exit %d, stdout %q, stderr %q; want 0, one info line and %q", code, stdout, stderr, want)
 	}
 	if code, stdout, _ = runCLI(t, string(bundle), "check", "-o", "json", "-"); code != 0 || strings.Contains(stdout, "ok: checked") {

@@ -18,11 +18,13 @@ type checkReport struct {
 	target string
 	certs  bool // the certificates were checked
 	clean  bool // no finding is an error
+	quiet  bool // --quiet: no info, no checked line
 }
 
-// WriteText writes a line per finding, then the checked line when clean.
+// WriteText says each finding once, then the checked line when clean;
+// --quiet leaves out info and the checked line (JSON always has them all).
 func (r checkReport) WriteText(w io.Writer) error {
-	if err := r.Findings.WriteText(w); err != nil || !r.clean {
+	if err := result.Say(w, framework.Results(r.Findings), r.quiet); err != nil || !r.clean || r.quiet {
 		return err
 	}
 	_, err := fmt.Fprintln(w, checkedLine(r.stream, r.target, r.certs, framework.Results(r.Findings)))

@@ -55,10 +55,6 @@ type Command struct {
 	ArgValues []string
 	// Setup registers the command's flags and returns the function that runs it.
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
-	// ValueExit is the exit code when a shared flag's value is refused as
-	// the flags are read (an unusable --bootstrap-ip); 0 means 2, a usage
-	// error.
-	ValueExit int
 }
 
 // ExitError makes a command exit with a specific code. A nil Err exits
@@ -198,7 +194,7 @@ func (c *CLI) runCommand(cmd *Command, args []string, io IO) int {
 	fs.SetOutput(io.Stderr)
 	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
-		return exitCode(io.Stderr, cmd, flagError(cmd, fs, err, c.flagHint(cmd, fs, args)))
+		return exitCode(io.Stderr, cmd, flagError(err, c.flagHint(cmd, fs, args)))
 	}
 	if *help {
 		printCommandHelp(io.Stdout, cmd, fs)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
@@ -65,8 +66,8 @@ func TestCompletion(t *testing.T) {
 		{"build's flags", []string{"build", "--"}, nil, []string{"--bootstrap-ip", "--image", "--proxy-version", "--keep-pin", "--override-pin"}, noFiles},
 		{"check's --output", []string{"check", "--output", ""}, formats, nil, noFiles},
 		{"ports' -o", []string{"ports", "-o", ""}, append(formats, firewall.Formats()...), nil, noFiles},
-		{"--proxy-version", []string{"render", "--proxy-version", ""}, versionNames(), nil, noFiles},
-		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, versionNames(), nil, noFiles},
+		{"--proxy-version", []string{"render", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
+		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
 		{"--key-algorithm", []string{"certs", "--key-algorithm", ""}, certs.KeyAlgorithms, nil, noFiles},
 		{"the shells", []string{"completion", ""}, shellNames(), nil, noFiles},
 	} {

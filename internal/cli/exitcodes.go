@@ -65,13 +65,21 @@ var exitTable = []exitRow{
 		"status": "the tunnel is not usable, or recovering an interrupted run failed",
 		"wait":   "not ready when --timeout passed",
 	}},
-	{exitUsage, "usage error", "a missing, unknown or unusable flag or argument", map[string]string{
-		"render": "", "certs": "", "teardown": "", "status": "", "wait": "",
+	{exitUsage, "usage error", "a flag or argument is missing, unknown, or refuses its value on its own as the flags are read " +
+		"(syntax, range, unknown name), in every command", map[string]string{
+		"render": "a flag or argument is missing, unknown, or refuses its value on its own: --root missing, --bootstrap-ip missing " +
+			"(and no spec.bootstrapIP in the overlay) or unusable (0.0.0.0, loopback, not an address), --image missing (and the overlay " +
+			"names neither image nor proxy version) or not a reference, or by digest without --proxy-version, --proxy-version unknown, " +
+			"--key-algorithm, --key-size",
+		"certs": "", "teardown": "", "status": "", "wait": "",
 	}},
-	{exitBadInput, "bad input", "a flag value or a file the command reads is bad, or a symbolic link or special file is in the way", map[string]string{
-		"render": "OVERLAY (unknown, YAML the guard refuses, or a generator config its function refuses, named by field), " +
-			"--bootstrap-ip (or one disagreeing with the overlay's spec.bootstrapIP), --image, --root (or a parent path " +
-			"that is a file), --key-algorithm, --key-size, a damaged certificate file, or a symbolic link or special file under --root",
+	{exitBadInput, "bad input", "what the command reads is bad or unknown (an overlay, a file, a kustomization), a flag disagrees " +
+		"with what it read, or a symbolic link or special file is in the way", map[string]string{
+		"render": "OVERLAY unknown, or an overlay the guard, the generator, its own check or the build refuses (YAML, a field or " +
+			"value it names, a patch without its target), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP or ipFamily " +
+			"(or auto finding no address), --image over an image the overlay pins (without --keep-pin or --override-pin), " +
+			"--root with a parent path that is a file, a damaged certificate file, or a symbolic link " +
+			"or special file under --root",
 	}},
 	{exitCheckFailed, "failed checks", "the bundle failed its checks; nothing was written", map[string]string{
 		"render": "",

@@ -19,7 +19,7 @@ import (
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
-// --image, --gather) are declared only here, so each is spelled, defaulted, checked
+// --image, --gather, --quiet) are declared only here, so each is spelled, defaulted, checked
 // and explained the same way in every command; TestSharedFlags walks every
 // command to keep it so. README "Commands" describes them.
 
@@ -134,29 +134,21 @@ func (v *pinValue) Set(s string) error {
 
 // proxyVersionHelp says what --proxy-version decides and where it defaults from.
 var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the image runs, which decides the flags rendered: %s (default $%s, else the image's OpenShift tag :4.N)",
-	strings.Join(versionNames(), " or "), anp.EnvProxyVersion)
+	strings.Join(anp.VersionNames(), " or "), anp.EnvProxyVersion)
 
 // proxyVersionFlag declares --proxy-version, checked when the flags are
 // read: an unknown version fails there, naming the supported ones.
 func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
 	fs.Var(&versionValue{p: p}, "proxy-version", proxyVersionHelp)
 	markShared(fs, "proxy-version")
-	markValues(fs, "proxy-version", versionNames())
+	markValues(fs, "proxy-version", anp.VersionNames())
 }
 
 // proxyVersionPairFlag is diff's --proxy-version: one for both sides, or A,B.
 func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
 	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
 	markShared(fs, "proxy-version")
-	markValues(fs, "proxy-version", versionNames())
-}
-
-func versionNames() []string {
-	out := make([]string, 0, len(anp.Versions))
-	for _, v := range anp.Versions {
-		out = append(out, v.Name)
-	}
-	return out
+	markValues(fs, "proxy-version", anp.VersionNames())
 }
 
 // versionValue is one --proxy-version.
@@ -323,6 +315,17 @@ func lockTimeoutFlag(fs *pflag.FlagSet, d *time.Duration) {
 	fs.DurationVar(d, "lock-timeout", hostfs.DefaultLockTimeout, "how long to wait for another render, teardown or certs on the same root (0: fail at once)")
 }
 
+// quietHelp is what -q/--quiet does in every command that takes it.
+const quietHelp = "print no info findings and no success report (warnings and errors still print)"
+
+// quietFlag declares -q/--quiet: the commands that say findings (build,
+// check, render) or report what they did (teardown) stay silent on a clean
+// run, as a CI log wants; what fails or needs a look is always said.
+func quietFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVarP(p, "quiet", "q", false, quietHelp)
+	markShared(fs, "quiet")
+}
+
 // joinHelp appends a command's note to a shared help text.
 func joinHelp(text, note string) string {
 	if note == "" {
@@ -352,13 +355,9 @@ func markRequired(fs *pflag.FlagSet, name string) {
 }
 
 // flagError is how a command reports flags it could not read: a usage
-// error, or, for a shared flag's refused value, the command's ValueExit.
-// An unknown flag gets hint's answer for its name, if any (suggest.go).
-func flagError(c *Command, fs *pflag.FlagSet, err error, hint func(name string) string) error {
-	var bad *pflag.InvalidValueError
-	if c.ValueExit != 0 && errors.As(err, &bad) && bad.GetFlag().Annotations[sharedAnnotation] != nil {
-		return &ExitError{Code: c.ValueExit, Err: err}
-	}
+// error in every command (exitTable's rule for a flag problem). An
+// unknown flag gets hint's answer for its name, if any (suggest.go).
+func flagError(err error, hint func(name string) string) error {
 	var unknown *pflag.NotExistError
 	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
 		if h := hint(unknown.GetSpecifiedName()); h != "" {

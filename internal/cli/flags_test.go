@@ -14,29 +14,30 @@ type sharedFlagUse struct {
 	bootstrapIP bool
 	image       bool
 	gather      bool
+	quiet       bool
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
 var sharedFlagTable = map[string]sharedFlagUse{
-	"build":      {bootstrapIP: true, image: true},
+	"build":      {bootstrapIP: true, image: true, quiet: true},
 	"certs":      {root: "reads", bootstrapIP: true},
 	"completion": {},
-	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true},
+	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true, quiet: true},
 	"detect-ip":  {},
 	"diff":       {output: []string{"text", "markdown", "json"}, bootstrapIP: true, image: true},
 	"fn":         {},
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
 	"probe":         {root: "reads", output: []string{"text", "json"}},
-	"render":        {root: "places", bootstrapIP: true, image: true},
+	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true},
 	"status":        {root: "reads", output: []string{"text", "json"}, gather: true},
-	"teardown":      {root: "places", gather: true},
+	"teardown":      {root: "places", gather: true, quiet: true},
 	"version":       {},
 	"proxy-version": {},
 	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true},
 }
 
-var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather"}
+var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather", "quiet"}
 
 // TestSharedFlags walks every command's flag set: the shared flags are
 // declared by the helpers in flags.go (never by the command itself), with
@@ -51,7 +52,7 @@ func TestSharedFlags(t *testing.T) {
 			}
 			fs := newFlagSet(cmd)
 			cmd.Setup(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather}
+			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {
@@ -70,6 +71,9 @@ func TestSharedFlags(t *testing.T) {
 			}
 			if f := fs.Lookup("image"); f != nil && !strings.HasPrefix(f.Usage, "apiserver-network-proxy image reference (default $KONNECTIVITY_IMAGE)") {
 				t.Errorf("--image help %q does not start with the shared text", f.Usage)
+			}
+			if f := fs.Lookup("quiet"); f != nil && (f.Usage != quietHelp || f.Shorthand != "q") {
+				t.Errorf("--quiet: -%s, help %q; want -q and the shared text", f.Shorthand, f.Usage)
 			}
 			if f := fs.Lookup("gather"); f != nil && (!strings.HasPrefix(f.Usage, gatherHelp) || f.DefValue != "") {
 				t.Errorf("--gather help %q, default %q; want the shared text and no default", f.Usage, f.DefValue)
@@ -147,10 +151,7 @@ func TestSharedFlagErrors(t *testing.T) {
 			stderr string
 			code   int
 		}
-		valueExit := 2
-		if cmd.ValueExit != 0 {
-			valueExit = cmd.ValueExit // render: an unusable --bootstrap-ip is bad input (3)
-		}
+		const valueExit = exitUsage // a refused flag value is a usage error in every command
 		var cases []bad
 		if use.output != nil {
 			cases = append(cases, bad{[]string{"-o", "yaml"}, `invalid argument "yaml" for "-o, --output" flag: use one of ` + strings.Join(use.output, ", "), 2})

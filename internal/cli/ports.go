@@ -32,7 +32,9 @@ func newPortsCommand() *Command {
 			ProgramName + " ports / -o nftables --from 10.0.0.0/16",
 			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p",
 		},
-		More:    "Exit status: 0 printed; 1 the bundle cannot be read; 2 usage error.",
+		More: `Exit status: 0 printed; 1 the bundle cannot be read, or a rule format refuses
+what it holds; 2 usage error, such as a flag problem (--from missing or /0,
+--output unknown).`,
 		Sources: 1,
 		Setup:   setupPorts,
 	}
@@ -59,6 +61,9 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 			target = args[0]
 		}
 		opts.Getenv = io.Getenv
+		if err := missingBootstrapIP(target, opts); err != nil {
+			return err
+		}
 		label, b, err := loadForPorts(io, target, opts)
 		if err != nil {
 			return err

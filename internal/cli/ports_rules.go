@@ -64,6 +64,9 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 		}
 		opts.From = append(opts.From, p)
 	}
+	if err := firewall.CheckSources(opts); err != nil {
+		return opts, &UsageError{Msg: err.Error()}
+	}
 	return opts, nil
 }
 
@@ -91,7 +94,7 @@ func (p portsReport) WriteFormat(w io.Writer, f output.Format) error {
 	if rs := result.Only(check.RuleInputs(p.bundle), check.SeverityError); len(rs) > 0 {
 		lines := make([]string, len(rs))
 		for i, r := range rs {
-			lines[i] = result.RuleLine(r)
+			lines[i] = result.Text(r)
 		}
 		return fmt.Errorf("%s: refusing to write rules from values check refuses:\n  %s", rep.Bundle, strings.Join(lines, "\n  "))
 	}

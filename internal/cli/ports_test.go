@@ -79,7 +79,7 @@ func TestPortsRules(t *testing.T) {
 		{"revoke", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", "--revoke", golden("ipv4")}, 0, []string{"delete table inet konnectivity_bootstrap"}, ""},
 		{"anywhere, explicitly", "", []string{"ports", "-o", "firewalld", "--from-anywhere", golden("ipv4")}, 0, []string{`rule priority="-30091" family="ipv4" port port="8091" protocol="tcp" accept`}, ""},
 		{"from is not a CIDR", "", []string{"ports", "-o", "nftables", "--from", "10.0.0.5", golden("ipv4")}, 2, nil, `--from "10.0.0.5" is not a CIDR: give the node network as ADDRESS/BITS`},
-		{"no from", "", []string{"ports", "-o", "aws", "--infra-id", "c1", golden("ipv4")}, 1, nil, "--from is required"},
+		{"no from", "", []string{"ports", "-o", "aws", "--infra-id", "c1", golden("ipv4")}, 2, nil, "--from is required"},
 		{"family the bundle does not use", "", []string{"ports", "-o", "nftables", "--from", "fd00::/64", golden("ipv4")}, 1, nil, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only"},
 		{"bundle without a server", "", []string{"ports", "-o", "nftables", "--from", "192.0.2.0/24", golden("sno")}, 1, nil, "the bundle has no proxy-server static pod, so there is no agent port to open"},
 		{"rule flags with text", "", []string{"ports", "--from", "192.0.2.0/24", golden("ipv4")}, 2, nil, "apply to the rule formats only"},

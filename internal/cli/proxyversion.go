@@ -53,7 +53,7 @@ func proxyVersionOf(stdin io.Reader, image, helpFile string) (*anp.Version, erro
 	if image != "" {
 		v, err := anp.FromImage(image)
 		if err != nil {
-			return nil, fmt.Errorf("%w; ask the image instead: podman run --rm --entrypoint /usr/bin/proxy-server %s --help | konnectivity-bundle proxy-version --from-help -", err, image)
+			return nil, fmt.Errorf("%w (fix: %s)", err, anp.LearnFromImage(image))
 		}
 		return v, nil
 	}

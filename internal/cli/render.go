@@ -37,9 +37,6 @@ A second signal stops it at once (a shell shows 130 or 143); the next
 render, teardown, certs or status finishes or undoes what it left.`,
 		Sources: 1,
 		Setup:   setupRender,
-		// An unusable --bootstrap-ip is bad input, as render has always
-		// reported it, although the flag layer now refuses it.
-		ValueExit: exitBadInput,
 	}
 }
 
@@ -58,7 +55,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
-	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	quietFlag(fs, &quiet)
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		overlay, err := overlayArg("render", args)
@@ -93,7 +90,9 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		case err != nil:
 			return renderExit(err)
 		}
-		printWarnings(io.Stderr, rep)
+		if err := result.Say(io.Stderr, rep.Warnings, quiet); err != nil {
+			return err
+		}
 		if !quiet {
 			printRenderReport(io.Stdout, rep, opts.Overlay)
 		}
@@ -113,6 +112,8 @@ func renderExit(err error) error {
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
 		return &ExitError{Code: exitNotDurable, Err: err}
+	case errors.As(err, &input) && input.Usage: // a flag missing or refusing its value: exitTable's rule
+		return &UsageError{Msg: err.Error()}
 	case errors.As(err, &input), errors.As(err, &unsafe), errors.Is(err, inputread.ErrTooLarge):
 		return &ExitError{Code: exitBadInput, Err: err}
 	case errors.As(err, &check):
@@ -121,12 +122,6 @@ func renderExit(err error) error {
 		return &ExitError{Code: exitRefused, Err: err}
 	}
 	return err
-}
-
-func printWarnings(w io.Writer, rep *render.Report) {
-	for _, f := range rep.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", result.RuleLine(f))
-	}
 }
 
 func printRenderReport(w io.Writer, rep *render.Report, overlay string) {

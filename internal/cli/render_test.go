@@ -60,18 +60,21 @@ func TestRenderCommandExitCodes(t *testing.T) {
 		{"missing root", []string{"render", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, 2, "--root is required"},
 		{"stray argument", hostRenderArgs(t.TempDir(), "ipv4", "extra"), 2, "render takes at most one OVERLAY or DIR, got 2"},
 		{"overlay given twice", hostRenderArgs(t.TempDir(), "ipv4", "--overlay", "ipv6"), 2, `the overlay is given twice ("ipv4" and --overlay "ipv6")`},
-		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 3, "--bootstrap-ip"},
-		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 3, "--image"},
+		{"loopback IP", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", "127.0.0.1", "--image", hostTestImage}, 2, "--bootstrap-ip"},
+		{"bad image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"}, 2, "--image"},
 		{"failing check", hostRenderArgs(t.TempDir(), tooltest.WriteOverlay(t, tooltest.Overlay{Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
+		{"failing check the overlay lists itself", hostRenderArgs(t.TempDir(), tooltest.WriteOverlay(t, tooltest.Overlay{
+			Transformers: []string{"base/container/check"}, Extra: tooltest.MisdialAgents(bundle.DefaultAgentPort)})), 4, "[agent-port-mismatch]"},
 		{"foreign file", hostRenderArgs(foreignRoot), 5, "--force"},
 		{"unknown overlay", hostRenderArgs(t.TempDir(), "nosuch"), 3, `OVERLAY: "nosuch" is neither a directory nor an overlay; overlays: dualstack, ipv4, ipv6, sno, upi`},
 		{"flag disagrees with the overlay", []string{"render", "upi", "--root", t.TempDir(), "--bootstrap-ip", "192.0.2.99"}, 3,
 			"--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 		{"overlay gives the IP", []string{"render", "upi", "--root", t.TempDir()}, 0, ""},
-		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 3, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
-		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--proxy-version", "v0.36"}, 3,
+		{"a disabled bundle needs no image or address", []string{"render", "sno", "--root", t.TempDir()}, 0, ""},
+		{"no IP anywhere", []string{"render", "--root", t.TempDir(), "--image", hostTestImage}, 2, "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP"},
+		{"placeholder image", []string{"render", "--root", t.TempDir(), "--bootstrap-ip", hostTestIP, "--proxy-version", "v0.36"}, 2,
 			"--image was not given, and DaemonSet konnectivity-agent of overlay ipv4 still uses the placeholder image"},
-		{"bad key size", hostRenderArgs(t.TempDir(), "--key-algorithm", "rsa", "--key-size", "1024"), 3, "--key-size: 1024"},
+		{"bad key size", hostRenderArgs(t.TempDir(), "--key-algorithm", "rsa", "--key-size", "1024"), 2, "--key-size: 1024"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

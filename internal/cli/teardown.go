@@ -47,7 +47,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	rootFlag(fs, &opts.Root, "host root directory to remove the bundle from, / on the bootstrap node", rootPlaces)
 	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
-	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
+	quietFlag(fs, &quiet)
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
 	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")

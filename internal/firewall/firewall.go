@@ -88,18 +88,17 @@ func NewPlan(req Requirement, opts Options) (*Plan, error) {
 
 func (p *Plan) sources(opts Options) error {
 	used := p.Req.Families
-	switch {
-	case len(used) == 0:
+	if len(used) == 0 {
 		return fmt.Errorf("the requirement names no address family (%s)", p.Req.Source)
-	case opts.Anywhere && len(opts.From) > 0:
-		return fmt.Errorf("--from and --from-anywhere exclude each other: give the node network with --from, or --from-anywhere alone")
-	case opts.Anywhere:
+	}
+	if err := CheckSources(opts); err != nil {
+		return err
+	}
+	if opts.Anywhere {
 		for _, f := range used {
 			p.Sources[f] = []netip.Prefix{anyPrefix(f)}
 		}
 		return nil
-	case len(opts.From) == 0:
-		return fmt.Errorf("--from is required: give the node network the agents connect from (e.g. --from 10.0.0.0/24, once per family on dual-stack), or --from-anywhere to allow every address")
 	}
 	for _, pfx := range opts.From {
 		if err := notEverything(pfx); err != nil {
@@ -115,6 +114,18 @@ func (p *Plan) sources(opts Options) error {
 		if pfx = pfx.Masked(); !slices.Contains(p.Sources[f], pfx) {
 			p.Sources[f] = append(p.Sources[f], pfx)
 		}
+	}
+	return nil
+}
+
+// CheckSources refuses the source flags on their own, before any bundle is
+// read: --from missing without --from-anywhere, or both given.
+func CheckSources(opts Options) error {
+	switch {
+	case opts.Anywhere && len(opts.From) > 0:
+		return fmt.Errorf("--from and --from-anywhere exclude each other: give the node network with --from, or --from-anywhere alone")
+	case !opts.Anywhere && len(opts.From) == 0:
+		return fmt.Errorf("--from is required: give the node network the agents connect from (e.g. --from 10.0.0.0/24, once per family on dual-stack), or --from-anywhere to allow every address")
 	}
 	return nil
 }

@@ -102,7 +102,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, rule ipRule)
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
-		if pt := patchTargetError(fsys, opts.env(), dir, err); pt != nil {
+		if pt := patchTargetError(fsys, opts, dir, err); pt != nil {
 			err = pt
 		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)

@@ -2,12 +2,15 @@ package kustbuild
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net/netip"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -67,7 +70,11 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 		fn, _ := dispatch.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
 		if err := result.Collect(rl, fn.Factory(bundle.Inputs{Getenv: f.getenv}).Process(rl)); err != nil {
-			return fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
+			var found *result.Error
+			if errors.As(err, &found) {
+				return &ValidatorError{Kind: c.GetKind(), Name: c.GetName(), Findings: found.Results, Err: err}
+			}
+			return &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
 		}
 		f.mu.Lock()
 		f.notes = append(f.notes, rl.Results...)
@@ -97,6 +104,47 @@ func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e
 
 // Unwrap exposes the function's error.
 func (e *ConfigError) Unwrap() error { return e.Err }
+
+// ValidatorError is a check the kustomization lists (a transformer or
+// validator) that failed the bundle: its error findings, as render's own
+// check would report them.
+type ValidatorError struct {
+	Kind, Name string
+	Findings   framework.Results
+	Err        error
+}
+
+// Error names the check once and says its error findings as every command
+// says a finding (result.Text).
+func (e *ValidatorError) Error() string {
+	errs := result.Only(e.Findings, framework.Error)
+	return fmt.Sprintf("%s %s found %d error(s):\n  %s", e.Kind, e.Name, len(errs), result.Lines(errs))
+}
+
+// Unwrap exposes the function's error.
+func (e *ValidatorError) Unwrap() error { return e.Err }
+
+// IsBadInput says err is a fault in what the kustomization holds rather
+// than a failure of the build: YAML the guard refuses, a config its
+// function refuses, a field the objects' types do not have (found by the
+// build, or by a check the kustomization lists), a patch without its
+// target. render reports them all as bad input, whichever step found them.
+func IsBadInput(err error) bool {
+	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*ConfigError)) ||
+		errors.As(err, new(*UnknownFieldsError)) || errors.As(err, new(*PatchTargetError)) {
+		return true
+	}
+	var failed *ValidatorError
+	if !errors.As(err, &failed) {
+		return false
+	}
+	for _, r := range result.Only(failed.Findings, framework.Error) {
+		if result.Rule(r) == check.UnknownFieldRule {
+			return true
+		}
+	}
+	return false
+}
 
 // withImagePin records the image a KonnectivityBundle config pins and
 // returns the config to generate with (specImagePin); other kinds, and a

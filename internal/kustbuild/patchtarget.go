@@ -28,7 +28,7 @@ func (e *PatchTargetError) Error() string {
 	if len(e.Have) > 0 {
 		have = strings.Join(e.Have, ", ")
 	}
-	return fmt.Sprintf("a patch in %s names %s, which is not among its objects (%s): correct the patch's kind, metadata.name or metadata.namespace, or give it a target: (kustomize: %v)",
+	return fmt.Sprintf("a patch in %s names %s, which is not among its objects (%s; kustomize: %v) (fix: correct the patch's kind, metadata.name or metadata.namespace, or give it a target:)",
 		filepath.Join(e.Dir, "kustomization.yaml"), e.Patch, have, e.Reason)
 }
 
@@ -41,7 +41,7 @@ var (
 // patchTargetError turns kustomize's missing-target error for a build of
 // dir into a PatchTargetError, listing the objects of the kustomization
 // the patch is in (built again without its patches); nil for other errors.
-func patchTargetError(fsys filesys.FileSystem, getenv func(string) string, dir string, err error) error {
+func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err error) error {
 	m := noTargetRe.FindStringSubmatch(err.Error())
 	if m == nil {
 		return nil
@@ -50,7 +50,8 @@ func patchTargetError(fsys filesys.FileSystem, getenv func(string) string, dir s
 	if all := recursedRe.FindAllStringSubmatch(err.Error(), -1); len(all) > 0 {
 		where = all[len(all)-1][1]
 	}
-	probe := newFnFS(fsys, getenv)
+	probe := newFnFS(fsys, opts.env())
+	probe.ip = opts.BootstrapIP // the generator needs the address to list what it makes
 	probe.dropPatchesIn = filepath.Clean(where)
 	res, perr := krusty.MakeKustomizer(kustomizerOptions()).Run(probe, where)
 	if perr != nil {

@@ -51,11 +51,11 @@ type UnknownFieldsError struct {
 
 func (e *UnknownFieldsError) Error() string {
 	if e.File != "" {
-		return e.File + " has fields its Kubernetes types do not (the API server would drop them at apply time); fix the file:\n" +
-			strings.Join(e.Lines, "\n")
+		return e.File + " has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +
+			strings.Join(e.Lines, "\n") + "\n(fix: correct or remove them in that file)"
 	}
-	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time); fix the patch that adds them:\n" +
-		strings.Join(e.Lines, "\n")
+	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +
+		strings.Join(e.Lines, "\n") + "\n(fix: correct or remove them in the patch that adds them)"
 }
 
 func objectName(namespace, name string) string {

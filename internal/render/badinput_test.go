@@ -242,8 +242,8 @@ func TestCheckErrorsStopBeforeAnyWrite(t *testing.T) {
 }
 
 // TestBadInputUnknownField: an overlay whose patch adds a field the
-// DaemonSet's type does not have is bad input naming the field and the one
-// meant, and nothing is written.
+// DaemonSet's type does not have is bad input naming the overlay, the
+// field and the one meant, and nothing is written.
 func TestBadInputUnknownField(t *testing.T) {
 	tree := tooltest.ExecWiredTree(t)
 	overlay := filepath.Join(tree, "overlays", "typo")
@@ -257,7 +257,8 @@ func TestBadInputUnknownField(t *testing.T) {
 	root := t.TempDir()
 	opts := baseOpts(root)
 	opts.Overlay = overlay
-	expectInputError(t, runBad(t, opts), "OVERLAY", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
+	// The build's own text names the overlay once (its path), the field and its fix.
+	expectInputError(t, runBad(t, opts), "", "building "+overlay+": ", "spec.template.spec.nodeSelecter: unknown field", `did you mean "nodeSelector"?`)
 	if entries, err := os.ReadDir(root); err != nil || len(entries) != 0 {
 		t.Errorf("the refused render left %d entries in the root (%v)", len(entries), err)
 	}

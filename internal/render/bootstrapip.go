@@ -9,6 +9,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 )
 
+// bootstrapIPFlag is the flag render's errors name for the address given.
+const bootstrapIPFlag = "--bootstrap-ip"
+
 // settleIP is where render decides the bootstrap IP, once, from
 // --bootstrap-ip (an address, auto, or none) and the overlay's spec as
 // kustbuild.ReadSpec read it (nil: no KonnectivityBundle config, or one its
@@ -49,8 +52,8 @@ func settleIP(d *deps, opts Options, spec *bundlev1.Spec) (netip.Addr, string, e
 func settleAgainst(opts Options, flag netip.Addr, spec bundlev1.Spec, enabled bool, fam bootstrapip.Family) (netip.Addr, error) {
 	if spec.BootstrapIP == "" {
 		if !flag.IsValid() && enabled {
-			return flag, inputSentencef("--bootstrap-ip", "pass the bootstrap node's IP or auto, or set spec.bootstrapIP in the overlay",
-				"was not given, and overlay %s sets no spec.bootstrapIP: render needs the address agents dial", overlayName(opts.Overlay))
+			return flag, inputSentencef(bootstrapIPFlag, "pass --bootstrap-ip IP (the bootstrap node's address) or --bootstrap-ip auto, or set spec.bootstrapIP in the overlay",
+				"was not given, and overlay %s sets no spec.bootstrapIP: render needs the address agents dial", overlayName(opts.Overlay)).usage()
 		}
 		return checkFlag(flag, fam)
 	}
@@ -58,7 +61,7 @@ func settleAgainst(opts Options, flag netip.Addr, spec bundlev1.Spec, enabled bo
 	var conflict *kustbuild.BootstrapIPConflictError
 	switch {
 	case errors.As(err, &conflict):
-		return ip, inputSentencef("--bootstrap-ip", "drop --bootstrap-ip to use the overlay's address, or pass the same address, or change spec.bootstrapIP in the overlay",
+		return ip, inputSentencef(bootstrapIPFlag, "drop --bootstrap-ip to use the overlay's address, or pass the same address, or change spec.bootstrapIP in the overlay",
 			"%s disagrees with overlay %s's spec.bootstrapIP %s", conflict.Flag, overlayName(opts.Overlay), conflict.Spec)
 	case err != nil:
 		return ip, err
@@ -66,7 +69,7 @@ func settleAgainst(opts Options, flag netip.Addr, spec bundlev1.Spec, enabled bo
 		_, err := bootstrapip.Validate(spec.BootstrapIP, fam) // the overlay's own address is unusable: say why
 		return ip, ipInputError("overlay spec.bootstrapIP", bootstrapip.AsError(err))
 	}
-	field := "--bootstrap-ip"
+	field := bootstrapIPFlag
 	if !flag.IsValid() {
 		field = "overlay spec.bootstrapIP"
 	}
@@ -86,7 +89,7 @@ func checkFlag(flag netip.Addr, fam bootstrapip.Family) (netip.Addr, error) {
 		return flag, nil
 	}
 	if err := bootstrapip.Check(flag, fam); err != nil {
-		return netip.Addr{}, ipInputError("--bootstrap-ip", bootstrapip.AsError(err))
+		return netip.Addr{}, ipInputError(bootstrapIPFlag, bootstrapip.AsError(err))
 	}
 	return flag, nil
 }
@@ -98,7 +101,7 @@ func checkFlag(flag netip.Addr, fam bootstrapip.Family) (netip.Addr, error) {
 func detect(d *deps, opts Options, fam bootstrapip.Family) (bootstrapip.Detection, error) {
 	det, err := d.detectIP(fam.Primary(), getenvOf(opts))
 	if err != nil {
-		return det, inputErrorf("--bootstrap-ip", "pass the address explicitly", "auto: %v", err)
+		return det, inputErrorf(bootstrapIPFlag, "pass the address explicitly", "auto: %v", err)
 	}
 	return det, nil
 }

@@ -2,12 +2,13 @@ package render
 
 import (
 	"errors"
-	"fmt"
 	"net/netip"
+	"strings"
 
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 )
 
 // buildModel builds the overlay once, for the bootstrap IP settled before
@@ -24,7 +25,10 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	}
 	spec, err := d.readSpec(opts.Overlay, kopts)
 	if err != nil {
-		return nil, netip.Addr{}, "", buildError(opts, err)
+		return nil, netip.Addr{}, "", buildError(err)
+	}
+	if err := versionUntold(opts, spec); err != nil {
+		return nil, netip.Addr{}, "", err
 	}
 	ip, source, err := settleIP(d, opts, spec)
 	if err != nil {
@@ -33,14 +37,17 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	kopts.BootstrapIP = ip
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
-		return nil, netip.Addr{}, "", buildError(opts, err)
+		return nil, netip.Addr{}, "", buildError(err)
 	}
 	return m, ip, source, nil
 }
 
 // buildError words an error of the overlay's build (or of reading its
-// spec, which is the same build stopped early).
-func buildError(opts Options, err error) error {
+// spec, which is the same build stopped early). The build's own text
+// already names the overlay and the field at fault, with its fix, so a bad
+// input is passed on as that text, neither named again nor given a second
+// fix.
+func buildError(err error) error {
 	var input *InputError
 	if errors.As(err, &input) {
 		return input // already says which flag or field to change
@@ -53,14 +60,43 @@ func buildError(opts Options, err error) error {
 	if errors.As(err, &unknown) {
 		return inputErrorf("OVERLAY", "give a kustomization directory or an overlay name", "%v", unknown)
 	}
-	// Hostile YAML, a file over its cap, a generator config its function
-	// refuses, a field the objects' types do not have and a patch without
-	// its target are bad input (exit 3).
-	if errors.As(err, new(*yamlguard.Error)) || errors.Is(err, inputread.ErrTooLarge) || errors.As(err, new(*kustbuild.ConfigError)) ||
-		errors.As(err, new(*kustbuild.UnknownFieldsError)) || errors.As(err, new(*kustbuild.PatchTargetError)) {
-		return &InputError{Field: "OVERLAY", Message: fmt.Sprintf("build overlay %s: %v", overlayName(opts.Overlay), err), Fix: "correct the file or field named above; konnectivity-bundle build DIR shows the same error"}
+	if kustbuild.IsBadInput(err) || errors.Is(err, inputread.ErrTooLarge) { // a file over its cap too
+		e := &InputError{Message: err.Error()}
+		if !strings.Contains(e.Message, "(fix: ") { // the YAML guard says what it refused, not what to do
+			e.Fix = "correct that YAML"
+		}
+		return e
 	}
-	return fmt.Errorf("build overlay %s: %w", overlayName(opts.Overlay), err)
+	var failed *kustbuild.ValidatorError
+	if errors.As(err, &failed) {
+		return &CheckError{Findings: failed.Findings}
+	}
+	return err // the build's errors name the overlay ("building overlay ipv4: ...")
+}
+
+// versionUntold refuses a missing --image, or an --image whose reference
+// does not tell its proxy version (by digest, say), when nothing else names
+// the version: no --proxy-version, no $KONNECTIVITY_PROXY_VERSION and no
+// spec.proxyVersion in the overlay. The generator would refuse it too, but
+// naming spec.proxyVersion, which the user did not write; the flags are what
+// to change.
+func versionUntold(opts Options, spec *bundlev1.Spec) error {
+	switch {
+	case spec == nil || spec.ProxyVersion != "" || spec.Enabled != nil && !*spec.Enabled: // a disabled bundle runs no image
+		return nil
+	case opts.Image == "" && spec.Image == bundlev1.DefaultImage:
+		return inputSentencef("--image", "pass --image REF (and --proxy-version when its tag is no OpenShift release :4.N), or set spec.image or spec.proxyVersion in the overlay",
+			"was not given, and overlay %s sets neither spec.image nor spec.proxyVersion, so render cannot tell which proxy version the image runs", overlayName(opts.Overlay)).usage()
+	case opts.Image == "" || spec.Image != opts.Image:
+		return nil
+	}
+	_, err := anp.FromImage(opts.Image)
+	var untold *anp.NoReleaseError
+	if !errors.As(err, &untold) {
+		return nil
+	}
+	return inputSentencef("--image", "--proxy-version "+strings.Join(anp.VersionNames(), "|")+", or "+anp.LearnFromImage(opts.Image),
+		"%s %s and no --proxy-version was given, so render cannot tell which proxy version it runs", opts.Image, untold.Why).usage()
 }
 
 // getenvOf never returns nil: a nil Getenv means no environment, where the

@@ -11,16 +11,24 @@ import (
 // InputError is a bad value given to render; Field names the flag or file
 // at fault so the message says what to change.
 type InputError struct {
-	Field   string // "--bootstrap-ip", "--root", "certificate file /opt/.../server.crt"
+	Field   string // "--bootstrap-ip", "--root", "certificate file /opt/.../server.crt"; "" when Message names it
 	Message string
 	Fix     string
 	// Sentence says Message continues Field as one sentence ("--image was
 	// not given and ..."), rather than following a colon.
 	Sentence bool
+	// Usage says the fault is the flag itself, missing or refusing its
+	// value on its own (syntax, range, unknown name): a usage error (the
+	// CLI's exit 2). Without it the fault is in what render read, or a
+	// flag's disagreement with it: bad input (exit 3).
+	Usage bool
 }
 
 func (e *InputError) Error() string {
 	sep := ": "
+	if e.Field == "" { // the message names its file and field itself
+		sep = ""
+	}
 	if e.Sentence {
 		sep = " "
 	}
@@ -38,6 +46,12 @@ func inputErrorf(field, fix, format string, args ...any) *InputError {
 func inputSentencef(field, fix, format string, args ...any) *InputError {
 	e := inputErrorf(field, fix, format, args...)
 	e.Sentence = true
+	return e
+}
+
+// usage marks e a flag problem (InputError.Usage).
+func (e *InputError) usage() *InputError {
+	e.Usage = true
 	return e
 }
 
@@ -63,7 +77,7 @@ func (e *CheckError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the bundle failed %d check(s); nothing was written", result.Count(e.Findings, framework.Error))
 	for _, f := range result.Only(e.Findings, framework.Error) {
-		fmt.Fprintf(&b, "\n  %s", result.RuleLine(f))
+		fmt.Fprintf(&b, "\n  %s", result.Text(f))
 	}
 	return b.String()
 }

@@ -21,7 +21,7 @@ func checkImage(image string) error {
 		return nil
 	}
 	if _, err := reference.ParseNormalizedNamed(image); err != nil {
-		return inputErrorf(field, fix, "%q is not a valid image reference: %v", image, err)
+		return inputErrorf(field, fix, "%q is not a valid image reference: %v", image, err).usage()
 	}
 	return nil
 }
@@ -36,18 +36,23 @@ func checkKey(opts Options) error {
 		if fe.Field == "KeySize" {
 			field = "--key-size"
 		}
-		return inputErrorf(field, "use ecdsa (P-256), or rsa with 2048, 3072 or 4096 bits", "%v", fe.Err)
+		return inputErrorf(field, "use ecdsa (P-256), or rsa with 2048, 3072 or 4096 bits", "%v", fe.Err).usage()
 	}
 	return err
 }
 
-// ipInputError words bootstrapip's verdict on the address from field.
+// ipInputError words bootstrapip's verdict on the address from field. A
+// family the overlay's ipFamily does not take is a disagreement with what
+// render read (bad input); any other fault of --bootstrap-ip is the flag's
+// own (a usage error).
 func ipInputError(field string, bad *bootstrapip.Error) *InputError {
 	if bad.Problem == bootstrapip.WrongFamily {
 		return inputErrorf(field, fmt.Sprintf("give an %s address, or use an overlay for %s", bad.Want.Name(), bad.Got.Name()),
 			"%s is an %s address but the overlay's ipFamily needs %s", bad.Input, bad.Got.Name(), bad.Want.Name())
 	}
-	return inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", bad)
+	e := inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", bad)
+	e.Usage = field == bootstrapIPFlag
+	return e
 }
 
 // checkPinned refuses a bundle whose containers still name the generator's
@@ -59,7 +64,7 @@ func checkPinned(m *bundlemodel.Bundle, overlay string) error {
 		for _, c := range o.Containers() {
 			if c.Image == bundlev1.DefaultImage {
 				return inputSentencef("--image", "pass --image REF, or pin the image in the overlay (an images: entry for "+bundlev1.DefaultImage+", or spec.image)",
-					"was not given, and %s %s of overlay %s still uses the placeholder image %s", o.Kind, o.Name, overlayName(overlay), bundlev1.DefaultImage)
+					"was not given, and %s %s of overlay %s still uses the placeholder image %s", o.Kind, o.Name, overlayName(overlay), bundlev1.DefaultImage).usage()
 			}
 		}
 	}

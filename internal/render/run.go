@@ -152,8 +152,8 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSpec, error) {
 	root, ip := in.root, in.ip
 	if !ip.IsValid() {
-		return nil, nil, inputSentencef("--bootstrap-ip", "pass the bootstrap node's IP",
-			"was not given, and the overlay has no KonnectivityBundle config that could give it")
+		return nil, nil, inputSentencef(bootstrapIPFlag, "pass --bootstrap-ip IP, the bootstrap node's address",
+			"was not given, and the overlay has no KonnectivityBundle config that could give it").usage()
 	}
 	certDir, err := b.certDir()
 	if err != nil {

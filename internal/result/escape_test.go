@@ -26,7 +26,7 @@ func TestLinesEscapeBundleValues(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range rs {
-		text.WriteString(RuleLine(r) + "\n")
+		text.WriteString(Text(r) + "\n")
 	}
 	text.WriteString(Lines(rs) + "\n")
 	hostiletext.AssertInert(t, "check text", text.String())

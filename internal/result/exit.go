@@ -4,8 +4,6 @@ import (
 	"strings"
 
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
 // ExitCode is the exit code results call for: 1 when any is an error, else 0
@@ -37,19 +35,12 @@ func (e *Error) Error() string {
 	return Lines(e.Results)
 }
 
-// Lines words results as `severity: Kind/name field: message`, one per line
-// (continuation lines indented under the first), each escaped as Line is.
+// Lines words results as Text, one per line (continuation lines indented
+// under the first), for an error that carries them.
 func Lines(rs framework.Results) string {
 	lines := make([]string, 0, len(rs))
 	for _, r := range rs {
-		line := string(r.Severity) + ": "
-		if r.ResourceRef != nil {
-			line += r.ResourceRef.Kind + "/" + r.ResourceRef.Name + " "
-		}
-		if p := FieldPath(r); p != "" {
-			line += p + ": "
-		}
-		lines = append(lines, textsafe.Escape(line+r.Message))
+		lines = append(lines, Text(r))
 	}
 	return strings.Join(lines, "\n  ")
 }

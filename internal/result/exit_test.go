@@ -31,9 +31,9 @@ func TestAdapter(t *testing.T) {
 		{"info", sev(framework.Info), 0, ""},
 		{"warning", sev(framework.Warning), 0, ""},
 		{"warnings and info", sev(framework.Warning, framework.Info, framework.Warning), 0, ""},
-		{"error", sev(framework.Error), 1, "error: spec.x: m0"},
-		{"warning then error", sev(framework.Warning, framework.Error), 1, "warning: spec.x: m0\n  error: spec.x: m1"},
-		{"errors", sev(framework.Error, framework.Error), 1, "error: spec.x: m0\n  error: spec.x: m1"},
+		{"error", sev(framework.Error), 1, "error: [r] Pod ns/n spec.x: m0"},
+		{"warning then error", sev(framework.Warning, framework.Error), 1, "warning: [r] Pod ns/n spec.x: m0\n  error: [r] Pod ns/n spec.x: m1"},
+		{"errors", sev(framework.Error, framework.Error), 1, "error: [r] Pod ns/n spec.x: m0\n  error: [r] Pod ns/n spec.x: m1"},
 		{"no severity", sev(""), 0, ""},
 	}
 	for _, tt := range tests {
@@ -81,8 +81,8 @@ func TestCollect(t *testing.T) {
 	}{
 		{name: "clean", want: "", after: 0},
 		{name: "recorded warning", recorded: sev(framework.Warning), want: "", after: 1},
-		{name: "recorded error", recorded: sev(framework.Error), want: "error: spec.x: m0", after: 1},
-		{name: "returned results", returned: sev(framework.Error), want: "error: spec.x: m0", after: 1},
+		{name: "recorded error", recorded: sev(framework.Error), want: "error: [r] Pod ns/n spec.x: m0", after: 1},
+		{name: "returned results", returned: sev(framework.Error), want: "error: [r] Pod ns/n spec.x: m0", after: 1},
 		{name: "plain error", recorded: sev(framework.Warning), returned: plain, want: "boom", after: 1},
 	}
 	for _, tt := range tests {

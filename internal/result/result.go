@@ -22,8 +22,9 @@
 //
 // Results leave for kustomize in the form it shows: the fix folded into the
 // message and the object resolved to a ResourceRef. Function is that one
-// conversion; Line, RuleLine and Findings word results for this
-// program's own output.
+// conversion; Text (and Say, Lines and Findings, which use it) words
+// results for this program's own output, in one shape whichever command
+// prints them.
 //
 // ExitCode and Err are the one adapter from results to an exit code or an
 // error; Collect is the one place a KRM processor's outcome becomes results.

@@ -19,39 +19,67 @@ func Message(r *framework.Result) string {
 	return r.Message
 }
 
-// Line words r as one line of check's text output:
-// `severity  object  field: message (fix: ...)`. Object names and the
-// values a message quotes come from the bundle, so the line is escaped
+// Text words r as every command's text output says a result, in one
+// shape: `severity: [rule] object field: message (fix: ...)`, leaving out
+// the rule, object or field r lacks. The object is the one r names, or the
+// item kustomize resolved it to (Function). Object names and the values a
+// message quotes come from the bundle, so the line is escaped
 // (internal/textsafe): one result is one line, whatever the bundle holds.
-func Line(r *framework.Result) string {
-	s := fmt.Sprintf("%s  %s  ", r.Severity, Object(r))
-	if p := FieldPath(r); p != "" {
-		s += p + ": "
+func Text(r *framework.Result) string {
+	s := string(r.Severity) + ":"
+	if rule := Rule(r); rule != "" {
+		s += " [" + rule + "]"
 	}
-	return textsafe.Escape(s + Message(r))
-}
-
-// RuleLine words r led by its rule, as render reports a check:
-// `[rule] object field: message (fix: ...)`, escaped as Line is.
-func RuleLine(r *framework.Result) string {
-	s := fmt.Sprintf("[%s] %s", Rule(r), Object(r))
+	if o := objectOf(r); o != "" {
+		s += " " + o
+	}
 	if p := FieldPath(r); p != "" {
 		s += " " + p
 	}
 	return textsafe.Escape(s + ": " + Message(r))
 }
 
-// Findings are check's results as its --output writes them.
-type Findings framework.Results
+// objectOf is the object r is about as findings print it: its tag, else
+// its ResourceRef as "Kind namespace/name".
+func objectOf(r *framework.Result) string {
+	if o := Object(r); o != "" {
+		return o
+	}
+	ref := r.ResourceRef
+	if ref == nil {
+		return ""
+	}
+	if ref.Namespace == "" {
+		return ref.Kind + " " + ref.Name
+	}
+	return ref.Kind + " " + ref.Namespace + "/" + ref.Name
+}
 
-// WriteText writes one Line per finding.
-func (f Findings) WriteText(w io.Writer) error {
-	for _, r := range f {
-		if _, err := fmt.Fprintln(w, Line(r)); err != nil {
+// Say writes results as Text, one a line, each once: a result equal to
+// one said before in the same call (a check run on an included
+// kustomization and again on the whole, say) is not repeated. quiet leaves
+// out info, which only informs; warnings and errors are always said.
+func Say(w io.Writer, rs framework.Results, quiet bool) error {
+	said := map[string]bool{}
+	for _, r := range rs {
+		line := Text(r)
+		if said[line] || quiet && r.Severity == framework.Info {
+			continue
+		}
+		said[line] = true
+		if _, err := fmt.Fprintln(w, line); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// Findings are check's results as its --output writes them.
+type Findings framework.Results
+
+// WriteText says each finding once (Say).
+func (f Findings) WriteText(w io.Writer) error {
+	return Say(w, framework.Results(f), false)
 }
 
 // Report is the JSON document of `check --output json`.

@@ -19,7 +19,7 @@ func (v *validator) proxyVersion(s *Spec) *anp.Version {
 		if s.Image == DefaultImage {
 			v.add(field, versionFix, "the proxy version is required: the image is the placeholder %q, which kustomize images: may replace later, so it does not say which proxy runs", s.Image)
 		} else if _, err := anp.FromImage(s.Image); err != nil {
-			v.add(field, versionFix, "the proxy version is required: %v", err)
+			v.add(field, versionFix+", or "+anp.LearnFromImage(s.Image), "the proxy version is required: %v", err)
 		}
 		return nil
 	}
