@@ -15,6 +15,7 @@ type serverMetrics struct {
 	streams  int            // agent streams; -1 when the metric is absent
 	backends map[string]int // strategy -> ready_backends; nil when the version reports none per strategy
 	pending  int            // dials waiting for an agent's answer; -1 when absent
+	failures map[string]int // dial failures by reason; nil when absent
 	// unreadable names a figure that is not a finite count (the agents
 	// line then gives no verdict).
 	unreadable string
@@ -25,7 +26,7 @@ type serverMetrics struct {
 // itself: ready_backends exists from v0.36 on.
 func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
 	m := anp.Newest.Metrics
-	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials)
+	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials, m.DialFailures)
 	if err != nil {
 		return serverMetrics{}, err
 	}
@@ -55,6 +56,12 @@ func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
 	}
 	if n, ok := page.Sum(names.PendingDials, nil); ok {
 		out.pending = n
+	}
+	if page.Has(names.DialFailures) && page.Unreadable(names.DialFailures) == "" {
+		out.failures = map[string]int{}
+		for _, s := range page.Series(names.DialFailures) {
+			out.failures[s.Labels["reason"]] += s.Count()
+		}
 	}
 	return out, nil
 }
