@@ -119,7 +119,7 @@ var causes = []row{
 			if f.evidence == "" {
 				return f.detail + "; the agent answered: its dial to the target timed out"
 			}
-			return f.detail + "; the agent answered with a dial failure after the test dial gave up: " + f.evidence
+			return f.detail + "; " + f.evidence
 		},
 		fix: always("the agent's dial to the target timed out: the target drops packets or is not listening. From the agents' nodes the address must be reachable " +
 			"(pod network, NetworkPolicy, firewall; for a ClusterIP the node's service proxy must be up); `konnectivity-bundle probe TARGET` with a timeout above the agent's 5s shows the agent's own error"),

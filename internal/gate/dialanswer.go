@@ -23,6 +23,10 @@ const (
 	// unanswered: the test dial's own deadline ended it with no answer
 	// at all; an agent may still be dialing.
 	unanswered
+	// gatewayTimeout: proxy v0.36's 504 without its body, which the
+	// kube-apiserver's dialer drops: the agent's own dial timed out, or
+	// the server's bound ended the dial. The server's figures tell which.
+	gatewayTimeout
 )
 
 // serverBoundText is in the server's answer when its
@@ -31,18 +35,21 @@ const (
 const serverBoundText = "timed out waiting for backend dial"
 
 // answerOf reads who ended a timed-out test dial from its detail: the
-// probe's own deadline, the server's bound, or the agent's dial error as
-// the proxy passed it on (`dial tcp ADDR: i/o timeout`).
+// probe's own deadline, the server's bound, the agent's dial error as the
+// proxy passed it on (`dial tcp ADDR: i/o timeout`), or a bare 504.
 func answerOf(t Target) dialAnswer {
+	d := t.Detail
 	switch {
-	case t.Outcome != webhookprobe.Timeout:
+	case t.Outcome != webhookprobe.Timeout && t.Outcome != webhookprobe.Failed:
 		return answerOther
-	case egressprobe.Unanswered(t.Detail):
+	case egressprobe.Unanswered(d):
 		return unanswered
-	case strings.Contains(t.Detail, serverBoundText):
+	case strings.Contains(d, serverBoundText):
 		return serverBound
-	case strings.Contains(t.Detail, "dial tcp") && strings.Contains(t.Detail, "timeout"):
+	case strings.Contains(d, "dial tcp") && strings.Contains(d, "timeout"):
 		return agentTimedOut
+	case strings.Contains(d, "code 504"):
+		return gatewayTimeout
 	}
 	return answerOther
 }

@@ -58,9 +58,11 @@ func evidenceOf(before, after *hoststatus.Report) evidence {
 // timeout had passed, and no agent answered one meanwhile.
 func (e evidence) stuck() bool { return e.known && (e.pending > 0 || e.bound > 0) && e.answered == 0 }
 
-// late: an agent answered with a dial failure after the test dial had
-// given up, and no dial is left waiting.
-func (e evidence) late() bool { return e.known && e.answered > 0 && e.pending <= 0 && e.bound == 0 }
+// agentFailed: an agent answered a dial with a failure, and no dial is
+// left waiting.
+func (e evidence) agentFailed() bool {
+	return e.known && e.answered > 0 && e.pending <= 0 && e.bound == 0
+}
 
 // String says the figures, for the verdict's detail.
 func (e evidence) String() string {

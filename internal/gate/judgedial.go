@@ -12,16 +12,17 @@ import (
 // judgeDial makes the first failed test dial the verdict. A timeout is
 // told apart by who ended it: an agent whose own dial to the target timed
 // out (the target drops packets), the server's dial bound (no agent
-// answered within it), or nobody before the test dial's deadline; then
-// the gate waits until every agent's answer is due and compares the
-// server's dial figures across the dial (dialevidence.go). An agent is
-// called stuck only on that evidence.
+// answered within it), or nobody before the test dial's deadline; for the
+// last, and for a 504 that does not say which, the gate waits until every
+// agent's answer is due and compares the server's dial figures across the
+// dial (dialevidence.go). An agent is called stuck only on that evidence.
 func (w *waiter) judgeDial(ctx context.Context, v *Verdict, t Target) {
 	judgeDial(v, t, w.opts.DialTimeout, func() *hoststatus.Report { return w.settled(ctx) })
 }
 
 // judgeDial is the judgement itself; later is the server read once every
-// agent's answer is due, made only for a dial nobody answered.
+// agent's answer is due, made only when the dial's own words do not say
+// who ended it.
 func judgeDial(v *Verdict, t Target, dialTimeout time.Duration, later func() *hoststatus.Report) {
 	f := finding{rep: v.Status, detail: fmt.Sprintf("%s (%s): %s: %s", t.Name, t.Address, t.Outcome, t.Detail), outcome: t.Outcome}
 	switch answerOf(t) {
@@ -36,16 +37,30 @@ func judgeDial(v *Verdict, t Target, dialTimeout time.Duration, later func() *ho
 		}
 	case unanswered:
 		e := evidenceOf(v.Status, later())
-		f.evidence = e.String()
 		switch {
 		case e.stuck():
+			f.evidence = e.String()
 			v.apply(stageRow(stageStuckAgent), f)
 			return
-		case e.late():
+		case e.agentFailed():
+			f.evidence = "an agent answered with a dial failure after the test dial gave up: " + e.String()
 			v.apply(stageRow(stageTargetDrops), f)
 			return
 		}
-		f.detail += fmt.Sprintf("; no answer within --dial-timeout %s, and %s, so neither a stuck agent nor a target that drops packets is shown", dialTimeout, f.evidence)
+		f.detail += fmt.Sprintf("; no answer within --dial-timeout %s, and %s, so neither a stuck agent nor a target that drops packets is shown", dialTimeout, e)
+	case gatewayTimeout:
+		// The answer is in: only who gave it is asked, not what is pending
+		// (the probe's second CONNECT for the body may still be).
+		switch e := evidenceOf(v.Status, later()); {
+		case e.known && e.answered > 0 && e.bound == 0:
+			f.evidence = "the server's 504 passes on an agent's answer that its dial timed out: " + e.String()
+			v.apply(stageRow(stageTargetDrops), f)
+			return
+		case e.known && e.bound > 0 && e.answered == 0:
+			f.evidence = e.String()
+			v.apply(stageRow(stageStuckAgent), f)
+			return
+		}
 	}
 	v.apply(stageRow(stageTestDial), f)
 }

@@ -27,6 +27,7 @@ const (
 	detailBound504   = "proxy error from /etc/kubernetes/bootstrap-configs/konnectivity-server.socket while dialing 198.51.100.9:443, code 504: 504 Gateway Timeout Backend dial timeout: timed out waiting for backend dial"
 	detailBoundGRPC  = "dial tcp 198.51.100.9:443: timed out waiting for backend dial"
 	detailTLSTimeout = "tls handshake: read tcp: i/o timeout"
+	detailBare504    = "proxy error from /etc/kubernetes/bootstrap-configs/konnectivity-server.socket while dialing 198.51.100.9:443, code 504: 504 Gateway Timeout"
 )
 
 func TestAnswerOf(t *testing.T) {
@@ -41,6 +42,8 @@ func TestAnswerOf(t *testing.T) {
 		{webhookprobe.Timeout, detailBound504, serverBound},
 		{webhookprobe.Timeout, detailBoundGRPC, serverBound},
 		{webhookprobe.Timeout, detailTLSTimeout, answerOther},
+		{webhookprobe.Failed, detailBare504, gatewayTimeout},
+		{webhookprobe.Failed, "no state file", answerOther},
 		{webhookprobe.Refused, "dial tcp 198.51.100.9:443: connect: connection refused", answerOther},
 	}
 	for _, tc := range cases {
@@ -91,6 +94,7 @@ func TestJudgeDial(t *testing.T) {
 	cases := []struct {
 		name        string
 		before      *hoststatus.Report
+		outcome     webhookprobe.Outcome // "" = timeout
 		detail      string
 		after       *hoststatus.Report // nil: no second read wanted
 		dialTimeout time.Duration
@@ -122,6 +126,12 @@ func TestJudgeDial(t *testing.T) {
 			after: figures(v028, 1, map[string]int{"error_response": 0}), cause: TargetUnreachable, inDetail: []string{"could not be compared"}, notInFix: []string{"delete its pod"}},
 		{name: "the second read failed: nothing known", before: figures(v028, 0, none), detail: detailNoAnswer, dialTimeout: 5 * time.Second,
 			after: &hoststatus.Report{PendingDials: -1}, cause: TargetUnreachable, inDetail: []string{"could not be compared"}, notInFix: []string{"delete its pod"}},
+		{name: "v0.36's bare 504, an agent answered: drops, whatever is still pending", before: figures(v036, 0, none), outcome: webhookprobe.Failed, detail: detailBare504, dialTimeout: 8 * time.Second,
+			after: figures(v036, 1, map[string]int{"error_response": 1}), cause: TargetDrops, inDetail: []string{"the server's 504 passes on an agent's answer"}, notInFix: []string{"frozen"}},
+		{name: "v0.36's bare 504 from its own bound: a stuck agent", before: figures(v036, 0, none), outcome: webhookprobe.Failed, detail: detailBare504, dialTimeout: 8 * time.Second,
+			after: figures(v036, 0, map[string]int{"backend_dial_timeout": 1}), cause: TargetUnreachable, inFix: []string{"delete its pod"}},
+		{name: "a bare 504 with neither figure: the general verdict", before: figures(v036, 0, none), outcome: webhookprobe.Failed, detail: detailBare504, dialTimeout: 8 * time.Second,
+			after: figures(v036, 0, none), cause: TargetUnreachable, inFix: []string{targetFix(webhookprobe.Failed)}},
 		{name: "a stuck dial and an answer meanwhile: no verdict on either", before: figures(v028, 0, none), detail: detailSilent, dialTimeout: 5 * time.Second,
 			after: figures(v028, 1, map[string]int{"error_response": 1}), cause: TargetUnreachable, notInFix: []string{"delete its pod", "drops packets"}},
 	}
@@ -129,7 +139,11 @@ func TestJudgeDial(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			v := fromStatus(tc.before, 1, 1)
 			read := false
-			judgeDial(v, Target{Name: "t", Address: "198.51.100.9:443", Outcome: webhookprobe.Timeout, Detail: tc.detail}, tc.dialTimeout,
+			outcome := tc.outcome
+			if outcome == "" {
+				outcome = webhookprobe.Timeout
+			}
+			judgeDial(v, Target{Name: "t", Address: "198.51.100.9:443", Outcome: outcome, Detail: tc.detail}, tc.dialTimeout,
 				func() *hoststatus.Report { read = true; return tc.after })
 			if read != (tc.after != nil) {
 				t.Errorf("second read made: %v; want %v", read, tc.after != nil)
