@@ -34,6 +34,13 @@ type Version struct {
 	// that an agent took the request; the target's own first bytes prove
 	// the dial. v0.36 answers after the agent's dial response.
 	ConnectBeforeDial bool
+	// KeepsDepartedDials: in http-connect mode the server never drops a
+	// dial an agent took and did not answer, even once that agent is
+	// gone (pkg/server/tunnel.go waits for the agent's own answer;
+	// removeForStream skips http-connect dials, TODO(#126)). Its
+	// pending_backend_dials stays raised until proxy-server restarts.
+	// Fixed upstream in v0.34.0 (PR #790).
+	KeepsDepartedDials bool
 }
 
 // V028 is the family OpenShift 4.14 to 4.22 ship: openshift/
@@ -44,6 +51,7 @@ type Version struct {
 var V028 = func() *Version {
 	v := newVersion("v0.28", "v0.28.0", Releases{First: Release{4, 14}, Last: Release{4, 22}}, "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
+	v.KeepsDepartedDials = true
 	return v
 }()
 

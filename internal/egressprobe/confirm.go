@@ -55,7 +55,7 @@ func confirm(ctx context.Context, conn net.Conn, res *Result) {
 	case n > 0:
 		res.OK = true
 	case errors.As(err, &ne) && ne.Timeout():
-		res.Stage, res.Error = StageConfirm, "timeout: the proxy accepted the CONNECT, but no byte came back from the target before the deadline (an agent that took the dial and never answered, or a target that says nothing to a TLS hello)"
+		res.Stage, res.Error = StageConfirm, "timeout: the proxy accepted the CONNECT, but "+silentTunnel+" (an agent that took the dial and never answered, or a target that says nothing to a TLS hello)"
 	default:
 		res.Stage, res.Error = StageConfirm, "the tunnel closed before the target sent a byte: this proxy accepts a CONNECT before it has an agent and closes it when it finds none"
 	}

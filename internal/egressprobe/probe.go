@@ -294,6 +294,22 @@ func boundedDial(ctx context.Context, dial dialFunc, addr string) (net.Conn, err
 				r.c.Close()
 			}
 		}()
-		return nil, fmt.Errorf("no answer through the tunnel before the timeout (%w); the kube-apiserver would still be waiting", ctx.Err())
+		return nil, fmt.Errorf("%s (%w); the kube-apiserver would still be waiting", noAnswer, ctx.Err())
 	}
+}
+
+// The probe's own words for a dial nothing answered before its deadline:
+// neither the proxy nor, through it, an agent (boundedDial), or a CONNECT
+// the proxy accepted at once and then nothing came back on (confirm).
+const (
+	noAnswer     = "no answer through the tunnel before the timeout"
+	silentTunnel = "no byte came back from the target before the deadline"
+)
+
+// Unanswered reports whether a probe's error (and proxy body) says the
+// probe's deadline ended it with no answer at all, rather than the proxy
+// or an agent answering with an error: such a dial may still be under
+// way in an agent, which the probe cannot see.
+func Unanswered(text string) bool {
+	return strings.Contains(text, noAnswer) || strings.Contains(text, silentTunnel)
 }

@@ -17,6 +17,13 @@ const (
 	stageAgentCount stage = "agent count" // status found no error, but fewer than --min-agents agents
 	stageServerLog  stage = "server log"  // the server's log shows it refusing agents' handshakes
 	stageTestDial   stage = "test dial"   // a dial through the socket failed
+	// a dial through the socket timed out in the agent's own dial to the
+	// target, or an agent answered with a failure after the test dial
+	// gave up
+	stageTargetDrops stage = "target drops"
+	// an agent took a test dial and never answered it past its own dial
+	// timeout (the server's figures across the dial, dialevidence.go)
+	stageStuckAgent stage = "stuck agent"
 )
 
 // finding is what one status check in error, or one stage, found: what a
@@ -27,6 +34,7 @@ type finding struct {
 	detail, hint         string               // the check's message and hint, or the stage's own detail
 	minAgents, maxAgents int
 	outcome              webhookprobe.Outcome // the test dial's
+	evidence             string               // what showed who ended a timed-out test dial
 }
 
 // row is one way to a cause: the status check in error or the gate's
@@ -99,7 +107,23 @@ var causes = []row{
 		},
 		nodeFix: true, help: "fewer than --min-agents"},
 	{cause: TargetUnreachable, stage: stageTestDial, waiting: waits("the test dial"),
-		fix: func(f finding) string { return targetFix(f.outcome) }, help: "refused, timeout, no endpoint"},
+		fix:  func(f finding) string { return targetFix(f.outcome) },
+		help: "refused, timeout, no endpoint, or an agent that took the dial and never answered"},
+	{cause: TargetUnreachable, stage: stageStuckAgent, waiting: waits("the test dial"),
+		detail: func(f finding) string {
+			return f.detail + "; an agent took the dial and never answered it: " + f.evidence
+		},
+		fix: stuckAgentFix},
+	{cause: TargetDrops, stage: stageTargetDrops, waiting: waits("the test dial"),
+		detail: func(f finding) string {
+			if f.evidence == "" {
+				return f.detail + "; the agent answered: its dial to the target timed out"
+			}
+			return f.detail + "; " + f.evidence
+		},
+		fix: always("the agent's dial to the target timed out: the target drops packets or is not listening. From the agents' nodes the address must be reachable " +
+			"(pod network, NetworkPolicy, firewall; for a ClusterIP the node's service proxy must be up); `konnectivity-bundle probe TARGET` with a timeout above the agent's 5s shows the agent's own error"),
+		help: "the agent answered that its dial timed out: the target drops packets or is not listening"},
 }
 
 // unknownCheck is the verdict on a status check in error that no row

@@ -152,6 +152,14 @@ func TestEveryCause(t *testing.T) {
 				return v
 			},
 			cause: TargetUnreachable, waiting: "the test dial", detail: "t (10.0.0.1:443): refused: connection refused", fix: targetFix(webhookprobe.Refused)},
+		{name: "target drops packets: the agent's own dial timed out",
+			verdict: func(*testing.T) *Verdict {
+				v := fromStatus(report(1, healthy()...), 1, 1)
+				judgeDial(v, Target{Name: "t", Address: "198.51.100.9:443", Outcome: webhookprobe.Timeout, Detail: "dial tcp 198.51.100.9:443: i/o timeout"}, 0, nil)
+				return v
+			},
+			cause: TargetDrops, waiting: "the test dial", detail: "t (198.51.100.9:443): timeout: dial tcp 198.51.100.9:443: i/o timeout; the agent answered: its dial to the target timed out",
+			fix: "the agent's dial to the target timed out: the target drops packets or is not listening. ..."},
 		{name: "target dial failed: the test-dial stage itself",
 			verdict: func(t *testing.T) *Verdict {
 				w := &waiter{opts: Options{Status: hoststatus.Options{Root: t.TempDir()}, Targets: []string{"192.0.2.1:443"}, DialTimeout: 1}}

@@ -96,12 +96,13 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 	}
 }
 
-// pollBudget is the least time one poll is given: one test dial, one
-// status request and room for the kube-apiserver client's rate limiter
+// pollBudget is the least time one poll is given: one test dial, the
+// wait for an agent's late answer to one that got none and a second status
+// run (judgedial.go), and room for the kube-apiserver client's rate limiter
 // (5 requests/s by default; a poll lists three kinds and reads two objects
 // per target).
 func (o *Options) pollBudget() time.Duration {
-	return o.DialTimeout + o.Status.Timeout + 10*time.Second
+	return max(o.DialTimeout, settleTime) + 2*o.Status.Timeout + 10*time.Second
 }
 
 // waiter is one wait's memory across polls.

@@ -130,7 +130,7 @@ func waitVerdicts(t *testing.T, ver *anp.Version) {
 		opts := options(h, 30*time.Second, &progressLog{})
 		opts.Targets = []string{target(t, h)}
 		v := gate.Wait(context.Background(), opts)
-		want(t, v, gate.TargetUnreachable, "never answered (pending_backend_dials)", "an agent is frozen or cut off")
+		want(t, v, gate.TargetUnreachable, "an agent took the dial and never answered it", "an agent is frozen or cut off")
 		if bound := ver.Has("backend-dial-timeout"); bound == strings.Contains(v.Fix, "has no --backend-dial-timeout") {
 			t.Errorf("proxy %s: the fix should mention the missing bound only without --backend-dial-timeout: %s", ver, v.Fix)
 		}

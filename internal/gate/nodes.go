@@ -19,7 +19,8 @@ const NoKubeconfig = "no --kubeconfig given: the agents' DaemonSet, pods, events
 
 // NodeSide reads, through c, why each node's agent is not connected, with
 // the refused handshakes of the server's log (serverLog, else the
-// kubelet's log under the status run's root). A nil c, or a root that
+// kubelet's log under the status run's root), and holds every ready pod to
+// the status run's own agent count (nodeverdict's confirm). A nil c, or a root that
 // could not be read, gives a report saying the node side is not seen and
 // why.
 func NodeSide(ctx context.Context, c nodeverdict.Reader, rep *hoststatus.Report, serverLog string, now time.Time) *nodeverdict.Report {
@@ -34,6 +35,9 @@ func NodeSide(ctx context.Context, c nodeverdict.Reader, rep *hoststatus.Report,
 		return nodeverdict.Unseeable(err.Error())
 	}
 	in.Root, in.Now = rep.Root, now
+	// A pod's Ready is the kubelet's word; the server's own count is what
+	// confirms a connection.
+	in.Server = nodeverdict.Server{Down: rep.ServerDown(), Agents: rep.Agents, Counted: rep.AgentsCounted}
 	_, lines, read, _ := serverHandshakes(rep.Root, serverLog)
 	in.LogRead = read
 	for _, l := range lines {

@@ -2,13 +2,11 @@ package gate
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
@@ -51,32 +49,11 @@ func (w *waiter) dialTargets(ctx context.Context, v *Verdict) {
 	}
 	for _, t := range v.Targets {
 		if t.Outcome != webhookprobe.Reachable {
-			v.apply(stageRow(stageTestDial), finding{rep: v.Status, detail: fmt.Sprintf("%s (%s): %s: %s", t.Name, t.Address, t.Outcome, t.Detail), outcome: t.Outcome})
-			if t.Outcome == webhookprobe.Timeout {
-				w.nameStuckAgent(ctx, v)
-			}
+			w.judgeDial(ctx, v, t)
 			return
 		}
 	}
 	v.Ready = true
-}
-
-// nameStuckAgent reads the server's pending dials after a dial that got no
-// answer: dials the server handed to an agent and never heard back about
-// mean an agent that is frozen or cut off mid-stream, not a target the
-// pod network cannot reach. A server without --backend-dial-timeout (proxy
-// v0.28) keeps them until each caller gives up, so this is how wait names
-// such an agent there.
-func (w *waiter) nameStuckAgent(ctx context.Context, v *Verdict) {
-	rep := hoststatus.Run(ctx, w.opts.Status)
-	if rep.PendingDials <= 0 || rep.Rendered == nil {
-		return
-	}
-	v.Detail += fmt.Sprintf("; the server holds %d dial(s) an agent took and never answered (pending_backend_dials)", rep.PendingDials)
-	v.Fix = "an agent is frozen or cut off from the bootstrap host mid-stream: find it (`oc -n openshift-bootstrap-konnectivity get pods -o wide`; its node is NotReady or its logs stop) and delete its pod"
-	if ver := rep.Rendered.Bundle.Target.Version; ver != nil && !ver.Has("backend-dial-timeout") {
-		v.Fix += fmt.Sprintf("; proxy %s has no --backend-dial-timeout, so every dial handed to that agent waits for the caller's own timeout", ver)
-	}
 }
 
 func targetName(t webhookprobe.Target) string {

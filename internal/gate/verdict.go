@@ -24,6 +24,7 @@ const (
 	CannotRoute        Cause = "cannot-route"
 	CertificateProblem Cause = "certificates"
 	TargetUnreachable  Cause = "target-unreachable"
+	TargetDrops        Cause = "target-drops"
 	// UnknownCheck is a status check in error that the table does not
 	// name: a check status gained and the table did not (a test fails
 	// first), said as such, never taken for another cause.

@@ -44,7 +44,8 @@ func (s *session) agents() {
 			}
 			continue
 		}
-		s.rep.Agents, s.rep.PendingDials = m.connected(), m.pending
+		s.rep.Agents, s.rep.PendingDials, s.rep.DialFailures = m.connected(), m.pending, m.failures
+		s.rep.AgentsCounted = m.unreadable == ""
 		s.rep.Metrics, s.rep.MetricsFrom = body, u
 		s.reportAgents(u, m)
 		return

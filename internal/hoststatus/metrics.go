@@ -14,7 +14,8 @@ type serverMetrics struct {
 	version  *anp.Version
 	streams  int            // agent streams; -1 when the metric is absent
 	backends map[string]int // strategy -> ready_backends; nil when the version reports none per strategy
-	pending  int            // dials waiting for an agent's answer; -1 when absent
+	pending  int            // dials waiting for an agent's answer; -1 when unreadable
+	failures map[string]int // dial failures by reason; nil when unreadable
 	// unreadable names a figure that is not a finite count (the agents
 	// line then gives no verdict).
 	unreadable string
@@ -25,7 +26,7 @@ type serverMetrics struct {
 // itself: ready_backends exists from v0.36 on.
 func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
 	m := anp.Newest.Metrics
-	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials)
+	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials, m.DialFailures)
 	if err != nil {
 		return serverMetrics{}, err
 	}
@@ -53,8 +54,17 @@ func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
 			out.backends[s.Labels["proxy_strategy"]] = s.Count()
 		}
 	}
-	if n, ok := page.Sum(names.PendingDials, nil); ok {
+	// The gauge appears with the first dial (a vector without labels):
+	// absent, none is pending.
+	if n, ok := page.Sum(names.PendingDials, nil); ok || !page.Has(names.PendingDials) {
 		out.pending = n
+	}
+	// The family appears with its first failure: absent, none failed yet.
+	if page.Unreadable(names.DialFailures) == "" {
+		out.failures = map[string]int{}
+		for _, s := range page.Series(names.DialFailures) {
+			out.failures[s.Labels["reason"]] += s.Count()
+		}
 	}
 	return out, nil
 }

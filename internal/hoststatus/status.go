@@ -39,11 +39,21 @@ type Report struct {
 	Root        string `json:"root"`
 	BootstrapIP string `json:"bootstrapIP,omitempty"`
 	Agents      int    `json:"agents"`
+	// AgentsCounted says that Agents is the server's own count, read from
+	// its metrics; false when they could not be read (then Agents is 0 and
+	// says nothing).
+	AgentsCounted bool `json:"-"`
 	// PendingDials are dials the server sent to an agent and got no answer
-	// for yet (pending_backend_dials); -1 when not read. Many that stay
-	// pending mean a frozen or cut-off agent (the gate reads it).
-	PendingDials int  `json:"-"`
-	Usable       bool `json:"usable"`
+	// for yet (pending_backend_dials); -1 when not read. The gauge is
+	// absolute: on proxy v0.28 in http-connect mode it keeps dials a
+	// departed agent took until the server restarts, so only its change
+	// across a dial says anything about that dial (the gate reads it so).
+	PendingDials int `json:"-"`
+	// DialFailures are the server's dial failures by reason
+	// (dial_failure_count); nil when not read. error_response is an
+	// agent's answer that its dial failed.
+	DialFailures map[string]int `json:"-"`
+	Usable       bool           `json:"usable"`
 	// Checks are every check, in order; JSONDocument holds them as "checks".
 	Checks framework.Results `json:"-"`
 	// Metrics is the server's /metrics as read, for `status --gather`;

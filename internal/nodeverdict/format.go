@@ -9,7 +9,8 @@ import (
 )
 
 // Brief is the report in one line, for progress lines: why the node side
-// is not seen, the summary, or that every node's agent is connected.
+// is not seen, the summary, or that every node's agent is connected, as
+// the server's own count confirms (confirm.go).
 func (r *Report) Brief() string {
 	switch {
 	case !r.Seen:
@@ -20,7 +21,7 @@ func (r *Report) Brief() string {
 	case len(r.Nodes) == 0:
 		return "no node in the cluster yet"
 	}
-	return fmt.Sprintf("every node's agent is ready (%d)", len(r.Nodes))
+	return fmt.Sprintf("every node's agent is connected (%d), and the server counts %s", len(r.Nodes), plural(r.agents, "agent"))
 }
 
 // WriteText writes the report as status shows it, WriteIndented unindented.

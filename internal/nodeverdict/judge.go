@@ -89,7 +89,7 @@ func (st *state) judgePod(l *Line, p *corev1.Pod) {
 		return
 	}
 	if c.Ready {
-		l.Cause, l.Detail = Connected, "agent ready: connected to the server"
+		l.Cause, l.Detail = Connected, "agent pod ready" // until the server's count confirms it (confirm.go)
 		return
 	}
 	st.notReady(l, p)

@@ -33,7 +33,9 @@ const (
 	NotReady          Cause = "not-ready"           // running, not ready yet
 	HandshakeRefused  Cause = "handshake-refused"   // the server refused the node's TLS handshake
 	PortBlocked       Cause = "port-blocked"        // running, never ready, no attempt reached the server
-	Connected         Cause = "connected"           // the agent is ready: connected to the server
+	ServerDown        Cause = "server-down"         // the pod is ready, the server is not running: nothing is confirmed
+	NotCounted        Cause = "not-counted"         // the pod is ready, the server counts fewer agents than ready pods
+	Connected         Cause = "connected"           // the pod is ready and the server counts its agent
 )
 
 // Line is the verdict on one node.
@@ -56,6 +58,9 @@ type Report struct {
 	// connected, with the count and the first such node's fix.
 	Summary *Summary `json:"summary,omitempty"`
 	Nodes   []Line   `json:"nodes,omitempty"`
+	// agents is the server's own count the lines were confirmed against,
+	// for Brief.
+	agents int
 }
 
 // Summary is the cause shared by most nodes that are not connected.
@@ -86,6 +91,21 @@ type Input struct {
 	// Root is the rendered host root, for the `ports` command in a fix;
 	// "" = /.
 	Root string
+	// Server is the server's own view of its agents. A pod's Ready bit is
+	// the kubelet's: it can be stale, or belong to another server, so a
+	// line says connected only when the server agrees (confirm.go).
+	Server Server
+}
+
+// Server is what the proxy-server itself says about its agents.
+type Server struct {
+	// Down says why the server is not running (its socket or /healthz);
+	// "" when it answers.
+	Down string
+	// Agents is how many agents the server counts (its metrics); Counted
+	// is false when they could not be read.
+	Agents  int
+	Counted bool
 }
 
 func (in *Input) root() string {
@@ -116,6 +136,7 @@ func Judge(ctx context.Context, c Reader, in Input) *Report {
 	for i := range st.nodes {
 		rep.Nodes = append(rep.Nodes, st.judge(&st.nodes[i]))
 	}
+	rep.agents = confirm(rep.Nodes, in.Server)
 	rep.Summary = summarize(rep.Nodes)
 	return rep
 }

@@ -28,7 +28,8 @@ var now = time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 func ago(d time.Duration) metav1.Time { return metav1.NewTime(now.Add(-d)) }
 
 func input() Input {
-	return Input{Namespace: ns, DaemonSet: dsName, BootstrapIP: "10.0.0.1", Port: 8091, LogRead: true, Now: now, Root: "/"}
+	return Input{Namespace: ns, DaemonSet: dsName, BootstrapIP: "10.0.0.1", Port: 8091, LogRead: true, Now: now, Root: "/",
+		Server: Server{Agents: 3, Counted: true}}
 }
 
 func node(name, ip string, edit ...func(*corev1.Node)) *corev1.Node {
@@ -195,7 +196,7 @@ func TestJudge(t *testing.T) {
 		{name: "never ready, server log unread: no guess", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5"), pod("w1", running(false), notReadyFor(2*time.Minute))},
 			logUnread: true, want: NotReady, wantDetail: []string{"the server's log was not read"}},
 		{name: "connected", objs: []runtime.Object{daemonSet(), node("w1", "10.0.0.5"), pod("w1", running(true))},
-			want: Connected, wantDetail: []string{"connected"}},
+			want: Connected, wantDetail: []string{"agent pod ready, and the server counts 3 agents for 1 ready pod"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // causeOrder ranks causes for ties in the summary: the earlier in a node's
 // life, the more it explains.
 var causeOrder = []Cause{NoDaemonSet, NotSelected, TaintNotTolerated, NodeNotReady, NoPod, NotScheduled,
-	ImagePull, SecretMissing, ConfigError, CrashLoop, PodNotRunning, HandshakeRefused, PortBlocked, NotReady}
+	ImagePull, SecretMissing, ConfigError, CrashLoop, PodNotRunning, HandshakeRefused, PortBlocked, NotReady, ServerDown, NotCounted}
 
 // summarize picks the cause most nodes not connected share; ties go to the
 // cause earlier in causeOrder. Nil when every node is connected or none
