@@ -70,11 +70,13 @@ var (
 		ContentType: "text/plain; version=0.0.4",
 	}
 	// YAML is a YAML stream: documents without end, or one huge document.
+	// Each is in flow style, so any start of one that stops early is not
+	// YAML (an unclosed mapping), whichever byte it stops at.
 	YAML = Shape{
-		Head:        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hostile}\n",
-		Item:        "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: hostile}\n",
-		Open:        "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: hostile}\ndata: {k: \"",
-		Close:       "\"}\n",
+		Head:        `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "hostile"}}` + "\n",
+		Item:        "---\n" + `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "hostile"}}` + "\n",
+		Open:        `{"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": "hostile"}, "data": {"k": "`,
+		Close:       "\"}}\n",
 		ContentType: "application/yaml",
 	}
 	// HTTPResponse is what an HTTP CONNECT proxy answers: one header line
