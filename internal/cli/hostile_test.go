@@ -47,6 +47,8 @@ const (
 	// hostileInputFor is how long a stalling or dripping input stays open
 	// before it ends.
 	hostileInputFor = 3 * time.Second
+	// hostileDialTimeout is the --dial-timeout of the commands that take one.
+	hostileDialTimeout = time.Second
 )
 
 // hostileReadsNothing are the commands that read no endpoint and no input
@@ -76,7 +78,8 @@ var hostileEndpoints = map[string]hostileEndpointRow{
 	"probe":    {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}, code: 1, says: "1 it was not"},
 	"status":   {code: exitFailure, says: "the tunnel is not usable"},
 	"teardown": {code: exitSuccess, says: "done (warnings, such as an unreachable API server, go to stderr)"},
-	"wait":     {ports: []string{"--dial-timeout", "1s"}, kube: []string{"--dial-timeout", "1s"}, code: exitFailure, says: "not ready when --timeout passed"},
+	"wait": {ports: []string{"--dial-timeout", hostileDialTimeout.String()}, kube: []string{"--dial-timeout", hostileDialTimeout.String()},
+		code: exitFailure, says: "not ready when --timeout passed"},
 }
 
 // hostileInputRow is how a command that reads an input is given it (in is
@@ -254,8 +257,8 @@ func checkHostileSays(t *testing.T, c hostileCommand, code int, says string) {
 // hostileBound is the time a command may take with --timeout
 // hostileTimeout, as its --help states it, plus hostileSlack: --timeout
 // bounds the run ("give up after this long") or each read ("timeout of
-// each ..."), and a poll under way may finish after it with --dial-timeout
-// per dial (wait).
+// each ..."), and a poll under way when it passes may finish after it
+// (wait: a status run and a test dial).
 func hostileBound(t *testing.T, c hostileCommand) time.Duration {
 	t.Helper()
 	f := c.flags.Lookup("timeout")
@@ -273,8 +276,8 @@ func hostileBound(t *testing.T, c hostileCommand) time.Duration {
 		t.Errorf("%s --help does not state what --timeout bounds (%q): say whether it bounds the run (\"give up after this long\") or each read (\"timeout of each ...\")", c.name, usage)
 		bound = hostilePerRead * hostileTimeout
 	}
-	if c.has("dial-timeout") && strings.Contains(c.help, "at most --dial-timeout per test dial") {
-		bound += time.Second // the --dial-timeout the cases give
+	if strings.Contains(c.help, "The poll under way when --timeout passes finishes first") {
+		bound += hostilePerRead*hostileTimeout + hostileDialTimeout // one more poll: a status run, read by read, and a test dial
 	}
 	return bound + hostileSlack
 }
@@ -290,7 +293,7 @@ func checkKubeBoundStated(t *testing.T, c hostileCommand) {
 	usage := f.Usage
 	switch {
 	case strings.Contains(c.help, "--timeout bounds every read of the kube-apiserver"):
-	case strings.Contains(usage, "kube-apiserver"):
+	case strings.Contains(usage, "kube-apiserver") && !strings.Contains(usage, "of the usage report"): // not only some of its reads
 	case strings.Contains(usage, "give up after this long") && !strings.Contains(c.help, "kube-apiserver's answers"):
 	default:
 		t.Errorf("%s --help does not state that --timeout bounds its reads of the kube-apiserver (say %q)", c.name, "--timeout bounds every read of the kube-apiserver")
