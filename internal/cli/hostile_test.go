@@ -304,3 +304,20 @@ func checkKubeBoundStated(t *testing.T, c hostileCommand) {
 func hostileCaseName(args []string, what string, b hostileserver.Behaviour) string {
 	return fmt.Sprintf("`konnectivity-bundle %s` against %s %s", strings.Join(args, " "), what, b)
 }
+
+// TestSynopsisReads: the argument synopses that offer an input, and the
+// FILE of a flag, which is not one.
+func TestSynopsisReads(t *testing.T) {
+	for args, want := range map[string]bool{
+		"[FILE|DIR|-]":                          true,
+		"[FILE|DIR|OVERLAY|ROOT]":               true,
+		"--from-image REF | --from-help FILE|-": true,
+		"A B":                                   false,
+		"[OVERLAY|DIR]":                         false,
+		"TARGET | --webhooks --kubeconfig FILE": false,
+	} {
+		if got := synopsisReads(args); got != want {
+			t.Errorf("synopsisReads(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
