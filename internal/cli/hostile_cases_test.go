@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -92,28 +93,38 @@ func runInputCase(t *testing.T, bin string, row hostileInputRow, src hostileSour
 }
 
 // hostileFIFO makes a FIFO whose writer feeds it once the command opens it,
-// and closes it after; a command that never opens it leaves the writer to
-// the test's end.
+// and closes it after. The test's end frees a writer still waiting for a
+// reader, or still writing to one that is gone, so none outlives the test.
 func hostileFIFO(t *testing.T, feed func(io.Writer)) string {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "input.yaml")
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Fatal(err)
 	}
+	var mu sync.Mutex
+	var w *os.File
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		w, err := os.OpenFile(path, os.O_WRONLY, 0) // blocks until the command opens it
+		f, err := os.OpenFile(path, os.O_WRONLY, 0) // blocks until a reader opens it
 		if err != nil {
 			return
 		}
-		defer w.Close()
-		feed(w)
+		mu.Lock()
+		w = f
+		mu.Unlock()
+		feed(f)
+		f.Close()
 	}()
 	t.Cleanup(func() {
-		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil { // frees a writer still waiting to open
-			defer r.Close()
+		if r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+			r.Close() // a writer waiting to open goes on, and its writes fail: no reader is left
 		}
+		mu.Lock()
+		if w != nil {
+			w.Close() // ends a write blocked on a full FIFO
+		}
+		mu.Unlock()
 		<-done
 	})
 	return path
