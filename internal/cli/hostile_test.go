@@ -1,0 +1,323 @@
+package cli
+
+import (
+	"bytes"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostileserver"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+)
+
+// The property: every command that reads the kube-apiserver, the
+// proxy-server's ports and socket, or an input stream ends within the bound
+// its --help states, stays under hostileRSSCeiling and exits with the code
+// its --help documents, whatever the other side does (stall after
+// accepting, drip a byte a second, stream without end, send one huge
+// object). The commands and what they read are taken from the CLI itself
+// (New's list and each command's flags, arguments and help), so a new
+// command is covered, or fails this test, without anyone adding it here.
+
+const (
+	// hostileTimeout is the --timeout every case runs with.
+	hostileTimeout = 2 * time.Second
+	// hostileSlack is what a command may take past the bound its --help
+	// states: start-up and scheduling on a loaded 2-core machine (a command
+	// that keeps to its bound was measured within 0.5 s of it at load
+	// average 25). It is kept below client-go's own 10 s limits, so a reader
+	// that waits for those instead of --timeout fails.
+	hostileSlack = 5 * time.Second
+	// hostileKillAfter: a child still running this long past its bound is
+	// killed, and that is the case's failure.
+	hostileKillAfter = 30 * time.Second
+	// hostileRSSCeiling is the most memory a command may hold (its maximum
+	// resident set) against any hostile peer; the harness kills a child at
+	// twice that, so a reader without a cap cannot take the machine.
+	hostileRSSCeiling = 200 << 20
+	// hostilePerRead is how many reads in a row a command whose --timeout
+	// bounds each read (not the run) may make against peers that all stall:
+	// status's health, ready and two metrics reads, the usage report's two
+	// sides and the node reads.
+	hostilePerRead = 8
+	// hostileInputFor is how long a stalling or dripping input stays open
+	// before it ends.
+	hostileInputFor = 3 * time.Second
+	// hostileDialTimeout is the --dial-timeout of the commands that take one.
+	hostileDialTimeout = time.Second
+)
+
+// hostileReadsNothing are the commands that read no endpoint and no input
+// stream, each with what it reads instead. A command the CLI lists that is
+// neither a reader below nor here fails the test.
+var hostileReadsNothing = map[string]string{
+	"build":     "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream",
+	"certs":     "reads and writes certificate files beneath its --dir; no endpoint, no stream",
+	"detect-ip": "asks the kernel for a route; no endpoint, no stream",
+	"render":    "builds an overlay and writes under --root; no endpoint, no stream",
+	"version":   "prints its version",
+}
+
+// hostileEndpointRow is what a command that reads an endpoint needs beyond
+// --root, --timeout and --kubeconfig, and the exit code its --help
+// documents for a peer that never answers usably, with the words that say
+// so.
+type hostileEndpointRow struct {
+	ports, kube []string
+	code        int
+	says        string
+}
+
+// hostileEndpoints has a row for every command with --kubeconfig, or with
+// --root and --timeout (it reads the rendered server's ports or socket).
+var hostileEndpoints = map[string]hostileEndpointRow{
+	"probe":    {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}, code: 1, says: "1 it was not"},
+	"status":   {code: exitFailure, says: "the tunnel is not usable"},
+	"teardown": {code: exitSuccess, says: "done (warnings, such as an unreachable API server, go to stderr)"},
+	"wait": {ports: []string{"--dial-timeout", hostileDialTimeout.String()}, kube: []string{"--dial-timeout", hostileDialTimeout.String()},
+		code: exitFailure, says: "not ready when --timeout passed"},
+}
+
+// hostileInputRow is how a command that reads an input is given it (in is
+// "-" for stdin, or a path), whether it takes standard input only, and the
+// exit code its --help documents for an input it cannot read, with the
+// words that say so.
+type hostileInputRow struct {
+	args      func(in string) []string
+	stdinOnly bool
+	code      int
+	says      string
+}
+
+// hostileInputs has a row for every command whose arguments name a FILE or
+// - or whose help says it reads standard input.
+var hostileInputs = map[string]hostileInputRow{
+	"check":         {args: func(in string) []string { return []string{"check", in} }, code: 2, says: "2 usage error, unreadable input"},
+	"diff":          {args: func(in string) []string { return []string{"diff", in, "ipv4"} }, code: 2, says: "2 error"},
+	"fn":            {args: func(string) []string { return []string{"fn"} }, stdinOnly: true, code: 1, says: "1 any error result"},
+	"ports":         {args: func(in string) []string { return []string{"ports", in} }, code: 1, says: "1 the bundle cannot be read"},
+	"proxy-version": {args: func(in string) []string { return []string{"proxy-version", "--from-help", in} }, code: 1, says: "1 the input does not tell"},
+}
+
+// hostileCommand is one command as the CLI declares it.
+type hostileCommand struct {
+	name  string
+	args  string
+	flags *pflag.FlagSet
+	help  string // --help, spaces normalised
+}
+
+func (c hostileCommand) has(flag string) bool { return c.flags.Lookup(flag) != nil }
+
+func (c hostileCommand) kube() bool  { return c.has("kubeconfig") }
+func (c hostileCommand) ports() bool { return c.has("root") && c.has("timeout") }
+func (c hostileCommand) input() bool {
+	return synopsisReads(c.args) || strings.Contains(c.help, "stdin") || strings.Contains(c.help, "standard input")
+}
+
+// synopsisReads says whether an argument synopsis offers - (stdin) or a
+// FILE argument; the FILE of a flag such as --kubeconfig FILE is that
+// flag's, not an input.
+func synopsisReads(args string) bool {
+	words := strings.Fields(args)
+	for i, w := range words {
+		flagValue := i > 0 && strings.HasPrefix(words[i-1], "--")
+		for _, alt := range strings.FieldsFunc(w, func(r rune) bool { return r == '|' || r == '[' || r == ']' }) {
+			if alt == "-" || alt == "FILE" && !flagValue {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hostileCommands lists every command of the CLI with its flags and help.
+func hostileCommands() []hostileCommand {
+	var out []hostileCommand
+	for _, cmd := range New(Config{}).commands {
+		fs := newFlagSet(cmd)
+		cmd.Setup(fs)
+		var b bytes.Buffer
+		printCommandHelp(&b, cmd, fs)
+		out = append(out, hostileCommand{cmd.Name, cmd.Args, fs, strings.Join(strings.Fields(b.String()), " ")})
+	}
+	return out
+}
+
+// TestHostilePeers runs the built binary of every reader command against
+// every hostile peer: the kube-apiserver (--kubeconfig), the rendered
+// server's health and admin ports and socket (--root with --timeout), and
+// its input on stdin, as a FIFO and as a file.
+func TestHostilePeers(t *testing.T) {
+	cmds := hostileCommands()
+	classifyHostile(t, cmds)
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	for _, c := range cmds {
+		if c.kube() || c.ports() {
+			row := hostileEndpoints[c.name]
+			checkHostileSays(t, c, row.code, row.says)
+			bound := hostileBound(t, c)
+			if c.kube() {
+				checkKubeBoundStated(t, c)
+				for _, b := range hostileserver.Behaviours {
+					t.Run(c.name+"/kube-apiserver/"+string(b), func(t *testing.T) {
+						t.Parallel()
+						runKubeCase(t, bin, c, row, b, bound)
+					})
+				}
+			}
+			if c.ports() {
+				for _, b := range hostileserver.Behaviours {
+					t.Run(c.name+"/server-ports/"+string(b), func(t *testing.T) {
+						t.Parallel()
+						runPortsCase(t, bin, c, row, b, bound)
+					})
+				}
+			}
+		}
+		if c.input() {
+			row := hostileInputs[c.name]
+			checkHostileSays(t, c, row.code, row.says)
+			for _, src := range hostileSources {
+				if row.stdinOnly && src != sourceStdin {
+					continue
+				}
+				for _, b := range hostileserver.Behaviours {
+					if src == sourceFile && b != hostileserver.Huge { // a regular file cannot stall, drip or go on
+						continue
+					}
+					t.Run(c.name+"/"+string(src)+"/"+string(b), func(t *testing.T) {
+						t.Parallel()
+						runInputCase(t, bin, row, src, b)
+					})
+				}
+			}
+		}
+	}
+}
+
+// classifyHostile fails the test for a command the CLI lists that is
+// neither a reader nor in hostileReadsNothing, for a reader without its
+// row, and for a row or entry naming a command the CLI no longer has.
+func classifyHostile(t *testing.T, cmds []hostileCommand) {
+	t.Helper()
+	var names []string
+	for _, c := range cmds {
+		names = append(names, c.name)
+		_, nothing := hostileReadsNothing[c.name]
+		reader := c.kube() || c.ports() || c.input()
+		switch {
+		case reader && nothing:
+			t.Errorf("%s reads an endpoint or input (--kubeconfig, --root with --timeout, or FILE/- input) but is listed in hostileReadsNothing: remove it from there", c.name)
+		case !reader && !nothing:
+			t.Errorf("%s cannot be classified: it declares no --kubeconfig, no --root with --timeout and no FILE or - input. "+
+				"If it reads the kube-apiserver, the server's ports or an input stream, declare it that way and give it a row in "+
+				"hostileEndpoints or hostileInputs (internal/cli/hostile_test.go); if it reads nothing outside, add it to hostileReadsNothing saying what it reads", c.name)
+		}
+		if _, ok := hostileEndpoints[c.name]; (c.kube() || c.ports()) && !ok {
+			t.Errorf("%s reads an endpoint (--kubeconfig, or --root with --timeout) but hostileEndpoints has no row for it: add its required arguments and the exit code its --help documents for a peer that does not answer", c.name)
+		}
+		if _, ok := hostileInputs[c.name]; c.input() && !ok {
+			t.Errorf("%s reads an input (FILE or - in its arguments, or stdin in its help) but hostileInputs has no row for it: add how it is given the input and the exit code its --help documents for one it cannot read", c.name)
+		}
+	}
+	for _, table := range []map[string]bool{keysOf(hostileReadsNothing), keysOf(hostileEndpoints), keysOf(hostileInputs)} {
+		for name := range table {
+			if !slices.Contains(names, name) {
+				t.Errorf("the hostile tables name %s, which the CLI no longer lists: remove it", name)
+			}
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+}
+
+func keysOf[V any](m map[string]V) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
+}
+
+// checkHostileSays fails the test when the command's --help does not
+// document the code a row expects.
+func checkHostileSays(t *testing.T, c hostileCommand, code int, says string) {
+	t.Helper()
+	if !strings.Contains(c.help, says) {
+		t.Errorf("%s --help no longer says %q, which documents exit %d for a hostile peer: update its row from --help", c.name, says, code)
+	}
+}
+
+// hostileBound is the time a command may take with --timeout
+// hostileTimeout, as its --help states it, plus hostileSlack: --timeout
+// bounds the run ("give up after this long") or each read ("timeout of
+// each ..."), and a poll under way when it passes may finish after it
+// (wait: a status run and a test dial).
+func hostileBound(t *testing.T, c hostileCommand) time.Duration {
+	t.Helper()
+	f := c.flags.Lookup("timeout")
+	if f == nil {
+		t.Errorf("%s reads the kube-apiserver (--kubeconfig) but has no --timeout: nothing bounds a kube-apiserver that stalls; give it --timeout and say what it bounds", c.name)
+		return hostilePerRead*hostileTimeout + hostileSlack
+	}
+	usage := f.Usage
+	bound := hostileTimeout
+	switch {
+	case strings.Contains(usage, "give up after this long"):
+	case strings.Contains(usage, "timeout of each"):
+		bound = hostilePerRead * hostileTimeout
+	default:
+		t.Errorf("%s --help does not state what --timeout bounds (%q): say whether it bounds the run (\"give up after this long\") or each read (\"timeout of each ...\")", c.name, usage)
+		bound = hostilePerRead * hostileTimeout
+	}
+	if strings.Contains(c.help, "The poll under way when --timeout passes finishes first") {
+		bound += hostilePerRead*hostileTimeout + hostileDialTimeout // one more poll: a status run, read by read, and a test dial
+	}
+	return bound + hostileSlack
+}
+
+// checkKubeBoundStated fails the test when a command that reads the
+// kube-apiserver does not say --timeout bounds those reads.
+func checkKubeBoundStated(t *testing.T, c hostileCommand) {
+	t.Helper()
+	f := c.flags.Lookup("timeout")
+	if f == nil {
+		return // hostileBound says so
+	}
+	usage := f.Usage
+	switch {
+	case strings.Contains(c.help, "--timeout bounds every read of the kube-apiserver"):
+	case strings.Contains(usage, "kube-apiserver") && !strings.Contains(usage, "of the usage report"): // not only some of its reads
+	case strings.Contains(usage, "give up after this long") && !strings.Contains(c.help, "kube-apiserver's answers"):
+	default:
+		t.Errorf("%s --help does not state that --timeout bounds its reads of the kube-apiserver (say %q)", c.name, "--timeout bounds every read of the kube-apiserver")
+	}
+}
+
+// hostileCaseName is the case as failure messages name it.
+func hostileCaseName(args []string, what string, b hostileserver.Behaviour) string {
+	return fmt.Sprintf("`konnectivity-bundle %s` against %s %s", strings.Join(args, " "), what, b)
+}
+
+// TestSynopsisReads: the argument synopses that offer an input, and the
+// FILE of a flag, which is not one.
+func TestSynopsisReads(t *testing.T) {
+	for args, want := range map[string]bool{
+		"[FILE|DIR|-]":                          true,
+		"[FILE|DIR|OVERLAY|ROOT]":               true,
+		"--from-image REF | --from-help FILE|-": true,
+		"A B":                                   false,
+		"[OVERLAY|DIR]":                         false,
+		"TARGET | --webhooks --kubeconfig FILE": false,
+	} {
+		if got := synopsisReads(args); got != want {
+			t.Errorf("synopsisReads(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
