@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
@@ -21,20 +22,21 @@ TARGET is host:port (a plain TCP connect, e.g. a webhook Service's ClusterIP
 and port, or an endpoint pod IP and targetPort), or an http(s) URL, which is
 also asked for with GET (the target's certificate is shown, not verified).
 
-With --webhooks (and --kubeconfig, no TARGET) it lists every Service-backed
+With --webhooks (and a kubeconfig, no TARGET) it lists every Service-backed
 ValidatingWebhookConfiguration and MutatingWebhookConfiguration webhook and
 every APIService registered in that kube-apiserver, resolves each Service as
 the kube-apiserver does (its ClusterIP and port; with --endpoint-routing, as
 under --enable-aggregator-routing, a ready endpoint and its target port) and
 dials it through the tunnel: reachable, refused (the pod is not up), no agent
-(the tunnel is down), timeout, or no endpoint.
+(the tunnel is down), timeout, or no endpoint. It says on stderr which
+kubeconfig it read and from where, and names a list cut at the cap on items.
 
 Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.`
 
 func newProbeCommand() *Command {
 	return &Command{
 		Name:  "probe",
-		Args:  "TARGET | --webhooks --kubeconfig FILE",
+		Args:  "TARGET | --webhooks [--kubeconfig FILE]",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Setup: setupProbe,
@@ -44,11 +46,11 @@ func newProbeCommand() *Command {
 func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts egressprobe.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long; with --webhooks it also bounds every read of the kube-apiserver")
 	format := outputFlag(fs, output.Text, output.JSON)
 	var web webhookFlags
-	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of --kubeconfig's cluster")
-	fs.StringVar(&web.kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver (with --webhooks)")
+	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of the kubeconfig's cluster")
+	web.kube = kubeconfigFlag(fs, "with --webhooks, its webhooks and APIServices are listed and probed")
 	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
 	return func(io IO, args []string) error {
 		if web.on {
@@ -74,21 +76,25 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 
 type webhookFlags struct {
 	on, endpoints bool
-	kubeconfig    string
+	kube          *kubeconfigValue
 }
 
 func runWebhookProbe(io IO, args []string, format output.Format, opts egressprobe.Options, web webhookFlags) error {
 	switch {
 	case len(args) != 0:
 		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
-	case web.kubeconfig == "":
-		return Usagef("probe --webhooks needs --kubeconfig (the bootstrap kube-apiserver's)")
 	}
-	c, err := webhookprobe.Client(web.kubeconfig)
-	if err != nil {
+	choice, cluster, err := web.kube.openCluster(io, opts.Root, opts.Timeout)
+	switch {
+	case err != nil:
 		return Usagef("%v", err)
+	case cluster == nil:
+		return Usagef("probe --webhooks needs the bootstrap kube-apiserver's kubeconfig: %s", choice)
 	}
-	rs, err := webhookprobe.Run(context.Background(), c, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	rs, err := webhookprobe.Run(context.Background(), cluster, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	if werr := kuberead.Summary(choice, cluster).WriteText(io.Stderr); werr != nil {
+		return werr
+	}
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
@@ -23,19 +24,21 @@ the kube-apiserver's mount); the server's /healthz and /readyz on its health
 port; how many agents are connected (the server's /metrics); and the
 certificates' expiry, chain and SAN. Each problem comes with a hint.
 
-With --kubeconfig, when fewer agents are connected than nodes should run
-one (or none is), the report ends with one line per node saying why its
-agent is not connected, and its fix, as wait gives them (see wait --help;
-the RBAC it needs is in docs/troubleshooting.md); "nodes" in --output json.
-Without --kubeconfig and no agent connected, it says the node side is not
-seen and why.
+With a kubeconfig (see --kubeconfig for where it is found), when fewer
+agents are connected than nodes should run one (or none is), the report
+ends with one line per node saying why its agent is not connected, and
+its fix, as wait gives them (see wait --help; the RBAC it needs is in
+docs/troubleshooting.md); "nodes" in --output json. Without one and no
+agent connected, it says the node side is not seen and why. The report
+says which kubeconfig was read and from where, or why none was
+("kubeconfig" in --output json), and names a list cut at the cap on items.
 
 --gather DIR also writes DIR/status.json (the --output json report),
 DIR/metrics.txt (the server's /metrics as read) and DIR/usage.json (what
 used the tunnel), each atomically, for a log bundle:
 /var/log/bootstrap-control-plane/konnectivity is collected by
 openshift-install gather bootstrap (docs/troubleshooting.md). With --gather
-or --kubeconfig, the text output ends with the usage report's table.
+or a kubeconfig, the text output ends with the usage report's table.
 
 ` + usageHelp + `
 
@@ -59,31 +62,32 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included), and of the wait for the root's lock when an interrupted run must be recovered first")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and of the wait for the root's lock when an interrupted run must be recovered first")
 	format := outputFlag(fs, output.Text, output.JSON)
-	var gatherDir, kubeconfig string
+	var gatherDir string
 	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads and through which each node's agent is judged")
+	kube := kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
+		}
+		choice, cluster, err := kube.openCluster(io, opts.Root, opts.Timeout)
+		if err != nil {
+			return Usagef("%v", err)
 		}
 		if msg, err := recoverInterrupted(opts.Root, opts.Timeout); err != nil {
 			return err
 		} else if msg != "" {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
-		rep := statusReport{host: hoststatus.Run(context.Background(), opts)}
-		var err error
-		if rep.nodes, err = statusNodes(context.Background(), rep.host, kubeconfig); err != nil {
-			return err
-		}
+		ctx := context.Background()
+		rep := statusReport{host: hoststatus.Run(ctx, opts)}
+		rep.nodes = statusNodes(ctx, rep.host, choice, cluster)
 		// The usage table ends the text output; JSON leaves it to usage.json.
-		if gatherDir != "" || (kubeconfig != "" && format.Format() == output.Text) { // where it is shown or written
-			if rep.use, err = collectUsage(context.Background(), rep.host, kubeconfig, opts.Timeout); err != nil {
-				return err
-			}
+		if gatherDir != "" || (cluster != nil && format.Format() == output.Text) { // where it is shown or written
+			rep.use = collectUsage(ctx, rep.host, choice, cluster)
 		}
+		rep.kube = kuberead.Summary(choice, cluster)
 		if err := output.Write(io.Stdout, format.Format(), rep); err != nil {
 			return err
 		}

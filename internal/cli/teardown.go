@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
@@ -20,7 +21,8 @@ import (
 var teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
 the static pod manifest first (so the kubelet stops the server), then every
 other file, then the directories render created if they are empty. With
---kubeconfig it also deletes the recorded cluster objects, the namespace
+a kubeconfig (see --kubeconfig for where it is found) it also deletes the
+recorded cluster objects, the namespace
 last, with background propagation and without waiting for finalization.
 Idempotent: files and objects already gone count as removed. A root with no
 state file is a warning: nothing was recorded, so nothing is removed.
@@ -39,13 +41,16 @@ object first and deletes it (conditional on the UID it read) only when the
 marker matches; any other object is refused with the reason, left in place
 and dropped from the state.
 
-Without --kubeconfig, or when the API server is unreachable, the cluster
-objects stay recorded in the state file, so a later teardown can delete them.
+Without a kubeconfig (--kubeconfig "" removes the files only), or when the
+API server is unreachable, the cluster objects stay recorded in the state
+file, so a later teardown can delete them. It says which kubeconfig it read
+and from where, or why none (not with --quiet).
 
 Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
 DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
-/metrics and its lists of webhooks and APIServices) ends within --timeout,
+/metrics and its lists of webhooks and APIServices) and each read and
+delete of a cluster object ends within --timeout,
 and a redirect to another host is refused. With --quiet and no --gather it
 reads nothing. A report that cannot be read, written (a full disk, a
 read-only directory) or printed never stops the removal: teardown names
@@ -70,12 +75,12 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var quiet bool
 	var gatherDir string
 	rootFlag(fs, &opts.Root, "host root directory render wrote under, / on the bootstrap node", rootPlaces)
-	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
+	kube := kubeconfigFlag(fs, "also delete the recorded cluster objects through it")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
 	fs.BoolVarP(&quiet, "quiet", "q", false, "print nothing on success")
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")
+	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included), and of each read and delete of a cluster object: it bounds every read of the kube-apiserver")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -84,36 +89,33 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if timeout <= 0 {
 			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
 		}
-		if err := loadCluster(&opts); err != nil {
+		// An unusable kubeconfig fails before anything is read, written
+		// or removed; the usage report reads through the same reader.
+		choice, cluster, err := kube.openCluster(io, opts.Root, timeout)
+		if err != nil {
 			return err
+		}
+		if cluster != nil {
+			opts.Cluster = teardown.ClusterOver(cluster)
 		}
 		var use *usage.Report
 		var reportErr error
 		if gatherDir != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(opts, gatherDir, timeout)
+			use, reportErr = readUsage(opts.Root, choice, cluster, gatherDir, timeout)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
+		if !quiet {
+			reportErr = errors.Join(reportErr, kuberead.Summary(choice, cluster).WriteText(io.Stdout))
+		}
 		if perr := printTeardown(io, rep, use, quiet); perr != nil {
 			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
 		return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
 	}
-}
-
-// loadCluster builds the clients from --kubeconfig, which is bad input when
-// unusable: it fails before anything is read, written or removed, and the
-// usage report reads the same file.
-func loadCluster(opts *teardown.Options) error {
-	if opts.Kubeconfig == "" || opts.Cluster != nil {
-		return nil
-	}
-	c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
-	opts.Cluster = c
-	return err
 }
 
 // printTeardown writes what teardown did: recovery and warnings on stderr,
@@ -197,13 +199,13 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 // readUsage reads what used the tunnel while the server still runs and the
 // cluster objects still exist, and writes usage.json into gather. The
 // report it returns is what it could read, to print even when writing it
-// failed; the caller has checked the kubeconfig.
-func readUsage(opts teardown.Options, gatherDir string, timeout time.Duration) (*usage.Report, error) {
+// failed.
+func readUsage(root string, choice kuberead.Choice, cluster *kuberead.Reader, gatherDir string, timeout time.Duration) (*usage.Report, error) {
 	ctx := context.Background()
-	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root, Timeout: timeout})
-	use, err := collectUsage(ctx, st, opts.Kubeconfig, timeout)
-	if err != nil || gatherDir == "" {
-		return use, err
+	st := hoststatus.Run(ctx, hoststatus.Options{Root: root, Timeout: timeout})
+	use := collectUsage(ctx, st, choice, cluster)
+	if gatherDir == "" {
+		return use, nil
 	}
 	files := gather.Files{}
 	if err := files.AddJSON(gather.UsageFile, use); err != nil {

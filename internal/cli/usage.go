@@ -4,9 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
@@ -14,16 +14,16 @@ import (
 const usageHelp = `The usage report lists each admission webhook and APIService the bootstrap
 kube-apiserver called (route "tunnel" for those registered by Service, which
 the tunnel carries), with calls, allowed, refused, failed and latency, from
-the kube-apiserver's /metrics (read with --kubeconfig), and the dial totals
+the kube-apiserver's /metrics (read with the kubeconfig), and the dial totals
 of its egress dialer and of the proxy-server (its admin port). Counts run
 from each process's start. A side that cannot be read is named in the
 report with the reason; that is not an error (docs/troubleshooting.md).`
 
 // collectUsage builds the usage report from a status run on the host and
-// the kube-apiserver's metrics, each read within timeout (the command's
-// --timeout). Only an unusable kubeconfig is an error.
-func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string, timeout time.Duration) (*usage.Report, error) {
-	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st, Timeout: timeout})
+// the kube-apiserver's metrics, read through cluster (nil: not read, for
+// the reason choice gives), each read within the command's --timeout.
+func collectUsage(ctx context.Context, st *hoststatus.Report, choice kuberead.Choice, cluster *kuberead.Reader) *usage.Report {
+	return usage.Collect(ctx, usage.Options{Cluster: cluster, NoCluster: choice.String(), Status: st})
 }
 
 // printUsage writes the short table after a command's own output, a blank

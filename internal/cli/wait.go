@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -9,16 +10,16 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
 // waitLong is wait --help up to its list of causes.
 const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
 kube-apiserver's webhook calls, then exits 0: the server is healthy, at least
 --min-agents agents are connected, and a test dial through the socket
-succeeds: each --target, and with --kubeconfig every Service-backed
+succeeds: each --target, and with a kubeconfig every Service-backed
 admission webhook and APIService that probe --webhooks knows (none
 registered: the server and agents alone decide).
 
@@ -34,7 +35,7 @@ naming the cause and the fix. The causes, in the order the gate meets them:
 // waitLongRest follows the causes, which gate.Causes lists (waitcauses.go).
 var waitLongRest = `While fewer than --min-agents agents are connected, the verdict carries one
 line per node that should run an agent, read through the bootstrap
-kube-apiserver with --kubeconfig (the agent DaemonSet, its pods, the
+kube-apiserver with the kubeconfig (the agent DaemonSet, its pods, the
 namespace's events, the nodes; read-only, at most once a second): no pod
 (DaemonSet missing, nodeSelector, a taint not tolerated), node not Ready,
 not scheduled, image-pull, secret-missing, config-error, crash-loop (with
@@ -43,9 +44,11 @@ the agent's last message), not-ready (for how long), handshake-refused
 certificate outside its validity), port-blocked (never ready and nothing
 from the node reached the server: the agent port's rule for that node), or
 connected; each with its fix, and the cause most nodes share as the
-verdict's fix. Without --kubeconfig, or when a read is refused, it says
+verdict's fix. Without a kubeconfig, or when a read is refused, it says
 it cannot see the node side and why (the verb and resource a kubeconfig
-lacks); it never guesses. RBAC: docs/troubleshooting.md.
+lacks); it never guesses. RBAC: docs/troubleshooting.md. The verdict says
+which kubeconfig was read and from where, or why none was ("kubeconfig"
+in --output json), and names a list cut at the cap on items.
 
 The server's log is read for refused handshakes from --server-log, else
 from the kubelet's log of the static pod under --root
@@ -70,14 +73,14 @@ func newWaitCommand() *Command {
 
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
-	var kubeconfig, gatherDir string
+	var gatherDir string
 	rootFlag(fs, &opts.Status.Root, "host root render wrote under", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
 	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
-	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --kubeconfig)")
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	kube := kubeconfigFlag(fs, "also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
+	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with a kubeconfig)")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long; it also bounds every read of the kube-apiserver")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
 	format := outputFlag(fs, output.Text, output.JSON)
@@ -94,16 +97,20 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			dir = &d
 		}
-		if kubeconfig != "" {
-			c, err := webhookprobe.Client(kubeconfig)
-			if err != nil {
-				return Usagef("%v", err)
-			}
-			opts.Cluster, opts.Nodes = c, nodeverdict.Dynamic(c)
+		choice, cluster, err := kube.openCluster(io, opts.Status.Root, opts.Timeout)
+		if err != nil {
+			return Usagef("%v", err)
+		}
+		if cluster != nil {
+			opts.Cluster, opts.Nodes = cluster, nodeverdict.Over(cluster)
+		} else {
+			opts.NoNodes = choice.String()
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
 		v := gate.Wait(context.Background(), opts)
-		if err := output.Write(io.Stdout, format.Format(), v); err != nil {
+		used := kuberead.Summary(choice, cluster)
+		v.Kubeconfig = &used
+		if err := output.Write(io.Stdout, format.Format(), waitReport{v}); err != nil {
 			return err
 		}
 		if dir != nil {
@@ -117,6 +124,21 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		return nil
 	}
 }
+
+// waitReport is the verdict, then in text the kubeconfig line (in JSON
+// the verdict's own "kubeconfig").
+type waitReport struct{ v *gate.Verdict }
+
+// WriteText writes the verdict and the kubeconfig read.
+func (r waitReport) WriteText(w io.Writer) error {
+	if err := r.v.WriteText(w); err != nil {
+		return err
+	}
+	return r.v.Kubeconfig.WriteText(w)
+}
+
+// JSONDocument is the verdict's.
+func (r waitReport) JSONDocument() any { return r.v.JSONDocument() }
 
 // gatherVerdict writes the verdict as --output json does into dir/wait.json,
 // atomically, as status --gather writes status.json.

@@ -1,7 +1,9 @@
 // Package fakekas serves a stand-in kube-apiserver for the tests of the
-// readers that take --kubeconfig (the usage report, teardown): a /metrics
-// page of the test's choosing, 404 for every other path (objects then count
-// as gone, lists as unreadable), and a kubeconfig that names it.
+// commands that read one (internal/kuberead and everything above it): a
+// /metrics page of the test's choosing, 404 for every other path (objects
+// then count as gone, lists as unreadable) (Serve); a hostile one that
+// stalls, drips, streams an endless list or sends one huge object
+// (Hostile); and a kubeconfig that names either (Kubeconfig).
 package fakekas
 
 import (
