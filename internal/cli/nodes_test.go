@@ -145,8 +145,8 @@ func TestNodeSideCommands(t *testing.T) {
 		for _, cmd := range [][]string{{"status", "--root", root, "-o", "json"}, {"wait", "--root", root, "--timeout", "300ms", "-o", "json"}} {
 			code, stdout, stderr := runCLI(t, "", cmd...)
 			n := decodeNodes(t, code, stdout, stderr)
-			if n.Seen || !strings.Contains(n.Unseen, "cannot see the node side: no --kubeconfig given") {
-				t.Errorf("%s: nodes %+v; want unseen for want of --kubeconfig", cmd[0], n)
+			if n.Seen || !strings.Contains(n.Unseen, "cannot see the node side: no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no "+filepath.Join(root, "opt/openshift/auth/kubeconfig")) {
+				t.Errorf("%s: nodes %+v; want unseen for want of a kubeconfig, saying where none was found", cmd[0], n)
 			}
 		}
 	})

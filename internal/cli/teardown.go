@@ -97,6 +97,8 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if cluster != nil {
 			opts.Cluster = teardown.ClusterOver(cluster)
+		} else {
+			opts.NoCluster = choice.String()
 		}
 		var use *usage.Report
 		var reportErr error
@@ -108,10 +110,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
-		if !quiet {
-			reportErr = errors.Join(reportErr, kuberead.Summary(choice, cluster).WriteText(io.Stdout))
-		}
-		if perr := printTeardown(io, rep, use, quiet); perr != nil {
+		if perr := printTeardown(io, rep, kuberead.Summary(choice, cluster), use, quiet); perr != nil {
 			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
 		return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
@@ -119,9 +118,9 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 }
 
 // printTeardown writes what teardown did: recovery and warnings on stderr,
-// its lines and the usage table on stdout (not with quiet). The error is
-// the usage table's.
-func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) error {
+// its lines, the kubeconfig read and the usage table on stdout (not with
+// quiet). The error is the usage table's.
+func printTeardown(io IO, rep *teardown.Report, kube kuberead.Used, use *usage.Report, quiet bool) error {
 	if rep != nil && rep.Recovered != "" {
 		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 	}
@@ -133,8 +132,11 @@ func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) e
 			printTeardownReport(io.Stdout, rep)
 		}
 	}
-	if quiet || use == nil {
+	if quiet {
 		return nil
+	}
+	if err := kube.WriteText(io.Stdout); err != nil || use == nil {
+		return err
 	}
 	return printUsage(io.Stdout, use)
 }

@@ -76,13 +76,13 @@ func TestKubeconfigListIsMerged(t *testing.T) {
 	second := fakekas.Kubeconfig(t, filepath.Join(dir, "second"), url)
 	missing := filepath.Join(dir, "missing")
 	sep := string(filepath.ListSeparator)
-	if _, err := Open(Find(Lookup{Env: missing + sep + first + sep + second}), Within(10 * time.Second)); err != nil {
+	if _, err := Open(Find(Lookup{Env: missing + sep + first + sep + second}), Within(10*time.Second)); err != nil {
 		t.Errorf("merged list: %v", err)
 	}
-	if _, err := Open(Find(Lookup{Env: missing}), Within(10 * time.Second)); err == nil {
+	if _, err := Open(Find(Lookup{Env: missing}), Within(10*time.Second)); err == nil {
 		t.Error("a $KUBECONFIG of missing files was accepted")
 	}
-	if _, err := Open(Find(Lookup{Flag: missing, FlagGiven: true}), Within(10 * time.Second)); err == nil {
+	if _, err := Open(Find(Lookup{Flag: missing, FlagGiven: true}), Within(10*time.Second)); err == nil {
 		t.Error("a missing --kubeconfig was accepted")
 	}
 }

@@ -19,6 +19,9 @@ type Options struct {
 	// Cluster, when set, also deletes the recorded cluster objects; nil
 	// removes the files only and keeps the objects recorded.
 	Cluster *Cluster
+	// NoCluster is why Cluster is nil, said in the warning (the kubeconfig
+	// lookup's answer); "" = "no kubeconfig".
+	NoCluster string
 	// Strict makes an unreachable API server an error instead of a warning.
 	Strict bool
 	// LockTimeout is how long to wait for a render or teardown holding the
@@ -103,7 +106,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return rep, err
 		}
 	} else if len(pending) > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no --kubeconfig: %d cluster object(s) in namespace %s not deleted; they stay recorded", len(pending), st.Namespace))
+		why := opts.NoCluster
+		if why == "" {
+			why = "no kubeconfig"
+		}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d cluster object(s) in namespace %s not deleted; they stay recorded", why, len(pending), st.Namespace))
 	}
 	rep.Pending = pending
 	if err := finishState(h, st, pending, rep); err != nil {

@@ -29,8 +29,8 @@ type Options struct {
 // kubeconfig already.
 func Collect(ctx context.Context, o Options) *Report {
 	in := Inputs{
-		KubeAPIServer: Source{Error: o.NoCluster + ": the kube-apiserver's metrics were not read"},
-		Registrations: Source{Error: o.NoCluster + ": the webhooks and APIServices were not listed"},
+		KubeAPIServer: Source{Error: o.NoCluster},
+		Registrations: Source{Error: o.NoCluster},
 	}
 	in.ProxyServer, in.ProxyServerMetrics = serverSource(o.Status)
 	if o.Cluster != nil {

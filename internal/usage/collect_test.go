@@ -50,13 +50,13 @@ func TestCollect(t *testing.T) {
 	}
 	server := &hoststatus.Report{Metrics: failOpenMetrics, MetricsFrom: "http://127.0.0.1:8095/metrics"}
 	tests := []struct {
-		name       string
-		cluster    func(t *testing.T) *kuberead.Reader
-		status     *hoststatus.Report
-		kasRead    bool
-		kasErr     string
-		regErr     string
-		serverErr  string
+		name      string
+		cluster   func(t *testing.T) *kuberead.Reader
+		status    *hoststatus.Report
+		kasRead   bool
+		kasErr    string
+		regErr    string
+		serverErr string
 	}{
 		{"no kubeconfig", func(*testing.T) *kuberead.Reader { return nil }, server, false, noCluster, noCluster, ""},
 		{"metrics forbidden", func(t *testing.T) *kuberead.Reader {

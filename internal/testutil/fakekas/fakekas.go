@@ -42,8 +42,8 @@ func Serve(tb testing.TB, code int, body string) string {
 }
 
 // Kubeconfig writes a kubeconfig naming server at path ("" = a file in a
-// fresh temporary directory), without verifying its certificate
-// (httptest's is self-signed), and returns the path.
+// fresh temporary directory; missing parent directories are made), without
+// verifying its certificate (httptest's is self-signed), and returns the path.
 func Kubeconfig(tb testing.TB, path, server string) string {
 	tb.Helper()
 	if path == "" {
@@ -56,6 +56,9 @@ users: [{name: u, user: {token: t}}]
 contexts: [{name: c, context: {cluster: c, user: u}}]
 current-context: c
 `, server)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		tb.Fatal(err)
 	}
