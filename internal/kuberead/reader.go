@@ -62,7 +62,12 @@ func Open(c Choice, b Bound) (*Reader, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Reader{dyn: dyn, hc: hc, base: base, bound: b}, nil
+	r, err := FromDynamic(dyn, b)
+	if err != nil {
+		return nil, err
+	}
+	r.hc, r.base = hc, base
+	return r, nil
 }
 
 // load reads the kubeconfig files as client-go's loading rules do: one
@@ -85,10 +90,12 @@ func load(c Choice) (*rest.Config, error) {
 	return clientcmd.NewDefaultClientConfig(*raw, &clientcmd.ConfigOverrides{}).ClientConfig()
 }
 
-// FromDynamic is a Reader over c within b, for tests with client-go's
-// fake dynamic client: the per-read deadline and the item cap hold, the
-// byte cap is the transport's, which only Open builds, and Fetch is
-// refused. TestConstructionSites fails when code other than a test calls it.
+// FromDynamic is a Reader over c within b: Open's, over the client it
+// built, and the tests', over client-go's fake dynamic client. The
+// per-read deadline and the item cap are the Reader's; the byte cap is the
+// transport's, which only Open builds, and Fetch needs Open's HTTP client.
+// No other code can hold a dynamic client to pass (TestConstructionSites
+// allows client-go's client packages here only) nor call this.
 func FromDynamic(c dynamic.Interface, b Bound) (*Reader, error) {
 	if err := b.check(); err != nil {
 		return nil, err
