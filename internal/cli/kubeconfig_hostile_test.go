@@ -8,13 +8,14 @@ import (
 )
 
 // TestCommandsAgainstAHostileKubeAPIServer: status, wait, probe --webhooks
-// and teardown, against a kube-apiserver that stalls after accepting,
-// drips a byte a second, streams an endless list or sends one huge
+// and teardown, against a kube-apiserver that stalls after accepting
+// (with TLS done, or before it), drips a byte a second, streams an endless list or sends one huge
 // object, each end (the test would hang otherwise) and say why in the
 // bound's own words: the --timeout of 1s, or the byte cap.
 func TestCommandsAgainstAHostileKubeAPIServer(t *testing.T) {
 	why := map[fakekas.Mode]string{
 		fakekas.Stall:       "no answer within 1s, the command's --timeout",
+		fakekas.Mute:        "no answer within 1s, the command's --timeout",
 		fakekas.Drip:        "no answer within 1s, the command's --timeout",
 		fakekas.EndlessList: "passed the cap of 32 MiB per response",
 		fakekas.HugeObject:  "passed the cap of 32 MiB per response",

@@ -55,7 +55,7 @@ var reads = []struct {
 }
 
 // TestHostileKubeAPIServer: against a kube-apiserver that stalls after
-// accepting, drips a byte a second, streams an endless list or sends one
+// accepting (with TLS done, or before it), drips a byte a second, streams an endless list or sends one
 // huge object, every read ends with the bound's own error (the timeout
 // for the first two, the byte cap for the others), and what it allocated
 // stays within a small multiple of the byte cap although the server
@@ -64,6 +64,7 @@ var reads = []struct {
 func TestHostileKubeAPIServer(t *testing.T) {
 	want := map[fakekas.Mode]func(error) bool{
 		fakekas.Stall:       timedOut,
+		fakekas.Mute:        timedOut,
 		fakekas.Drip:        timedOut,
 		fakekas.EndlessList: tooLarge,
 		fakekas.HugeObject:  tooLarge,

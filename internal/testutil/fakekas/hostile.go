@@ -16,9 +16,12 @@ type Mode string
 // The hostile modes. Each answers every path (lists, objects, /metrics)
 // the same way, so any reader of the kube-apiserver meets it.
 const (
-	// Stall accepts connections and never answers: not even the TLS
-	// handshake completes.
+	// Stall accepts connections, completes TLS, reads the request and
+	// never answers it: not even the status line.
 	Stall Mode = "stall"
+	// Mute accepts connections and never says a byte: not even the TLS
+	// handshake completes.
+	Mute Mode = "mute"
 	// Drip answers 200 and then one byte a second, forever.
 	Drip Mode = "drip"
 	// EndlessList answers 200 with a list whose items never end, as fast
@@ -30,7 +33,7 @@ const (
 )
 
 // Modes lists every hostile mode, for tests that run each.
-var Modes = []Mode{Stall, Drip, EndlessList, HugeObject}
+var Modes = []Mode{Stall, Mute, Drip, EndlessList, HugeObject}
 
 // HugeBytes is the size of HugeObject's annotation: larger than any
 // response a bounded reader should take whole.
@@ -42,8 +45,8 @@ const HugeBytes = 256 << 20
 // the server closes.
 func Hostile(tb testing.TB, mode Mode) string {
 	tb.Helper()
-	if mode == Stall {
-		return stall(tb)
+	if mode == Mute {
+		return mute(tb)
 	}
 	h, ok := hostileHandlers[mode]
 	if !ok {
@@ -59,9 +62,9 @@ func Hostile(tb testing.TB, mode Mode) string {
 	return srv.URL
 }
 
-// stall listens and accepts, then holds each connection without a byte
+// mute listens and accepts, then holds each connection without a byte
 // until the test ends.
-func stall(tb testing.TB) string {
+func mute(tb testing.TB) string {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		tb.Fatal(err)
@@ -91,10 +94,14 @@ func stall(tb testing.TB) string {
 }
 
 var hostileHandlers = map[Mode]http.HandlerFunc{
+	Stall:       stall,
 	Drip:        drip,
 	EndlessList: endless,
 	HugeObject:  huge,
 }
+
+// stall holds the request until the reader gives up or the test ends.
+func stall(_ http.ResponseWriter, r *http.Request) { <-r.Context().Done() }
 
 func drip(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "application/json")
