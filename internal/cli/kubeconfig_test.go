@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
@@ -90,5 +91,30 @@ func TestKubeconfigLookup(t *testing.T) {
 				t.Errorf("probe --webhooks: exit %d, stderr lacks %q:\n%s", code, tc.want, stderr)
 			}
 		})
+	}
+}
+
+// TestACutListIsNamed: a list longer than the cap on items is read up to
+// the cap, and status says so in text and JSON, wait in its JSON.
+func TestACutListIsNamed(t *testing.T) {
+	root := hostRenderedRoot(t)
+	kc := fakeAPIServerEvents(t, root, false, kuberead.DefaultMaxItems+1)
+	env := map[string]string{"KUBECONFIG": "/not/read"}
+	want := "list cut: events in namespace openshift-bootstrap-konnectivity: only the first 5000 were read"
+	_, stdout, stderr := runProgram(t, New(Config{}), env, "status", "--root", root, "--kubeconfig", kc)
+	if !strings.Contains(stdout, "\n  "+want) {
+		t.Errorf("status does not name the cut list:\n%s%s", stdout, stderr)
+	}
+	for _, args := range [][]string{{"status", "--root", root}, {"wait", "--root", root, "--timeout", "300ms"}} {
+		_, stdout, stderr = runProgram(t, New(Config{}), env, append(args, "--kubeconfig", kc, "-o", "json")...)
+		var rep struct {
+			Kubeconfig kuberead.Used `json:"kubeconfig"`
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatalf("%s -o json: %v\n%s%s", args[0], err, stdout, stderr)
+		}
+		if cut := rep.Kubeconfig.Cut; len(cut) != 1 || cut[0] != (kuberead.Cut{Resource: "events", Namespace: "openshift-bootstrap-konnectivity", Kept: kuberead.DefaultMaxItems}) {
+			t.Errorf("%s -o json: kubeconfig %+v; want the events list cut at %d", args[0], rep.Kubeconfig, kuberead.DefaultMaxItems)
+		}
 	}
 }
