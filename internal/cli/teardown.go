@@ -22,8 +22,8 @@ var teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-
 the static pod manifest first (so the kubelet stops the server), then every
 other file, then the directories render created if they are empty. With
 a kubeconfig (see --kubeconfig for where it is found) it also deletes the
-recorded cluster objects, the namespace
-last, with background propagation and without waiting for finalization.
+recorded cluster objects, the namespace last, with background propagation
+and without waiting for finalization.
 Idempotent: files and objects already gone count as removed. A root with no
 state file is a warning: nothing was recorded, so nothing is removed.
 
@@ -50,8 +50,8 @@ Before it removes anything, teardown reads what used the tunnel and prints
 the usage report's table (not with --quiet); --gather DIR also writes it to
 DIR/usage.json. Each read (the server's metrics, the kube-apiserver's
 /metrics and its lists of webhooks and APIServices) and each read and
-delete of a cluster object ends within --timeout,
-and a redirect to another host is refused. With --quiet and no --gather it
+delete of a cluster object ends within --timeout, and a redirect to
+another host is refused. With --quiet and no --gather it
 reads nothing. A report that cannot be read, written (a full disk, a
 read-only directory) or printed never stops the removal: teardown names
 it and exits 10.
