@@ -28,6 +28,9 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	sweepStaleNetns()
+	// The commands under test look in $KUBECONFIG when no --kubeconfig is
+	// given (internal/kuberead.Find): the developer's must not leak in.
+	os.Unsetenv("KUBECONFIG")
 	code := m.Run()
 	fmt.Print(figures.String())
 	if cliDir != "" {

@@ -69,6 +69,12 @@ trap 'stopped=1' TERM INT
 # Its stderr is passed on after the command ends, and explained when podman
 # could not start the container at all.
 # With -i first, the command reads this script's stdin.
+# cluster_kubeconfig is CLUSTER_KUBECONFIG as the container sees it under
+# /host, or "" (files only) when it is empty.
+cluster_kubeconfig() {
+  echo "${CLUSTER_KUBECONFIG:+/host$CLUSTER_KUBECONFIG}"
+}
+
 bundle() {
   : "${KONNECTIVITY_BUNDLE_IMAGE:?set KONNECTIVITY_BUNDLE_IMAGE to the konnectivity-bundle image}"
   local errf rc=0 stdin=()
@@ -194,10 +200,9 @@ wait_stage() {
     touch "$assets/konnectivity-wait.done"
     return
   fi
-  local args=(wait --root /host --timeout "$KONNECTIVITY_WAIT_TIMEOUT" --gather "/host$GATHER_DIR")
-  if [[ -n $CLUSTER_KUBECONFIG ]]; then
-    args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
-  fi
+  # --kubeconfig is always given, "" for files only: without it the command
+  # would look in $KUBECONFIG and the root's admin kubeconfig itself.
+  local args=(wait --root /host --timeout "$KONNECTIVITY_WAIT_TIMEOUT" --gather "/host$GATHER_DIR" --kubeconfig "$(cluster_kubeconfig)")
   log "waiting up to $KONNECTIVITY_WAIT_TIMEOUT for the tunnel (strict: $KONNECTIVITY_WAIT_STRICT)"
   local verdict rc=0
   verdict=$(bundle "${args[@]}") || rc=$?
@@ -221,7 +226,8 @@ wait_stage() {
 gather_stage() {
   local dir=${1:?usage: konnectivity.sh gather DIR}
   # An unusable tunnel is what a gather is for: record it, do not fail.
-  bundle status --root /host --gather "/host$dir" >/dev/null || true
+  # Files only, as always: the gather records the host, not the cluster.
+  bundle status --root /host --gather "/host$dir" --kubeconfig "" >/dev/null || true
   log "status and metrics gathered into $dir (an error writing them is above)"
 }
 
@@ -233,10 +239,7 @@ teardown_stage() {
   gather_stage "$GATHER_DIR"
   # teardown reads what used the tunnel before it removes anything and
   # writes usage.json next to status.json, with the kube-apiserver's side.
-  local args=(teardown --root /host --gather "/host$GATHER_DIR")
-  if [[ -n $CLUSTER_KUBECONFIG ]]; then
-    args+=(--kubeconfig "/host$CLUSTER_KUBECONFIG")
-  fi
+  local args=(teardown --root /host --gather "/host$GATHER_DIR" --kubeconfig "$(cluster_kubeconfig)")
   local rc=0
   bundle "${args[@]}" >&2 || rc=$?
   case $rc in

@@ -163,6 +163,7 @@ func TestStageAsksTheImage(t *testing.T) {
 // certificates.
 func checkRendered(t *testing.T, self, root string) {
 	t.Helper()
+	t.Setenv("KUBECONFIG", "") // status finds the root's admin kubeconfig, never the developer's
 	out, _ := exec.Command(self, "status", "--root", root, "-o", "json").Output()
 	var rep struct {
 		BootstrapIP string `json:"bootstrapIP"`

@@ -14,12 +14,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
-// --image, --gather, --quiet) are declared only here, so each is spelled, defaulted, checked
+// --image, --gather, --quiet, --kubeconfig) are declared only here, so each is spelled, defaulted, checked
 // and explained the same way in every command; TestSharedFlags walks every
 // command to keep it so. README "Commands" describes them.
 
@@ -193,6 +194,48 @@ func (v *versionListValue) Set(s string) error {
 	}
 	*v.p = out
 	return nil
+}
+
+// kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find),
+// stated in the help of every command that reads the kube-apiserver.
+const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (files merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root (never ~/.kube/config); --kubeconfig "" reads no cluster; --timeout bounds every read of the kube-apiserver`
+
+// kubeconfigValue is --kubeconfig as given, and whether it was given at
+// all: an explicit "" means "read no cluster", not "look elsewhere".
+type kubeconfigValue struct {
+	fs    *pflag.FlagSet
+	value string
+}
+
+// kubeconfigFlag declares --kubeconfig; what says what the cluster is read
+// for in this command.
+func kubeconfigFlag(fs *pflag.FlagSet, what string) *kubeconfigValue {
+	k := &kubeconfigValue{fs: fs}
+	fs.StringVar(&k.value, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: "+what+"; "+kubeconfigRule)
+	markShared(fs, "kubeconfig")
+	return k
+}
+
+// find applies the rule to this run: the flag, $KUBECONFIG through the
+// command's IO, then root.
+func (k *kubeconfigValue) find(io IO, root string) kuberead.Choice {
+	return kuberead.Find(kuberead.Lookup{Flag: k.value, FlagGiven: k.fs.Changed("kubeconfig"), Env: io.Getenv("KUBECONFIG"), Root: root})
+}
+
+// openCluster finds the kubeconfig and opens the reader bounded by
+// timeout, the command's --timeout; the reader is nil when no kubeconfig
+// was found. A kubeconfig that cannot be loaded is an error the command
+// gives its own exit code, before anything is read or changed.
+func (k *kubeconfigValue) openCluster(io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
+	c := k.find(io, root)
+	if !c.Found() {
+		return c, nil, nil
+	}
+	r, err := kuberead.Open(c, kuberead.Within(timeout))
+	if err != nil {
+		return c, nil, err
+	}
+	return c, r, nil
 }
 
 // gatherHelp starts every --gather help line: the directory is the one

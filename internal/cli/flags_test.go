@@ -15,6 +15,7 @@ type sharedFlagUse struct {
 	image       bool
 	gather      bool
 	quiet       bool
+	kubeconfig  bool // reads the kube-apiserver
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
@@ -28,16 +29,16 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"fn":         {},
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
-	"probe":         {root: "reads", output: []string{"text", "json"}},
+	"probe":         {root: "reads", output: []string{"text", "json"}, kubeconfig: true},
 	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true},
-	"status":        {root: "reads", output: []string{"text", "json"}, gather: true},
-	"teardown":      {root: "places", gather: true, quiet: true},
+	"status":        {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
+	"teardown":      {root: "places", gather: true, quiet: true, kubeconfig: true},
 	"version":       {},
 	"proxy-version": {},
-	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true},
+	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
 }
 
-var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather", "quiet"}
+var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather", "quiet", "kubeconfig"}
 
 // TestSharedFlags walks every command's flag set: the shared flags are
 // declared by the helpers in flags.go (never by the command itself), with
@@ -52,7 +53,7 @@ func TestSharedFlags(t *testing.T) {
 			}
 			fs := newFlagSet(cmd)
 			cmd.Setup(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet}
+			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {
@@ -77,6 +78,12 @@ func TestSharedFlags(t *testing.T) {
 			}
 			if f := fs.Lookup("gather"); f != nil && (!strings.HasPrefix(f.Usage, gatherHelp) || f.DefValue != "") {
 				t.Errorf("--gather help %q, default %q; want the shared text and no default", f.Usage, f.DefValue)
+			}
+			if f := fs.Lookup("kubeconfig"); f != nil && (!strings.HasSuffix(f.Usage, "; "+kubeconfigRule) || f.DefValue != "") {
+				t.Errorf("--kubeconfig help %q, default %q; want the lookup rule, with the --timeout bound, and no default", f.Usage, f.DefValue)
+			}
+			if f := fs.Lookup("timeout"); want.kubeconfig && (f == nil || !strings.Contains(f.Usage, "bounds every read of the kube-apiserver")) {
+				t.Errorf("--timeout does not say it bounds every read of the kube-apiserver: %v", f)
 			}
 		})
 	}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -21,6 +22,13 @@ import (
 // kube-apiserver would: the agent DaemonSet, one node, its agent pod in
 // ImagePullBackOff; with denyPods, listing pods is forbidden (403).
 func fakeAPIServer(t *testing.T, root string, denyPods bool) string {
+	t.Helper()
+	return fakeAPIServerEvents(t, root, denyPods, 0)
+}
+
+// fakeAPIServerEvents is fakeAPIServer with extra events in the agent
+// namespace, all in one answer whatever the page limit asked.
+func fakeAPIServerEvents(t *testing.T, root string, denyPods bool, extra int) string {
 	t.Helper()
 	r, err := renderedroot.Load(root)
 	if err != nil {
@@ -46,6 +54,9 @@ func fakeAPIServer(t *testing.T, root string, denyPods bool) string {
 			State: corev1.ContainerState{Waiting: &corev1.ContainerStateWaiting{Reason: "ImagePullBackOff", Message: "Back-off pulling image"}}}}},
 	}}}
 	events := &corev1.EventList{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "EventList"}}
+	for i := range extra {
+		events.Items = append(events.Items, corev1.Event{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("e%d", i), Namespace: ns}})
+	}
 	forbidden := &metav1.Status{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Status"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonForbidden, Code: http.StatusForbidden,
 		Message: `pods is forbidden: User "system:serviceaccount:x:y" cannot list resource "pods" in API group "" in the namespace "` + ns + `"`}
 	routes := map[string]any{
@@ -145,8 +156,8 @@ func TestNodeSideCommands(t *testing.T) {
 		for _, cmd := range [][]string{{"status", "--root", root, "-o", "json"}, {"wait", "--root", root, "--timeout", "300ms", "-o", "json"}} {
 			code, stdout, stderr := runCLI(t, "", cmd...)
 			n := decodeNodes(t, code, stdout, stderr)
-			if n.Seen || !strings.Contains(n.Unseen, "cannot see the node side: no --kubeconfig given") {
-				t.Errorf("%s: nodes %+v; want unseen for want of --kubeconfig", cmd[0], n)
+			if n.Seen || !strings.Contains(n.Unseen, "cannot see the node side: no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no "+filepath.Join(root, "opt/openshift/auth/kubeconfig")) {
+				t.Errorf("%s: nodes %+v; want unseen for want of a kubeconfig, saying where none was found", cmd[0], n)
 			}
 		}
 	})

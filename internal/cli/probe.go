@@ -7,6 +7,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
@@ -17,12 +18,13 @@ loaded and dialed by the kube-apiserver's rules) and reports success, the
 proxy's error and the time taken. TARGET is host:port (a TCP connect) or an
 http(s) URL (also asked with GET). With --webhooks it dials every
 Service-backed webhook and APIService of --kubeconfig's cluster instead:
-reachable, refused, no agent, timeout or no endpoint (docs/troubleshooting.md).`
+reachable, refused, no agent, timeout or no endpoint (docs/troubleshooting.md);
+it says on stderr which kubeconfig it read and from where.`
 
 func newProbeCommand() *Command {
 	return &Command{
 		Name:  "probe",
-		Args:  "TARGET | --webhooks --kubeconfig FILE",
+		Args:  "TARGET | --webhooks [--kubeconfig FILE]",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Examples: []string{
@@ -38,11 +40,11 @@ func newProbeCommand() *Command {
 func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts egressprobe.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under, whose egress selector and socket probe dials through", rootReads)
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long; with --webhooks it also bounds every read of the kube-apiserver")
 	format := outputFlag(fs, output.Text, output.JSON)
 	var web webhookFlags
-	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of --kubeconfig's cluster")
-	fs.StringVar(&web.kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver (with --webhooks)")
+	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of the kubeconfig's cluster")
+	web.kube = kubeconfigFlag(fs, "with --webhooks, its webhooks and APIServices are listed and probed")
 	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
 	return func(io IO, args []string) error {
 		if web.on {
@@ -68,21 +70,25 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 
 type webhookFlags struct {
 	on, endpoints bool
-	kubeconfig    string
+	kube          *kubeconfigValue
 }
 
 func runWebhookProbe(io IO, args []string, format output.Format, opts egressprobe.Options, web webhookFlags) error {
 	switch {
 	case len(args) != 0:
 		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
-	case web.kubeconfig == "":
-		return Usagef("probe --webhooks needs --kubeconfig (the bootstrap kube-apiserver's)")
 	}
-	c, err := webhookprobe.Client(web.kubeconfig)
-	if err != nil {
+	choice, cluster, err := web.kube.openCluster(io, opts.Root, opts.Timeout)
+	switch {
+	case err != nil:
 		return Usagef("%v", err)
+	case cluster == nil:
+		return Usagef("probe --webhooks needs the bootstrap kube-apiserver's kubeconfig: %s", choice)
 	}
-	rs, err := webhookprobe.Run(context.Background(), c, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	rs, err := webhookprobe.Run(context.Background(), cluster, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	if werr := kuberead.Summary(choice, cluster).WriteText(io.Stderr); werr != nil {
+		return werr
+	}
 	if err != nil {
 		return err
 	}

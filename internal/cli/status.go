@@ -12,6 +12,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
@@ -19,8 +20,9 @@ const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap ho
 the files render wrote under --root, the server's socket and the egress
 selector's, the server's health, how many agents are connected and the
 certificates, each problem with a hint. With --kubeconfig it also says per
-node why its agent is not connected, and what used the tunnel; --gather DIR
-writes the reports for the log bundle. See docs/troubleshooting.md.`
+node why its agent is not connected, and what used the tunnel, saying which
+kubeconfig it read and from where (or why none); --gather DIR writes the
+reports for the log bundle. See docs/troubleshooting.md.`
 
 func newStatusCommand() *Command {
 	return &Command{
@@ -41,31 +43,32 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included), and of the wait for the root's lock when an interrupted run must be recovered first")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and of the wait for the root's lock when an interrupted run must be recovered first")
 	format := outputFlag(fs, output.Text, output.JSON)
-	var gatherDir, kubeconfig string
+	var gatherDir string
 	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver, whose metrics the usage report reads and through which each node's agent is judged")
+	kube := kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
 			return Usagef("status takes no arguments, got %q", args)
+		}
+		choice, cluster, err := kube.openCluster(io, opts.Root, opts.Timeout)
+		if err != nil {
+			return Usagef("%v", err)
 		}
 		if msg, err := recoverInterrupted(opts.Root, opts.Timeout); err != nil {
 			return err
 		} else if msg != "" {
 			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
-		rep := statusReport{host: hoststatus.Run(context.Background(), opts)}
-		var err error
-		if rep.nodes, err = statusNodes(context.Background(), rep.host, kubeconfig); err != nil {
-			return err
-		}
+		ctx := context.Background()
+		rep := statusReport{host: hoststatus.Run(ctx, opts)}
+		rep.nodes = statusNodes(ctx, rep.host, choice, cluster)
 		// The usage table ends the text output; JSON leaves it to usage.json.
-		if gatherDir != "" || (kubeconfig != "" && format.Format() == output.Text) { // where it is shown or written
-			if rep.use, err = collectUsage(context.Background(), rep.host, kubeconfig, opts.Timeout); err != nil {
-				return err
-			}
+		if gatherDir != "" || (cluster != nil && format.Format() == output.Text) { // where it is shown or written
+			rep.use = collectUsage(ctx, rep.host, choice, cluster)
 		}
+		rep.kube = kuberead.Summary(choice, cluster)
 		if err := output.Write(io.Stdout, format.Format(), rep); err != nil {
 			return err
 		}

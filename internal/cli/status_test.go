@@ -62,10 +62,11 @@ func TestStatusGather(t *testing.T) {
 	if err != nil || json.Unmarshal(data, &use) != nil {
 		t.Fatalf("usage.json: %v\n%s", err, data)
 	}
-	if use.KubeAPIServer.Read || !strings.Contains(use.KubeAPIServer.Error, "no --kubeconfig") || use.ProxyServer.Read || use.ProxyServer.Error == "" {
-		t.Errorf("usage.json = %s, want both sides unread with the reason (no --kubeconfig; no server)", data)
+	noKube := "no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, "opt/openshift/auth/kubeconfig")
+	if use.KubeAPIServer.Read || use.KubeAPIServer.Error != noKube || use.ProxyServer.Read || use.ProxyServer.Error == "" {
+		t.Errorf("usage.json = %s, want both sides unread with the reason (%s; no server)", data, noKube)
 	}
-	if !strings.Contains(stdout, "kube-apiserver metrics: not read: no --kubeconfig") {
+	if !strings.Contains(stdout, "kube-apiserver metrics: not read: "+noKube) || !strings.Contains(stdout, "\n"+noKube+"\n") {
 		t.Errorf("stdout lacks the usage table's reason:\n%s", stdout)
 	}
 	entries, _ := os.ReadDir(dir)

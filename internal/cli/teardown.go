@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
@@ -19,8 +20,9 @@ import (
 
 const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:
 the static pod manifest first, then every other file and the directories
-render created; with --kubeconfig also the recorded cluster objects that
-carry its owner mark, the namespace last. Idempotent. First it prints what
+render created; with a kubeconfig (found as --kubeconfig says; --kubeconfig ""
+removes the files only) also the recorded cluster objects that carry its
+owner mark, the namespace last, saying which kubeconfig it read. Idempotent. First it prints what
 used the tunnel (--gather DIR: DIR/usage.json). docs/render.md says what it
 removes, what it refuses and how; docs/troubleshooting.md the usage report.`
 
@@ -45,12 +47,12 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	var quiet bool
 	var gatherDir string
 	rootFlag(fs, &opts.Root, "host root directory to remove the bundle from, / on the bootstrap node", rootPlaces)
-	fs.StringVar(&opts.Kubeconfig, "kubeconfig", "", "kubeconfig of the cluster; also delete the recorded cluster objects")
+	kube := kubeconfigFlag(fs, "also delete the recorded cluster objects through it")
 	fs.BoolVar(&opts.Strict, "strict", false, "exit 11 when the API server is unreachable instead of warning")
 	quietFlag(fs, &quiet)
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included)")
+	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included), and of each read and delete of a cluster object: it bounds every read of the kube-apiserver")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -59,42 +61,38 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if timeout <= 0 {
 			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
 		}
-		if err := loadCluster(&opts); err != nil {
+		// An unusable kubeconfig fails before anything is read, written
+		// or removed; the usage report reads through the same reader.
+		choice, cluster, err := kube.openCluster(io, opts.Root, timeout)
+		if err != nil {
 			return err
+		}
+		if cluster != nil {
+			opts.Cluster = teardown.ClusterOver(cluster)
+		} else {
+			opts.NoCluster = choice.String()
 		}
 		var use *usage.Report
 		var reportErr error
 		if gatherDir != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(opts, gatherDir, timeout)
+			use, reportErr = readUsage(opts.Root, choice, cluster, gatherDir, timeout)
 		}
 		sigs := catchSignals(io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
-		if perr := printTeardown(io, rep, use, quiet); perr != nil {
+		if perr := printTeardown(io, rep, kuberead.Summary(choice, cluster), use, quiet); perr != nil {
 			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
 		return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
 	}
 }
 
-// loadCluster builds the clients from --kubeconfig, which is bad input when
-// unusable: it fails before anything is read, written or removed, and the
-// usage report reads the same file.
-func loadCluster(opts *teardown.Options) error {
-	if opts.Kubeconfig == "" || opts.Cluster != nil {
-		return nil
-	}
-	c, err := teardown.ClusterFromKubeconfig(opts.Kubeconfig)
-	opts.Cluster = c
-	return err
-}
-
 // printTeardown writes what teardown did: recovery and warnings on stderr,
-// its lines and the usage table on stdout (not with quiet). The error is
-// the usage table's.
-func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) error {
+// its lines, the kubeconfig read and the usage table on stdout (not with
+// quiet). The error is the usage table's.
+func printTeardown(io IO, rep *teardown.Report, kube kuberead.Used, use *usage.Report, quiet bool) error {
 	if rep != nil && rep.Recovered != "" {
 		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
 	}
@@ -106,8 +104,11 @@ func printTeardown(io IO, rep *teardown.Report, use *usage.Report, quiet bool) e
 			printTeardownReport(io.Stdout, rep)
 		}
 	}
-	if quiet || use == nil {
+	if quiet {
 		return nil
+	}
+	if err := kube.WriteText(io.Stdout); err != nil || use == nil {
+		return err
 	}
 	return printUsage(io.Stdout, use)
 }
@@ -172,13 +173,13 @@ func printTeardownReport(w io.Writer, rep *teardown.Report) {
 // readUsage reads what used the tunnel while the server still runs and the
 // cluster objects still exist, and writes usage.json into gather. The
 // report it returns is what it could read, to print even when writing it
-// failed; the caller has checked the kubeconfig.
-func readUsage(opts teardown.Options, gatherDir string, timeout time.Duration) (*usage.Report, error) {
+// failed.
+func readUsage(root string, choice kuberead.Choice, cluster *kuberead.Reader, gatherDir string, timeout time.Duration) (*usage.Report, error) {
 	ctx := context.Background()
-	st := hoststatus.Run(ctx, hoststatus.Options{Root: opts.Root, Timeout: timeout})
-	use, err := collectUsage(ctx, st, opts.Kubeconfig, timeout)
-	if err != nil || gatherDir == "" {
-		return use, err
+	st := hoststatus.Run(ctx, hoststatus.Options{Root: root, Timeout: timeout})
+	use := collectUsage(ctx, st, choice, cluster)
+	if gatherDir == "" {
+		return use, nil
 	}
 	files := gather.Files{}
 	if err := files.AddJSON(gather.UsageFile, use); err != nil {

@@ -4,17 +4,17 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
 )
 
 // collectUsage builds the usage report from a status run on the host and
-// the kube-apiserver's metrics, each read within timeout (the command's
-// --timeout). Only an unusable kubeconfig is an error.
-func collectUsage(ctx context.Context, st *hoststatus.Report, kubeconfig string, timeout time.Duration) (*usage.Report, error) {
-	return usage.Collect(ctx, usage.Options{Kubeconfig: kubeconfig, Status: st, Timeout: timeout})
+// the kube-apiserver's metrics, read through cluster (nil: not read, for
+// the reason choice gives), each read within the command's --timeout.
+func collectUsage(ctx context.Context, st *hoststatus.Report, choice kuberead.Choice, cluster *kuberead.Reader) *usage.Report {
+	return usage.Collect(ctx, usage.Options{Cluster: cluster, NoCluster: choice.String(), Status: st})
 }
 
 // printUsage writes the short table after a command's own output, a blank

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -9,9 +10,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
 )
 
 // waitLong is what wait --help says before its flags; the rest, how it
@@ -19,7 +20,8 @@ import (
 const waitLong = `Waits on the bootstrap host until the Konnectivity tunnel can carry the
 kube-apiserver's webhook calls: the server is healthy, at least --min-agents
 agents are connected, and a test dial through the socket reaches each
---target (with --kubeconfig, every Service-backed webhook and APIService).
+--target (with a kubeconfig, found as --kubeconfig says, every
+Service-backed webhook and APIService).
 Progress goes to stderr; on --timeout it exits 1 with one verdict, the cause
 and its fix. See docs/troubleshooting.md.`
 
@@ -39,14 +41,14 @@ func newWaitCommand() *Command {
 
 func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts gate.Options
-	var kubeconfig, gatherDir string
+	var gatherDir string
 	rootFlag(fs, &opts.Status.Root, "host root render wrote under, whose server and socket wait polls", rootReads)
 	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
 	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
 	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
-	fs.StringVar(&kubeconfig, "kubeconfig", "", "kubeconfig of the bootstrap kube-apiserver: also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
-	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --kubeconfig)")
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long")
+	kube := kubeconfigFlag(fs, "also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
+	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with a kubeconfig)")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long; it also bounds every read of the kube-apiserver")
 	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
 	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
 	format := outputFlag(fs, output.Text, output.JSON)
@@ -63,16 +65,20 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			dir = &d
 		}
-		if kubeconfig != "" {
-			c, err := webhookprobe.Client(kubeconfig)
-			if err != nil {
-				return Usagef("%v", err)
-			}
-			opts.Cluster, opts.Nodes = c, nodeverdict.Dynamic(c)
+		choice, cluster, err := kube.openCluster(io, opts.Status.Root, opts.Timeout)
+		if err != nil {
+			return Usagef("%v", err)
+		}
+		if cluster != nil {
+			opts.Cluster, opts.Nodes = cluster, nodeverdict.Over(cluster)
+		} else {
+			opts.NoNodes = choice.String()
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
 		v := gate.Wait(context.Background(), opts)
-		if err := output.Write(io.Stdout, format.Format(), v); err != nil {
+		used := kuberead.Summary(choice, cluster)
+		v.Kubeconfig = &used
+		if err := output.Write(io.Stdout, format.Format(), waitReport{v}); err != nil {
 			return err
 		}
 		if dir != nil {
@@ -86,6 +92,21 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		return nil
 	}
 }
+
+// waitReport is the verdict, then in text the kubeconfig line (in JSON
+// the verdict's own "kubeconfig").
+type waitReport struct{ v *gate.Verdict }
+
+// WriteText writes the verdict and the kubeconfig read.
+func (r waitReport) WriteText(w io.Writer) error {
+	if err := r.v.WriteText(w); err != nil {
+		return err
+	}
+	return r.v.Kubeconfig.WriteText(w)
+}
+
+// JSONDocument is the verdict's.
+func (r waitReport) JSONDocument() any { return r.v.JSONDocument() }
 
 // gatherVerdict writes the verdict as --output json does into dir/wait.json,
 // atomically, as status --gather writes status.json.

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
-	"k8s.io/client-go/dynamic"
 )
 
 // Options say what to wait for and how long.
@@ -26,15 +26,18 @@ type Options struct {
 	Targets []string
 	// Cluster, when set, lists the Service-backed webhooks and APIServices
 	// to dial, as `probe --webhooks` does.
-	Cluster         dynamic.Interface
+	Cluster         *kuberead.Reader
 	EndpointRouting bool
 	// Timeout is the whole wait; Interval the pause between polls.
 	Timeout, Interval time.Duration
 	// DialTimeout bounds each test dial; 0 = 5s.
 	DialTimeout time.Duration
 	// Nodes, when set, reads the node side (internal/nodeverdict) while
-	// fewer than MinAgents agents are connected; nil = no --kubeconfig.
+	// fewer than MinAgents agents are connected; nil = no kubeconfig.
 	Nodes nodeverdict.Reader
+	// NoNodes is why Nodes is nil, as the verdict says it (the kubeconfig
+	// lookup's answer, internal/kuberead.Find); "" = NoKubeconfig.
+	NoNodes string
 	// ServerLog is the server's log, read for refused agent handshakes
 	// while no agent is connected; "" = the kubelet's log under the root.
 	ServerLog string

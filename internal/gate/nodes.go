@@ -14,8 +14,12 @@ import (
 // never queues behind its own reads of the kube-apiserver.
 const nodesEvery = time.Second
 
-// NoKubeconfig is why the node side is not seen without --kubeconfig.
-const NoKubeconfig = "no --kubeconfig given: the agents' DaemonSet, pods, events and nodes are read through the bootstrap kube-apiserver with it"
+// NoKubeconfig is why the node side is not seen without a kubeconfig,
+// when the caller gives no reason of its own (Options.NoNodes).
+const NoKubeconfig = "no kubeconfig; " + NodeSideNeeds
+
+// NodeSideNeeds says what a kubeconfig would read, after why none is.
+const NodeSideNeeds = "the agents' DaemonSet, pods, events and nodes are read through the bootstrap kube-apiserver with one"
 
 // NodeSide reads, through c, why each node's agent is not connected, with
 // the refused handshakes of the server's log (serverLog, else the
@@ -55,6 +59,9 @@ func (w *waiter) nodeSide(ctx context.Context, v *Verdict, rep *hoststatus.Repor
 	now := w.opts.Now()
 	if w.nodes == nil || now.Sub(w.nodesAt) >= nodesEvery {
 		w.nodes, w.nodesAt = NodeSide(ctx, w.opts.Nodes, rep, w.opts.ServerLog, now), now
+		if w.opts.Nodes == nil && w.opts.NoNodes != "" {
+			w.nodes = nodeverdict.Unseeable(w.opts.NoNodes + "; " + NodeSideNeeds)
+		}
 	}
 	v.Nodes = w.nodes
 	if r, ok := rowOf(v.Cause); ok && r.nodeFix && v.Nodes.Summary != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
@@ -77,8 +78,8 @@ func namesTheNode(t *testing.T, ver *anp.Version) {
 		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		h.StartServer(t)
 		v := gate.Wait(context.Background(), options(h, time.Second, &progressLog{}))
-		if v.Nodes == nil || v.Nodes.Seen || !strings.Contains(v.Nodes.Unseen, "no --kubeconfig") || len(v.Nodes.Nodes) != 0 {
-			t.Errorf("nodes %+v; want not seen, for want of --kubeconfig, no node named", v.Nodes)
+		if v.Nodes == nil || v.Nodes.Seen || !strings.Contains(v.Nodes.Unseen, "no kubeconfig") || len(v.Nodes.Nodes) != 0 {
+			t.Errorf("nodes %+v; want not seen, for want of a kubeconfig, no node named", v.Nodes)
 		}
 	})
 }
@@ -107,7 +108,11 @@ func nodeSeen(t *testing.T, h *tunneltest.Host) nodeverdict.Reader {
 			Conditions:        []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: metav1.NewTime(time.Now().Add(-2 * time.Minute))}},
 			ContainerStatuses: []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, State: corev1.ContainerState{Running: &corev1.ContainerStateRunning{StartedAt: created}}}}},
 	}
-	return nodeverdict.Dynamic(dynamicfake.NewSimpleDynamicClient(scheme.Scheme, daemonSet, node, pod))
+	r, err := kuberead.FromDynamic(dynamicfake.NewSimpleDynamicClient(scheme.Scheme, daemonSet, node, pod), kuberead.Within(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return nodeverdict.Over(r)
 }
 
 // oneNode checks the verdict carries the node side, seen, with the one

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
@@ -47,6 +48,9 @@ type Verdict struct {
 	// Nodes is the node side while fewer than MinAgents agents are
 	// connected: one line per node, or why it cannot be seen.
 	Nodes *nodeverdict.Report `json:"nodes,omitempty"`
+	// Kubeconfig is the kubeconfig the wait read the cluster with, or why
+	// none, and the lists cut at the cap; the command sets it.
+	Kubeconfig *kuberead.Used `json:"kubeconfig,omitempty"`
 	// Status is the last status run, written as status writes it.
 	Status *hoststatus.Report `json:"-"`
 }

@@ -65,5 +65,10 @@ const (
 	StagedMark = ".kb-new-"
 )
 
+// AdminKubeconfig is the bootstrap node's admin kubeconfig, relative to
+// --root, which the installer writes: the commands that read the
+// kube-apiserver take it when nothing else names one (internal/kuberead).
+const AdminKubeconfig = "opt/openshift/auth/kubeconfig"
+
 // StateDir holds the state and the journal.
 var StateDir = path.Dir(StatePath)

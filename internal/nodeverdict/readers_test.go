@@ -3,6 +3,7 @@ package nodeverdict
 import (
 	"context"
 	"testing"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -13,11 +14,13 @@ import (
 	"k8s.io/client-go/kubernetes/fake"
 	"k8s.io/client-go/kubernetes/scheme"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 )
 
 // clientsetReader reads through a typed clientset: the tests give the
 // same objects to it (k8s.io/client-go/kubernetes/fake) and to the
-// dynamic reader wait and status use, so both must agree.
+// bounded reader wait and status use, so both must agree.
 type clientsetReader struct{ c kubernetes.Interface }
 
 func (r clientsetReader) DaemonSet(ctx context.Context, ns, name string) (*appsv1.DaemonSet, error) {
@@ -69,7 +72,11 @@ func eachReader(t *testing.T, objs []runtime.Object, reactors []reactor, f func(
 		for _, r := range reactors {
 			c.PrependReactor(r.verb, r.resource, r.react)
 		}
-		f(t, Dynamic(c))
+		r, err := kuberead.FromDynamic(c, kuberead.Within(time.Minute))
+		if err != nil {
+			t.Fatal(err)
+		}
+		f(t, Over(r))
 	})
 }
 

@@ -1,17 +1,13 @@
 // Package samehost keeps the tool's HTTP reads on the host they were sent
-// to: status, wait and teardown read the server's health and metrics and
-// the kube-apiserver's metrics, and a redirect to another host would send
-// the kubeconfig's credentials there or report another process's figures.
+// to: status, wait and teardown read the server's health and metrics, and
+// every command reads the kube-apiserver (internal/kuberead, whose client
+// takes CheckRedirect), and a redirect to another host would send the
+// kubeconfig's credentials there or report another process's figures.
 package samehost
 
 import (
 	"fmt"
 	"net/http"
-	"time"
-
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // CheckRedirect is an http.Client's CheckRedirect that follows a redirect
@@ -29,32 +25,4 @@ func CheckRedirect(req *http.Request, via []*http.Request) error {
 		return fmt.Errorf("stopped after 10 redirects from %s", first.Redacted())
 	}
 	return nil
-}
-
-// KubeClient is client-go's HTTP client for cfg (its TLS, credentials and
-// timeout) with CheckRedirect: every read from the kube-apiserver goes
-// through one, so the kubeconfig's token never follows a redirect away.
-func KubeClient(cfg *rest.Config) (*http.Client, error) {
-	c, err := rest.HTTPClientFor(cfg)
-	if err != nil {
-		return nil, err
-	}
-	c.CheckRedirect = CheckRedirect
-	return c, nil
-}
-
-// DynamicFromKubeconfig builds a dynamic client from a kubeconfig file with
-// KubeClient's HTTP client, so that no read or write of the tool follows a
-// redirect away; timeout, when not 0, bounds each request.
-func DynamicFromKubeconfig(path string, timeout time.Duration) (dynamic.Interface, error) {
-	cfg, err := clientcmd.BuildConfigFromFlags("", path)
-	if err != nil {
-		return nil, err
-	}
-	cfg.Timeout = timeout
-	hc, err := KubeClient(cfg)
-	if err != nil {
-		return nil, err
-	}
-	return dynamic.NewForConfigAndClient(cfg, hc)
 }

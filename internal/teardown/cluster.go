@@ -4,28 +4,24 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 )
 
-// requestTimeout bounds each API call so a dead API server costs seconds,
-// not the bootstrap script's whole budget.
-const requestTimeout = 10 * time.Second
-
-// Cluster is what teardown needs of the API server.
+// Cluster is what teardown needs of the API server: the command's bounded
+// reader (internal/kuberead), whose timeout bounds each read and delete,
+// so a dead API server costs seconds, not the bootstrap script's budget.
 type Cluster struct {
-	Dynamic dynamic.Interface
-	Mapper  Mapper
+	API    *kuberead.Reader
+	Mapper Mapper
 }
 
 // Mapper finds the resource of a kind; meta.RESTMapper satisfies it.
@@ -33,13 +29,10 @@ type Mapper interface {
 	RESTMapping(gk schema.GroupKind, versions ...string) (*meta.RESTMapping, error)
 }
 
-// ClusterFromKubeconfig builds the clients from a kubeconfig file.
-func ClusterFromKubeconfig(path string) (*Cluster, error) {
-	dyn, err := samehost.DynamicFromKubeconfig(path, requestTimeout) // no redirect to another host
-	if err != nil {
-		return nil, fmt.Errorf("--kubeconfig %s: %w", path, err)
-	}
-	return &Cluster{Dynamic: dyn, Mapper: recordedKindsMapper{}}, nil
+// ClusterOver deletes through r, mapping the recorded kinds without a
+// discovery round trip.
+func ClusterOver(r *kuberead.Reader) *Cluster {
+	return &Cluster{API: r, Mapper: recordedKindsMapper{}}
 }
 
 // deleteAll issues a background-propagation delete for every recorded
@@ -87,16 +80,16 @@ func (e *notOwnedError) Error() string { return e.reason }
 // marker matches owner. The delete is conditional on the UID just read, so
 // an object replaced in between is not deleted either.
 func (c *Cluster) deleteOwned(ctx context.Context, o hostlayout.ObjectRef, owner string) error {
-	r, err := c.resource(o)
+	gvr, ns, err := c.resource(o)
 	if err != nil {
 		return err
 	}
 	// A signal stops teardown between objects (deleteAll), never in the
-	// middle of a read and its conditional delete.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), requestTimeout)
-	defer cancel()
-	live, err := r.Get(ctx, o.Name, metav1.GetOptions{})
-	if err != nil {
+	// middle of a read and its conditional delete; the reader's timeout
+	// bounds each.
+	ctx = context.WithoutCancel(ctx)
+	live := &unstructured.Unstructured{}
+	if err := c.API.Get(ctx, gvr, ns, o.Name, live); err != nil {
 		return err
 	}
 	if err := owned(live, owner); err != nil {
@@ -104,7 +97,7 @@ func (c *Cluster) deleteOwned(ctx context.Context, o hostlayout.ObjectRef, owner
 	}
 	uid := live.GetUID()
 	bg := metav1.DeletePropagationBackground
-	return r.Delete(ctx, o.Name, metav1.DeleteOptions{PropagationPolicy: &bg, Preconditions: &metav1.Preconditions{UID: &uid}})
+	return c.API.Delete(ctx, gvr, ns, o.Name, metav1.DeleteOptions{PropagationPolicy: &bg, Preconditions: &metav1.Preconditions{UID: &uid}})
 }
 
 // owned says why live is not this root's object, or nil when it is.
@@ -121,19 +114,21 @@ func owned(live *unstructured.Unstructured, owner string) error {
 	return nil
 }
 
-func (c *Cluster) resource(o hostlayout.ObjectRef) (dynamic.ResourceInterface, error) {
+// resource is the recorded object's resource and namespace ("" when
+// cluster-scoped).
+func (c *Cluster) resource(o hostlayout.ObjectRef) (schema.GroupVersionResource, string, error) {
 	gv, err := schema.ParseGroupVersion(o.APIVersion)
 	if err != nil {
-		return nil, fmt.Errorf("recorded apiVersion %q: %w", o.APIVersion, err)
+		return schema.GroupVersionResource{}, "", fmt.Errorf("recorded apiVersion %q: %w", o.APIVersion, err)
 	}
 	m, err := c.Mapper.RESTMapping(gv.WithKind(o.Kind).GroupKind(), gv.Version)
 	if err != nil {
-		return nil, err
+		return schema.GroupVersionResource{}, "", err
 	}
 	if o.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
-		return c.Dynamic.Resource(m.Resource).Namespace(o.Namespace), nil
+		return m.Resource, o.Namespace, nil
 	}
-	return c.Dynamic.Resource(m.Resource), nil
+	return m.Resource, "", nil
 }
 
 // unreachable is any failure without an answer from the API server.

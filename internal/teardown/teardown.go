@@ -16,12 +16,14 @@ import (
 // Options is one teardown.
 type Options struct {
 	Root string
-	// Kubeconfig, when set, also deletes the recorded cluster objects.
-	Kubeconfig string
+	// Cluster, when set, also deletes the recorded cluster objects; nil
+	// removes the files only and keeps the objects recorded.
+	Cluster *Cluster
+	// NoCluster is why Cluster is nil, said in the warning (the kubeconfig
+	// lookup's answer); "" = "no kubeconfig".
+	NoCluster string
 	// Strict makes an unreachable API server an error instead of a warning.
 	Strict bool
-	// Cluster replaces the clients built from Kubeconfig (tests).
-	Cluster *Cluster
 	// LockTimeout is how long to wait for a render or teardown holding the
 	// root's lock; 0 fails at once.
 	LockTimeout time.Duration
@@ -60,13 +62,6 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // Run tears down. It is idempotent: what is already gone counts as removed.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	cluster := opts.Cluster
-	if cluster == nil && opts.Kubeconfig != "" {
-		// Load it before touching anything, so a typo fails cleanly.
-		var err error
-		if cluster, err = ClusterFromKubeconfig(opts.Kubeconfig); err != nil {
-			return nil, err
-		}
-	}
 	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{Command: "teardown", LockTimeout: opts.LockTimeout})
 	if err != nil {
 		return nil, err
@@ -111,7 +106,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return rep, err
 		}
 	} else if len(pending) > 0 {
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no --kubeconfig: %d cluster object(s) in namespace %s not deleted; they stay recorded", len(pending), st.Namespace))
+		why := opts.NoCluster
+		if why == "" {
+			why = "no kubeconfig"
+		}
+		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d cluster object(s) in namespace %s not deleted; they stay recorded", why, len(pending), st.Namespace))
 	}
 	rep.Pending = pending
 	if err := finishState(h, st, pending, rep); err != nil {

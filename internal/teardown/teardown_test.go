@@ -8,19 +8,20 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/dynamic"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
-	"k8s.io/client-go/rest"
 	k8stesting "k8s.io/client-go/testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -144,18 +145,6 @@ func TestTeardownFileRemovalIsIdempotentWhenPartlyGone(t *testing.T) {
 	}
 }
 
-func TestTeardownBadKubeconfigTouchesNothing(t *testing.T) {
-	root := rendered(t)
-	before := entries(t, root)
-	_, err := Run(context.Background(), Options{Root: root, Kubeconfig: filepath.Join(root, "missing.kubeconfig")})
-	if err == nil || !strings.Contains(err.Error(), "--kubeconfig") {
-		t.Fatalf("want an error naming --kubeconfig, got %v", err)
-	}
-	if after := entries(t, root); len(after) != len(before) {
-		t.Errorf("files removed despite the bad kubeconfig: before %d, after %d", len(before), len(after))
-	}
-}
-
 func TestTeardownWithoutKubeconfigKeepsClusterObjectsRecorded(t *testing.T) {
 	root := rendered(t)
 	rep, err := Run(context.Background(), Options{Root: root})
@@ -199,7 +188,11 @@ func newFakeAPI(t *testing.T, objs ...runtime.Object) *fakeAPI {
 	t.Helper()
 	lists := map[schema.GroupVersionResource]string{gvrNamespace: "NamespaceList", gvrSecret: "SecretList", gvrDaemonSet: "DaemonSetList"}
 	c := dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, objs...)
-	return &fakeAPI{Cluster: &Cluster{Dynamic: c, Mapper: recordedKindsMapper{}}, client: c}
+	r, err := kuberead.FromDynamic(c, kuberead.Within(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &fakeAPI{Cluster: ClusterOver(r), client: c}
 }
 
 func obj(apiVersion, kind, ns, name string) *unstructured.Unstructured {
@@ -263,15 +256,15 @@ func TestTeardownDeletesClusterObjectsInBackgroundNamespaceLast(t *testing.T) {
 	}
 }
 
-// unreachableCluster points a real client-go client at a closed port.
+// unreachableCluster points the command's reader at a closed port.
 func unreachableCluster(t *testing.T) *Cluster {
 	t.Helper()
-	cfg := &rest.Config{Host: "https://127.0.0.1:1", Timeout: requestTimeout}
-	dyn, err := dynamic.NewForConfig(cfg)
+	kc := fakekas.Kubeconfig(t, "", "https://127.0.0.1:1")
+	r, err := kuberead.Open(kuberead.Find(kuberead.Lookup{Flag: kc, FlagGiven: true}), kuberead.Within(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Cluster{Dynamic: dyn, Mapper: recordedKindsMapper{}}
+	return ClusterOver(r)
 }
 
 func TestTeardownUnreachableAPIServerIsAWarning(t *testing.T) {

@@ -46,11 +46,8 @@ func TestCollectIsBoundedByTheTimeout(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			start := time.Now()
-			rep, err := Collect(context.Background(), Options{Kubeconfig: kubeconfigFor(t, hangingAPIServer(t, tc.metricsOK)), Timeout: timeout})
+			rep := Collect(context.Background(), Options{Cluster: readerFor(t, hangingAPIServer(t, tc.metricsOK), timeout)})
 			took := time.Since(start)
-			if err != nil {
-				t.Fatal(err)
-			}
 			failed := rep.KubeAPIServer.Error
 			if tc.metricsOK {
 				failed = rep.Registrations.Error
@@ -77,10 +74,7 @@ func TestCollectRefusesARedirectToAnotherHost(t *testing.T) {
 		http.Redirect(w, r, other.URL+"/metrics", http.StatusFound)
 	}))
 	defer srv.Close()
-	rep, err := Collect(context.Background(), Options{Kubeconfig: kubeconfigFor(t, srv.URL), Timeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := Collect(context.Background(), Options{Cluster: readerFor(t, srv.URL, 5*time.Second)})
 	if rep.KubeAPIServer.Read || !strings.Contains(rep.KubeAPIServer.Error, "refused to follow a redirect from "+srv.URL+"/metrics to another host, "+other.URL+"/metrics") {
 		t.Errorf("kube-apiserver %+v, want it unread, the redirect refused naming both hosts", rep.KubeAPIServer)
 	}

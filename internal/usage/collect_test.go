@@ -11,11 +11,19 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
-// kubeconfigFor writes a kubeconfig naming server.
-func kubeconfigFor(t *testing.T, server string) string { return fakekas.Kubeconfig(t, "", server) }
+// readerFor opens the bounded reader of a kubeconfig naming server.
+func readerFor(t *testing.T, server string, timeout time.Duration) *kuberead.Reader {
+	t.Helper()
+	r, err := kuberead.Open(kuberead.Find(kuberead.Lookup{Flag: fakekas.Kubeconfig(t, "", server), FlagGiven: true}), kuberead.Within(timeout))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
 
 // fakeAPIServer answers /metrics with code and body, and every other path
 // (the registrations' lists) with 404.
@@ -34,7 +42,7 @@ func closedPort(t *testing.T) string {
 }
 
 // TestCollect: where each side comes from, and what the report says when
-// it cannot be read; only an unusable kubeconfig is an error.
+// it cannot be read.
 func TestCollect(t *testing.T) {
 	captured, err := os.ReadFile(filepath.Join("testdata", "kube-apiserver-metrics.txt"))
 	if err != nil {
@@ -42,30 +50,29 @@ func TestCollect(t *testing.T) {
 	}
 	server := &hoststatus.Report{Metrics: failOpenMetrics, MetricsFrom: "http://127.0.0.1:8095/metrics"}
 	tests := []struct {
-		name       string
-		kubeconfig func(t *testing.T) string
-		status     *hoststatus.Report
-		kasRead    bool
-		kasErr     string
-		regErr     string
-		serverErr  string
+		name      string
+		cluster   func(t *testing.T) *kuberead.Reader
+		status    *hoststatus.Report
+		kasRead   bool
+		kasErr    string
+		regErr    string
+		serverErr string
 	}{
-		{"no kubeconfig", func(*testing.T) string { return "" }, server, false, "no --kubeconfig", "no --kubeconfig", ""},
-		{"metrics forbidden", func(t *testing.T) string {
-			return kubeconfigFor(t, fakeAPIServer(t, http.StatusForbidden, "forbidden"))
+		{"no kubeconfig", func(*testing.T) *kuberead.Reader { return nil }, server, false, noCluster, noCluster, ""},
+		{"metrics forbidden", func(t *testing.T) *kuberead.Reader {
+			return readerFor(t, fakeAPIServer(t, http.StatusForbidden, "forbidden"), 5*time.Second)
 		},
 			server, false, "HTTP 403 (the kubeconfig's user needs get on the non-resource URL /metrics)", "not listed", ""},
-		{"API server unreachable", func(t *testing.T) string { return kubeconfigFor(t, closedPort(t)) },
+		{"API server unreachable", func(t *testing.T) *kuberead.Reader { return readerFor(t, closedPort(t), 5*time.Second) },
 			nil, false, "unreachable: ", "not listed", "the bootstrap host was not read"},
-		{"metrics read, registrations not listed", func(t *testing.T) string { return kubeconfigFor(t, fakeAPIServer(t, http.StatusOK, string(captured))) },
+		{"metrics read, registrations not listed", func(t *testing.T) *kuberead.Reader {
+			return readerFor(t, fakeAPIServer(t, http.StatusOK, string(captured)), 5*time.Second)
+		},
 			&hoststatus.Report{MetricsError: "cannot read the server's metrics: connection refused"}, true, "", "list validating webhook configurations", "connection refused"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep, err := Collect(context.Background(), Options{Kubeconfig: tt.kubeconfig(t), Timeout: 5 * time.Second, Status: tt.status})
-			if err != nil {
-				t.Fatal(err)
-			}
+			rep := Collect(context.Background(), Options{Cluster: tt.cluster(t), NoCluster: noCluster, Status: tt.status})
 			if rep.KubeAPIServer.Read != tt.kasRead || !strings.Contains(rep.KubeAPIServer.Error, tt.kasErr) {
 				t.Errorf("kube-apiserver %+v, want read %v, error with %q", rep.KubeAPIServer, tt.kasRead, tt.kasErr)
 			}
@@ -85,7 +92,7 @@ func TestCollect(t *testing.T) {
 			}
 		})
 	}
-	if _, err := Collect(context.Background(), Options{Kubeconfig: filepath.Join(t.TempDir(), "missing")}); err == nil || !strings.Contains(err.Error(), "--kubeconfig") {
-		t.Errorf("missing kubeconfig: %v, want an error naming --kubeconfig", err)
-	}
 }
+
+// noCluster stands for the kubeconfig lookup's answer.
+const noCluster = `no kubeconfig: --kubeconfig "" given`

@@ -13,8 +13,8 @@ import (
 	admregv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
 	discoveryv1 "k8s.io/api/discovery/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/dynamic"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 )
 
 // Target is one Service-backed callee of the kube-apiserver.
@@ -31,10 +31,10 @@ type Target struct {
 
 // List returns every Service-backed webhook and APIService. Webhooks given
 // by URL use the controlplane egress and are not proxied, so they are left out.
-func List(ctx context.Context, c dynamic.Interface) ([]Target, error) {
+func List(ctx context.Context, r *kuberead.Reader) ([]Target, error) {
 	var out []Target
 	var vw admregv1.ValidatingWebhookConfigurationList
-	if err := list(ctx, c, validatingWebhooks, "", metav1.ListOptions{}, &vw); err != nil {
+	if err := r.List(ctx, validatingWebhooks, "", "", &vw); err != nil {
 		return nil, fmt.Errorf("list validating webhook configurations: %w", err)
 	}
 	for _, cfg := range vw.Items {
@@ -45,7 +45,7 @@ func List(ctx context.Context, c dynamic.Interface) ([]Target, error) {
 		}
 	}
 	var mw admregv1.MutatingWebhookConfigurationList
-	if err := list(ctx, c, mutatingWebhooks, "", metav1.ListOptions{}, &mw); err != nil {
+	if err := r.List(ctx, mutatingWebhooks, "", "", &mw); err != nil {
 		return nil, fmt.Errorf("list mutating webhook configurations: %w", err)
 	}
 	for _, cfg := range mw.Items {
@@ -55,7 +55,7 @@ func List(ctx context.Context, c dynamic.Interface) ([]Target, error) {
 			}
 		}
 	}
-	apis, err := listAPIServices(ctx, c)
+	apis, err := listAPIServices(ctx, r)
 	return append(out, apis...), err
 }
 
@@ -69,7 +69,7 @@ func newTarget(kind, name, webhook, ns, svc string, port *int32) Target {
 
 // listAPIServices reads apiregistration.k8s.io/v1 without the aggregator's
 // types: only the service reference matters here.
-func listAPIServices(ctx context.Context, c dynamic.Interface) ([]Target, error) {
+func listAPIServices(ctx context.Context, r *kuberead.Reader) ([]Target, error) {
 	var apis struct {
 		Items []struct {
 			Metadata struct {
@@ -84,7 +84,7 @@ func listAPIServices(ctx context.Context, c dynamic.Interface) ([]Target, error)
 			} `json:"spec"`
 		} `json:"items"`
 	}
-	if err := list(ctx, c, apiServices, "", metav1.ListOptions{}, &apis); err != nil {
+	if err := r.List(ctx, apiServices, "", "", &apis); err != nil {
 		return nil, fmt.Errorf("list APIServices: %w", err)
 	}
 	var out []Target
@@ -99,9 +99,9 @@ func listAPIServices(ctx context.Context, c dynamic.Interface) ([]Target, error)
 // Resolve sets the address the kube-apiserver dials: the Service's
 // ClusterIP and port, or with endpointRouting (kube-apiserver
 // --enable-aggregator-routing) a ready endpoint's address and target port.
-func Resolve(ctx context.Context, c dynamic.Interface, t *Target, endpointRouting bool) error {
+func Resolve(ctx context.Context, r *kuberead.Reader, t *Target, endpointRouting bool) error {
 	var svc corev1.Service
-	if err := get(ctx, c, services, t.namespace, t.svc, &svc); err != nil {
+	if err := r.Get(ctx, services, t.namespace, t.svc, &svc); err != nil {
 		return fmt.Errorf("service %s/%s: %w", t.namespace, t.svc, err)
 	}
 	var sp *corev1.ServicePort
@@ -120,13 +120,12 @@ func Resolve(ctx context.Context, c dynamic.Interface, t *Target, endpointRoutin
 		t.Address = net.JoinHostPort(svc.Spec.ClusterIP, strconv.Itoa(int(t.port)))
 		return nil
 	}
-	return resolveEndpoint(ctx, c, t, sp.Name)
+	return resolveEndpoint(ctx, r, t, sp.Name)
 }
 
-func resolveEndpoint(ctx context.Context, c dynamic.Interface, t *Target, portName string) error {
+func resolveEndpoint(ctx context.Context, r *kuberead.Reader, t *Target, portName string) error {
 	var slices discoveryv1.EndpointSliceList
-	opts := metav1.ListOptions{LabelSelector: discoveryv1.LabelServiceName + "=" + t.svc}
-	if err := list(ctx, c, endpointSlices, t.namespace, opts, &slices); err != nil {
+	if err := r.List(ctx, endpointSlices, t.namespace, discoveryv1.LabelServiceName+"="+t.svc, &slices); err != nil {
 		return fmt.Errorf("endpoints of %s/%s: %w", t.namespace, t.svc, err)
 	}
 	for _, s := range slices.Items {

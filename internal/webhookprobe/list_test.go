@@ -4,16 +4,19 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	dynamicfake "k8s.io/client-go/dynamic/fake"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 )
 
 // fakeAPI serves the objects to the dynamic client as the API server
 // would, label selectors included.
-func fakeAPI(objs ...map[string]any) *dynamicfake.FakeDynamicClient {
+func fakeAPI(t *testing.T, objs ...map[string]any) *kuberead.Reader {
 	lists := map[schema.GroupVersionResource]string{
 		validatingWebhooks: "ValidatingWebhookConfigurationList",
 		mutatingWebhooks:   "MutatingWebhookConfigurationList",
@@ -25,7 +28,11 @@ func fakeAPI(objs ...map[string]any) *dynamicfake.FakeDynamicClient {
 	for i, o := range objs {
 		ros[i] = &unstructured.Unstructured{Object: o}
 	}
-	return dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, ros...)
+	r, err := kuberead.FromDynamic(dynamicfake.NewSimpleDynamicClientWithCustomListKinds(runtime.NewScheme(), lists, ros...), kuberead.Within(time.Minute))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
 
 func meta(name, ns string, labels map[string]any) map[string]any {
@@ -84,7 +91,7 @@ func endpointSlice(ns, svc, portName string, port int64, addr string, ready bool
 // port (443 when unset); URL webhooks and local APIServices are left out.
 func TestList(t *testing.T) {
 	urlHook := map[string]any{"name": "url.example.com", "clientConfig": map[string]any{"url": "https://example.com/"}}
-	c := fakeAPI(
+	c := fakeAPI(t,
 		webhookConfig("ValidatingWebhookConfiguration", "v", svcHook("deny.example.com", "ns1", "hook", nil), urlHook),
 		webhookConfig("MutatingWebhookConfiguration", "m", svcHook("mut.example.com", "ns2", "mhook", int64(8443))),
 		apiService("v1.x", map[string]any{"namespace": "ns3", "name": "api", "port": int64(6443)}),
@@ -133,7 +140,7 @@ func TestResolve(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := newTarget("ValidatingWebhookConfiguration", "v", "w", "ns", "hook", nil)
-			err := Resolve(context.Background(), fakeAPI(tc.objs...), &tg, tc.endpoints)
+			err := Resolve(context.Background(), fakeAPI(t, tc.objs...), &tg, tc.endpoints)
 			switch {
 			case err != nil && !strings.Contains(err.Error(), tc.want):
 				t.Errorf("Resolve: %v, want %q", err, tc.want)

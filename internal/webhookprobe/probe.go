@@ -7,9 +7,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 
-	"k8s.io/client-go/dynamic"
-
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 )
 
 // Outcome of dialing one target through the tunnel.
@@ -43,14 +42,14 @@ type Options struct {
 }
 
 // Run lists, resolves and dials every target.
-func Run(ctx context.Context, c dynamic.Interface, opts Options) (Results, error) {
-	targets, err := List(ctx, c)
+func Run(ctx context.Context, r *kuberead.Reader, opts Options) (Results, error) {
+	targets, err := List(ctx, r)
 	if err != nil {
 		return nil, err
 	}
 	out := make([]Result, 0, len(targets))
 	for _, t := range targets {
-		if err := Resolve(ctx, c, &t, opts.EndpointRouting); err != nil {
+		if err := Resolve(ctx, r, &t, opts.EndpointRouting); err != nil {
 			out = append(out, Result{Target: t, Outcome: Unresolved, Detail: err.Error()})
 			continue
 		}

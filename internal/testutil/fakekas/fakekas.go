@@ -1,7 +1,9 @@
 // Package fakekas serves a stand-in kube-apiserver for the tests of the
-// readers that take --kubeconfig (the usage report, teardown): a /metrics
-// page of the test's choosing, 404 for every other path (objects then count
-// as gone, lists as unreadable), and a kubeconfig that names it.
+// commands that read one (internal/kuberead and everything above it): a
+// /metrics page of the test's choosing, 404 for every other path (objects
+// then count as gone, lists as unreadable) (Serve); a hostile one that
+// stalls, drips, streams an endless list or sends one huge object
+// (Hostile); and a kubeconfig that names either (Kubeconfig).
 package fakekas
 
 import (
@@ -40,8 +42,8 @@ func Serve(tb testing.TB, code int, body string) string {
 }
 
 // Kubeconfig writes a kubeconfig naming server at path ("" = a file in a
-// fresh temporary directory), without verifying its certificate
-// (httptest's is self-signed), and returns the path.
+// fresh temporary directory; missing parent directories are made), without
+// verifying its certificate (httptest's is self-signed), and returns the path.
 func Kubeconfig(tb testing.TB, path, server string) string {
 	tb.Helper()
 	if path == "" {
@@ -54,6 +56,9 @@ users: [{name: u, user: {token: t}}]
 contexts: [{name: c, context: {cluster: c, user: u}}]
 current-context: c
 `, server)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		tb.Fatal(err)
+	}
 	if err := os.WriteFile(path, []byte(cfg), 0o600); err != nil {
 		tb.Fatal(err)
 	}
