@@ -9,6 +9,8 @@
 #   IMAGE  the image kustomize will run (make image passes what it built);
 #          without it only the docker itself is checked
 #   KB_WIRING_TIMEOUT  seconds the test run of IMAGE may take (60)
+#   KB_WIRING_KILL_AFTER  seconds after that SIGTERM a run still there is
+#          killed (10); its test sets 1 so as not to wait the 10 s out
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -76,10 +78,12 @@ fi
 # waiting for ever (the same bug that loses its exit code), and a check must
 # not hang a build. docker run hands a SIGTERM on to the container (its
 # --sig-proxy) and goes on waiting, so timeout kills a client still there
-# 10 s after the SIGTERM (it exits 137 then, 124 when the SIGTERM sufficed).
+# 10 s after the SIGTERM (KB_WIRING_KILL_AFTER; it exits 137 then, 124 when
+# the SIGTERM sufficed).
 wiring_timeout=${KB_WIRING_TIMEOUT:-60}
+kill_after=${KB_WIRING_KILL_AFTER:-10}
 run_as_kustomize() {
-  timeout --kill-after=10 "$wiring_timeout" "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
+  timeout --kill-after="$kill_after" "$wiring_timeout" "$@" docker run --rm -i --network none --user nobody --security-opt=no-new-privileges "$image" version </dev/null 2>&1
 }
 rc=0
 out=$(run_as_kustomize env) || rc=$?

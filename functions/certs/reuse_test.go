@@ -24,8 +24,10 @@ import (
 // TestReuse: a second run with the same inputs changes nothing on disk,
 // neither bytes nor modification times.
 func TestReuse(t *testing.T) {
+	t.Parallel()
 	for _, tc := range shapes {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			opts := options(t, tc.ip)
 			opts.KeyAlgorithm, opts.KeySize = tc.algo, tc.size
 			first := ensure(t, opts)

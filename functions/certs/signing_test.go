@@ -60,6 +60,7 @@ func previousCert(t *testing.T, algo, name string) *x509.Certificate {
 // extensions with the same criticality as the cfssl-signed certificates
 // of the previous release.
 func TestSigning(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		algo string
 		size int
@@ -71,6 +72,7 @@ func TestSigning(t *testing.T) {
 		{"rsa", 4096, x509.SHA512WithRSA},
 	} {
 		t.Run(fmt.Sprintf("%s%d", tc.algo, tc.size), func(t *testing.T) {
+			t.Parallel()
 			opts := options(t, "192.0.2.10")
 			opts.KeyAlgorithm, opts.KeySize = tc.algo, tc.size
 			r, err := Plan(opts)

@@ -24,8 +24,10 @@ var shapes = []struct {
 // TestCertificatesVerify checks every certificate with Go's verifier, with
 // a real mutual TLS handshake and with openssl, positives and negatives.
 func TestCertificatesVerify(t *testing.T) {
+	t.Parallel()
 	for _, tc := range shapes {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			opts := options(t, tc.ip)
 			opts.KeyAlgorithm, opts.KeySize = tc.algo, tc.size
 			r := ensure(t, opts)

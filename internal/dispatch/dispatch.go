@@ -43,33 +43,36 @@ type Function struct {
 // APIVersion is the apiVersion of every kind served here.
 const APIVersion = bundle.APIVersion
 
-var functions = map[string]Function{}
-
-// Register adds a function kind; this package's init registers every kind the
-// binary serves.
-func Register(f Function) { functions[f.Kind] = f }
-
-func init() {
-	Register(Function{Kind: bundle.Kind, Role: Generator, Factory: bundlefn.Processor})
-	Register(Function{Kind: certs.Kind, Role: Generator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
-		return certs.Function{Getenv: in.Getenv, BootstrapIP: in.BootstrapIP}
-	}})
-	Register(Function{Kind: check.Kind, Role: Validator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
-		return check.Processor(in.Getenv)
-	}})
+// functions is every kind this binary serves, a fixed table: each call
+// builds it afresh, so no caller can change what the binary serves.
+func functions() []Function {
+	return []Function{
+		{Kind: bundle.Kind, Role: Generator, Factory: bundlefn.Processor},
+		{Kind: certs.Kind, Role: Generator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
+			return certs.Function{Getenv: in.Getenv, BootstrapIP: in.BootstrapIP}
+		}},
+		// The check reads nothing from the environment.
+		{Kind: check.Kind, Role: Validator, Factory: func(bundle.Inputs) framework.ResourceListProcessor {
+			return check.Processor()
+		}},
+	}
 }
 
 // Lookup returns the function for a kind.
 func Lookup(kind string) (Function, bool) {
-	f, ok := functions[kind]
-	return f, ok
+	for _, f := range functions() {
+		if f.Kind == kind {
+			return f, true
+		}
+	}
+	return Function{}, false
 }
 
 // Kinds lists the served kinds, sorted.
 func Kinds() []string {
-	out := make([]string, 0, len(functions))
-	for k := range functions {
-		out = append(out, k)
+	var out []string
+	for _, f := range functions() {
+		out = append(out, f.Kind)
 	}
 	sort.Strings(out)
 	return out
@@ -82,7 +85,7 @@ func Processor(getenv func(string) string) framework.ResourceListProcessor {
 			return fmt.Errorf("no functionConfig in the ResourceList: give a %s config", strings.Join(Kinds(), ", "))
 		}
 		apiVersion, kind := rl.FunctionConfig.GetApiVersion(), rl.FunctionConfig.GetKind()
-		f, ok := functions[kind]
+		f, ok := Lookup(kind)
 		if !ok || apiVersion != bundle.APIVersion {
 			return fmt.Errorf("functionConfig is %s %s; this function serves apiVersion %s kinds %s",
 				apiVersion, kind, bundle.APIVersion, strings.Join(Kinds(), ", "))

@@ -21,7 +21,7 @@ import (
 // echoes its input unchanged, because kustomize replaces the resources with
 // whatever a legacy plugin prints (an empty output would delete everything).
 func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func(string) string) error {
-	f, ok := functions[kind]
+	f, ok := Lookup(kind)
 	if !ok {
 		return fmt.Errorf("this binary serves no plugin kind %q", kind)
 	}

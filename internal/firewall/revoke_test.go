@@ -85,6 +85,7 @@ func (p *fakePlatform) seed(t *testing.T, r fakeRule) {
 // ours are added next to it, carry the cluster's identity, and go again on
 // revoke.
 func TestRevokeKeepsOthers(t *testing.T) {
+	t.Parallel()
 	base := planCases[2] // dual stack by name
 	other := base.opts
 	other.From, other.InfraID = prefixes("10.0.1.0/24", "fd00:11::/64"), otherID
@@ -103,6 +104,7 @@ func TestRevokeKeepsOthers(t *testing.T) {
 		{"firewalld", fakeRule{Kind: "firewalld-permanent", CIDR: "10.0.0.0/24", Desc: `rule family="ipv4" source address="10.0.0.0/24" port port="8091" protocol="tcp" accept`}, false},
 	} {
 		t.Run(tc.format+" "+tc.user.CIDR, func(t *testing.T) {
+			t.Parallel()
 			p := newFakePlatform(t)
 			other := other
 			if !firewall.IsCloud(tc.format) {

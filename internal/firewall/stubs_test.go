@@ -136,9 +136,11 @@ func plainOrQuoted(s string) string {
 // TestScriptsCalls: the commands every sh form runs, with their argv, run
 // against the stubs, compared with a reviewed file per case.
 func TestScriptsCalls(t *testing.T) {
+	t.Parallel()
 	s := newStubs(t)
 	for _, pc := range planCases {
 		t.Run(pc.name, func(t *testing.T) {
+			t.Parallel()
 			var calls strings.Builder
 			for _, f := range allForms() {
 				if f.nftChain != "" && pc.name != "dualstack-name" {

@@ -37,8 +37,10 @@ func failAt(n int64) (fault func(hostfs.Op, string) error, hit func() bool) {
 // a DurabilityError, every file of the run in place, and the next Recover
 // leaves the root as an uninterrupted run does. Nothing in between.
 func TestApplyFaultAtEveryStep(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			base, after := sc.expected(t)
 			outcomes := map[string]int{}
 			for n := int64(1); ; n++ {

@@ -61,8 +61,10 @@ const (
 // before its journal existed scrubbed); Recover says which, and leaves no
 // journal and no scratch name.
 func TestRecoverAfterAKillAtEveryChange(t *testing.T) {
+	t.Parallel()
 	for _, sc := range scenarios {
 		t.Run(sc.name, func(t *testing.T) {
+			t.Parallel()
 			base, after := sc.expected(t)
 			before := treetest.Snapshot(t, base, treetest.Content)
 			outcomes := map[string]int{}

@@ -13,9 +13,9 @@ import (
 // Processor returns the validator. It leaves rl.Items untouched, records
 // the findings in rl.Results, and returns their result.Err when any is an
 // error, so the process exits non-zero (framework.Execute alone exits 0 and
-// kustomize ignores results). getenv is unused; it matches the dispatcher's
-// factory signature.
-func Processor(getenv func(string) string) framework.ResourceListProcessor {
+// kustomize ignores results). It takes nothing: the check reads only its
+// config and the resources.
+func Processor() framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(process)
 }
 

@@ -73,7 +73,7 @@ func TestProcess(t *testing.T) {
 			}
 			rl := resourceList(t, bundle, tt.config)
 			before, _ := kio.StringAll(rl.Items)
-			err := Processor(nil).Process(rl)
+			err := Processor().Process(rl)
 			if after, _ := kio.StringAll(rl.Items); after != before {
 				t.Errorf("the validator changed the resources")
 			}
@@ -111,7 +111,7 @@ func TestProcess(t *testing.T) {
 func TestCertDirRelativeToWorkingDirectory(t *testing.T) {
 	t.Chdir("../testdata")
 	rl := resourceList(t, readFile(t, "bundle/good.yaml"), configYAML+"spec:\n  certDir: certs/wrong-san\n")
-	err := Processor(nil).Process(rl)
+	err := Processor().Process(rl)
 	if err == nil || findRule(rl.Results, "server-cert-san-missing") == nil {
 		t.Fatalf("want server-cert-san-missing from certs/wrong-san, got %v, %v", err, rl.Results)
 	}
