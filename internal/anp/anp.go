@@ -1,4 +1,4 @@
-// Package anp holds what the apiserver-network-proxy v0.36.0 binaries
+// Package anp holds what the apiserver-network-proxy binaries of each supported version
 // accept: the flag tables of proxy-server and proxy-agent with each flag's
 // kind, default and allowed values (flags.go), how pflag reads a command
 // line (parse.go), the limits below and how proxy strategies route

@@ -173,7 +173,7 @@ func bootstrapIPLabel(rep *render.Report) string {
 
 func overlayLabel(o string) string {
 	if o == "" {
-		return "ipv4"
+		return kustbuild.DefaultOverlay
 	}
 	return o
 }
