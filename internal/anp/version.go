@@ -33,6 +33,11 @@ type Version struct {
 	// that an agent took the request; the target's own first bytes prove
 	// the dial. v0.36 answers after the agent's dial response.
 	ConnectBeforeDial bool
+	// DefaultMode is the server mode (--mode, ModeHTTPConnect or ModeGRPC)
+	// a bundle for this version renders unless its config sets one: the
+	// mode that measured better under faults on this version's binaries
+	// (docs/proxy-versions.md, "Which mode, and why"; e2e TestModes).
+	DefaultMode string
 }
 
 // V028 is the family OpenShift 4.18 to 4.22 ship: openshift/
@@ -43,11 +48,16 @@ type Version struct {
 var V028 = func() *Version {
 	v := newVersion("v0.28", "v0.28.0", "4.18 to 4.22", "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
+	v.DefaultMode = ModeHTTPConnect
 	return v
 }()
 
 // V036 is upstream v0.36.0, which OpenShift 4.23 and later (5.x) ship.
-var V036 = newVersion("v0.36", "v0.36.0", "4.23 and later", "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
+var V036 = func() *Version {
+	v := newVersion("v0.36", "v0.36.0", "4.23 and later", "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
+	v.DefaultMode = ModeHTTPConnect
+	return v
+}()
 
 // Versions are the supported families, oldest first.
 var Versions = []*Version{V028, V036}
