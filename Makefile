@@ -83,19 +83,20 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
 
-# The mode comparison's size (docs/proxy-versions.md, "Which mode, and why").
-MODES_AGENTS  ?= 200
+# The mode comparison's sizes (docs/proxy-versions.md, "Which mode, and why"):
+# each agent count is one run per version, every run with MODES_CALLERS callers.
+MODES_AGENTS  ?= 3 200
 MODES_CALLERS ?= 50
 MODES_REPS    ?= 2
 
-modes: tools ## http-connect against grpc under faults, on every proxy version: 200 agents, 50 callers, both modes per repetition (root; about 15 minutes a version)
+modes: tools ## http-connect against grpc under faults, on every proxy version: 3 and 200 agents, 50 callers, both modes per repetition (root; about an hour)
 	@if [ "$$(id -u)" != 0 ]; then echo "make modes: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	@for v in v0.36 v0.28; do \
-	  KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$(MODES_AGENTS) KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
-	  KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/modes-$$v.log $(PROGRESS) "make modes (proxy $$v)" bash -c $(call GOTEST_SHOWN,_output/modes-$$v.log) \
-	    '$(GO) test -tags e2e -count=1 -timeout 90m -run "^TestModes\$$" -v ./e2e/' || { tail -50 _output/modes-$$v.log; exit 1; }; \
-	done
+	@for v in v0.36 v0.28; do for n in $(MODES_AGENTS); do \
+	  KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$$n KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
+	  KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/modes-$$v-$$n.log $(PROGRESS) "make modes (proxy $$v, $$n agents)" bash -c $(call GOTEST_SHOWN,_output/modes-$$v-$$n.log) \
+	    '$(GO) test -tags e2e -count=1 -timeout 90m -run "^TestModes\$$" -v ./e2e/' || { tail -50 _output/modes-$$v-$$n.log; exit 1; }; \
+	done; done
 
 node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.18-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi
