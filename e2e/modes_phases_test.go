@@ -228,7 +228,8 @@ var modeMetrics = []modeMetric{
 	{"server goroutines", func(r modeResult) float64 { return float64(r.goroutines) }, asCount},
 }
 
-// medianMetric is the median of value over rs, "-" when rs is empty.
+// medianMetric is the median of value over rs (the mean of the middle two
+// for an even count), "-" when rs is empty.
 func medianMetric(rs []modeResult, value func(modeResult) float64, format func(float64) string) string {
 	if len(rs) == 0 {
 		return "-"
@@ -238,5 +239,9 @@ func medianMetric(rs []modeResult, value func(modeResult) float64, format func(f
 		vs = append(vs, value(r))
 	}
 	sort.Float64s(vs)
-	return format(vs[len(vs)/2])
+	mid := len(vs) / 2
+	if len(vs)%2 == 0 {
+		return format((vs[mid-1] + vs[mid]) / 2)
+	}
+	return format(vs[mid])
 }

@@ -48,7 +48,7 @@ type Version struct {
 var V028 = func() *Version {
 	v := newVersion("v0.28", "v0.28.0", "4.18 to 4.22", "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
-	v.DefaultMode = ModeHTTPConnect
+	v.DefaultMode = ModeGRPC
 	return v
 }()
 
