@@ -87,7 +87,7 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 # each agent count is one run per version, every run with MODES_CALLERS callers.
 MODES_AGENTS  ?= 3 200
 MODES_CALLERS ?= 50
-MODES_REPS    ?= 2
+MODES_REPS    ?= 3
 
 modes: tools ## http-connect against grpc under faults, on every proxy version: 3 and 200 agents, 50 callers, both modes per repetition (root; about an hour)
 	@if [ "$$(id -u)" != 0 ]; then echo "make modes: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi

@@ -44,7 +44,10 @@ type Version struct {
 // apiserver-network-proxy's release branches rebased once onto upstream
 // v0.28.0 plus 15 commits. The transfer channel is a constant of 10
 // packets, the agent listener's minimum TLS version is fixed at 1.2, and a
-// dial an agent never answers waits for the caller to give up.
+// dial an agent never answers waits for the caller to give up; in
+// http-connect mode such a dial then stays pending on the server for good,
+// while in grpc mode the kube-apiserver cancels it after 30 s, hence grpc
+// by default.
 var V028 = func() *Version {
 	v := newVersion("v0.28", "v0.28.0", "4.18 to 4.22", "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
