@@ -25,7 +25,7 @@ GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e node-e2e scale tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e node-e2e scale modes tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -69,9 +69,9 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 
 # The e2e cases that run on every supported proxy version, not only the
 # newest: the tunnel in both modes with a webhook allowed and denied, the
-# gate with a cluster, the usage report, status --gather in containers and
-# the FIPS 140-only tunnel (docs/proxy-versions.md).
-E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestVerdict[A-Za-z]+)$$
+# gate with a cluster, the usage report, status --gather in containers, the
+# FIPS 140-only tunnel and how SIGTERM ends the server (docs/proxy-versions.md).
+E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestVerdict[A-Za-z]+)$$
 
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
@@ -87,6 +87,21 @@ scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 serve
 	KB_SCALE_AGENTS=10,50,200 KB_SCALE_CALLERS=1,10,50 KB_SCALE_RESTARTS=5 KB_SCALE_SECONDS=10 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/scale.log \
 	  $(PROGRESS) "make scale" bash -c $(call GOTEST_SHOWN,_output/scale.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestScale\$$" -v ./e2e/' || { tail -50 _output/scale.log; exit 1; }
+
+# The mode comparison's sizes (docs/proxy-versions.md, "Which mode, and why"):
+# each agent count is one run per version, every run with MODES_CALLERS callers.
+MODES_AGENTS  ?= 3 200
+MODES_CALLERS ?= 50
+MODES_REPS    ?= 3
+
+modes: tools ## http-connect against grpc under faults, on every proxy version: 3 and 200 agents, 50 callers, both modes per repetition (root; about an hour)
+	@if [ "$$(id -u)" != 0 ]; then echo "make modes: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
+	@mkdir -p _output
+	@for v in v0.36 v0.28; do for n in $(MODES_AGENTS); do \
+	  KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$$n KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
+	  KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/modes-$$v-$$n.log $(PROGRESS) "make modes (proxy $$v, $$n agents)" bash -c $(call GOTEST_SHOWN,_output/modes-$$v-$$n.log) \
+	    '$(GO) test -tags e2e -count=1 -timeout 90m -run "^TestModes\$$" -v ./e2e/' || { tail -50 _output/modes-$$v-$$n.log; exit 1; }; \
+	done; done
 
 node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.14-4.22): a kubelet, containerd, controller-manager and scheduler run the rendered bundle (root; builds the node tools once)
 	@if [ "$$(id -u)" != 0 ]; then echo "make node-e2e: needs root (network and mount namespaces, containerd); run it as root" >&2; exit 1; fi

@@ -22,13 +22,13 @@ import (
 // manifest render wrote (`podman kube play`), proxy-agent from the rendered
 // DaemonSet's pod template and Secret (`podman run` in the node's network
 // namespace), both from an image built FROM scratch and named by
-// `render --image`. The bootstrap kube-apiserver's webhook calls go through
-// these containers.
+// `render --image`, in the mode the version renders by default. The
+// bootstrap kube-apiserver's webhook calls go through these containers.
 func TestTunnelInContainers(t *testing.T) {
 	podmantest.Require(t)
 	buildProxyImage(t)
 	for _, fam := range []family{ipv4, ipv6} {
-		t.Run(bundle.ModeHTTPConnect+"-"+fam.name, func(t *testing.T) { runContainerTunnel(t, fam) })
+		t.Run(proxyVersion.DefaultMode+"-"+fam.name, func(t *testing.T) { runContainerTunnel(t, fam) })
 	}
 }
 
@@ -81,7 +81,7 @@ func runContainerTunnel(t *testing.T, fam family) {
 // newContainerEnv is newEnv with the bundle rendered for proxyImage.
 func newContainerEnv(t *testing.T, fam family) *env {
 	t.Helper()
-	e := &env{name: "containers/" + fam.name, mode: bundle.ModeHTTPConnect, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
+	e := &env{name: "containers/" + fam.name, mode: proxyVersion.DefaultMode, fam: fam, tp: newTopology(t, fam), root: shortRoot(t)}
 	out, err := exec.Command(cli(t), "render", "--overlay", fam.name, "--root", e.root,
 		"--bootstrap-ip", fam.bootIP, "--image", proxyImage, "--proxy-version", proxyVersion.Name).CombinedOutput()
 	if err != nil {

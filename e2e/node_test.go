@@ -17,7 +17,6 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
@@ -80,7 +79,7 @@ func runRealNode(t *testing.T, fam family, images []string) {
 	if err != nil {
 		t.Fatalf("render: %v\n%s", err, out)
 	}
-	c := &nodeCase{e: &env{name: "node/" + fam.name, mode: bundle.ModeHTTPConnect, fam: fam,
+	c := &nodeCase{e: &env{name: "node/" + fam.name, mode: proxyVersion.DefaultMode, fam: fam,
 		tp: &topology{fam: fam, boot: ns[0], node: ns[1]}, root: p.root}}
 	c.startControlPlane(t)
 	kasURL := "https://" + net.JoinHostPort(fam.bootIP, "6443")

@@ -8,17 +8,17 @@ import (
 	"path/filepath"
 	"testing"
 
-	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // renderInto runs the real `konnectivity-bundle render` for mode and family
-// into root. http-connect uses the shipped overlay as is; grpc uses an overlay
-// written here that patches the family's config the way overlays/ipv6 does.
+// into root. The version's default mode (anp.Version.DefaultMode) uses the
+// shipped overlay as is; the other mode uses an overlay written here that
+// patches the family's config the way overlays/ipv6 does.
 func renderInto(t *testing.T, root, mode string, fam family) {
 	t.Helper()
 	overlay := fam.name
-	if mode != bundle.ModeHTTPConnect {
+	if mode != proxyVersion.DefaultMode {
 		overlay = modeOverlay(t, mode, fam)
 	}
 	out, err := exec.Command(cli(t), "render", "--overlay", overlay, "--root", root,

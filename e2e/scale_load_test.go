@@ -35,8 +35,13 @@ type loadRun struct {
 const failPause = 100 * time.Millisecond
 
 // startLoad starts callers goroutines sharing a budget of maxCalls calls
-// and maxDur of time.
+// and maxDur of time, each call an admission through the kube-apiserver c.
 func startLoad(c kubernetes.Interface, callers, maxCalls int, maxDur time.Duration) *loadRun {
+	return startCalls(func() error { return admit(c, false) }, callers, maxCalls, maxDur)
+}
+
+// startCalls is startLoad with any call: each caller repeats do.
+func startCalls(do func() error, callers, maxCalls int, maxDur time.Duration) *loadRun {
 	l := &loadRun{halt: make(chan struct{}), began: time.Now()}
 	deadline := l.began.Add(maxDur)
 	var budget atomic.Int64
@@ -47,7 +52,7 @@ func startLoad(c kubernetes.Interface, callers, maxCalls int, maxDur time.Durati
 			defer l.wg.Done()
 			for budget.Add(-1) >= 0 && time.Now().Before(deadline) && !l.halted() {
 				start := time.Now()
-				err := admit(c, false)
+				err := do()
 				l.record(call{start: start, end: time.Now(), err: err})
 				if err != nil {
 					time.Sleep(failPause)

@@ -41,22 +41,35 @@ type Version struct {
 	// pending_backend_dials stays raised until proxy-server restarts.
 	// Fixed upstream in v0.34.0 (PR #790).
 	KeepsDepartedDials bool
+	// DefaultMode is the server mode (--mode, ModeHTTPConnect or ModeGRPC)
+	// a bundle for this version renders unless its config sets one: the
+	// mode that measured better under faults on this version's binaries
+	// (docs/proxy-versions.md, "Which mode, and why"; e2e TestModes).
+	DefaultMode string
 }
 
 // V028 is the family OpenShift 4.14 to 4.22 ship: openshift/
 // apiserver-network-proxy's release branches, all on one base, upstream
 // v0.28.0 plus 15 commits, with the same flags and metrics. The transfer channel is a constant of 10
 // packets, the agent listener's minimum TLS version is fixed at 1.2, and a
-// dial an agent never answers waits for the caller to give up.
+// dial an agent never answers waits for the caller to give up; in
+// http-connect mode such a dial then stays pending on the server for good,
+// while in grpc mode the kube-apiserver cancels it after 30 s, hence grpc
+// by default.
 var V028 = func() *Version {
 	v := newVersion("v0.28", "v0.28.0", Releases{First: Release{4, 14}, Last: Release{4, 22}}, "sigs.k8s.io/apiserver-network-proxy v0.29.0", metricsV028)
 	v.ConnectBeforeDial = true
 	v.KeepsDepartedDials = true
+	v.DefaultMode = ModeGRPC
 	return v
 }()
 
 // V036 is upstream v0.36.0, which OpenShift 4.23 and later (5.x) ship.
-var V036 = newVersion("v0.36", "v0.36.0", Releases{First: Release{4, 23}}, "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
+var V036 = func() *Version {
+	v := newVersion("v0.36", "v0.36.0", Releases{First: Release{4, 23}}, "sigs.k8s.io/apiserver-network-proxy v0.36.0", metricsV036)
+	v.DefaultMode = ModeHTTPConnect
+	return v
+}()
 
 // Versions are the supported families, oldest first.
 var Versions = []*Version{V028, V036}

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 )
 
 // TestModelIsWhatBuildPrints: the model's objects, printed, are Build's
@@ -145,11 +147,11 @@ func TestModelSpecIsThePatchedConfig(t *testing.T) {
 		enabled                   bool
 		agentPort                 int32
 	}{
-		{"ipv4", "192.0.2.10", "ipv4", "http-connect", true, 8091},
-		{"ipv6", "2001:db8::10", "ipv6", "http-connect", true, 8091},
-		{"dualstack", "192.0.2.10", "dualstack", "http-connect", true, 8091},
-		{"sno", "", "ipv4", "http-connect", false, 8091},
-		{"upi", "", "ipv4", "http-connect", true, 9091},
+		{"ipv4", "192.0.2.10", "ipv4", anp.V036.DefaultMode, true, 8091},
+		{"ipv6", "2001:db8::10", "ipv6", anp.V036.DefaultMode, true, 8091},
+		{"dualstack", "192.0.2.10", "dualstack", anp.V036.DefaultMode, true, 8091},
+		{"sno", "", "ipv4", anp.V036.DefaultMode, false, 8091},
+		{"upi", "", "ipv4", anp.V028.DefaultMode, true, 9091}, // the overlay pins proxyVersion v0.28 over the option
 	}
 	for _, tc := range cases {
 		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), ProxyVersion: "v0.36", Getenv: noEnv})

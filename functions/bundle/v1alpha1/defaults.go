@@ -12,8 +12,10 @@ import (
 
 // Defaults that match the OpenShift installer (docs/config.md).
 const (
-	DefaultNamespace        = hostlayout.AgentNamespace
-	DefaultImage            = "apiserver-network-proxy"
+	DefaultNamespace = hostlayout.AgentNamespace
+	DefaultImage     = "apiserver-network-proxy"
+	// DefaultMode is the mode of a spec whose proxy version is not known
+	// yet; a known version's own default (anp.Version.DefaultMode) wins.
 	DefaultMode             = ModeHTTPConnect
 	DefaultIPFamily         = string(bootstrapip.IPv4)
 	DefaultAgentPort        = 8091
@@ -94,6 +96,9 @@ func (s *Spec) Default(getenv func(string) string) {
 		}
 	}
 	setString(&s.Namespace, DefaultNamespace)
+	if v := s.Version(); v != nil {
+		setString(&s.Mode, v.DefaultMode)
+	}
 	setString(&s.Mode, DefaultMode)
 	s.Server.defaults(s.Version())
 	s.Agent.defaults()

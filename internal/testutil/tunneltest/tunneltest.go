@@ -87,6 +87,9 @@ type Options struct {
 	// newest. An overlay that names its own (upi) keeps it, and the host
 	// runs the binaries of the version the rendered bundle targets.
 	Version *anp.Version
+	// Mode, when set, is patched into the config as spec.mode, overriding
+	// the version's default mode (anp.Version.DefaultMode).
+	Mode string
 }
 
 // New renders overlay under a fresh root and creates the namespaces. It
@@ -110,7 +113,7 @@ func NewWith(t *testing.T, o Options) *Host {
 	if o.Version == nil {
 		o.Version = anp.Newest
 	}
-	if _, err := render.Run(context.Background(), render.Options{Overlay: o.Overlay, Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
+	if _, err := render.Run(context.Background(), render.Options{Overlay: modeOverlay(t, o), Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
 		Image: image, Pin: kustbuild.PinKeep, ProxyVersion: o.Version.Name}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
@@ -126,6 +129,21 @@ func NewWith(t *testing.T, o Options) *Host {
 	}
 	h.namespaces(t, o.Outsider)
 	return h
+}
+
+// modeOverlay is o.Overlay, or with o.Mode set an overlay that takes the
+// same config (overlays/<name>/config where the overlay patches one, else
+// the base's) and patches spec.mode, as the e2e suite's grpc cases do.
+func modeOverlay(t *testing.T, o Options) string {
+	t.Helper()
+	if o.Mode == "" {
+		return o.Overlay
+	}
+	config := filepath.Join("overlays", o.Overlay, "config")
+	if _, err := os.Stat(filepath.Join(tooltest.RepoRoot(), config)); err != nil {
+		config = ""
+	}
+	return tooltest.WriteOverlay(t, tooltest.Overlay{Config: config, Spec: "mode: " + o.Mode})
 }
 
 // newRoot is the host root render writes to: short whatever the
