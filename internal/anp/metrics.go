@@ -1,5 +1,7 @@
 package anp
 
+import "slices"
+
 // ServerMetrics names the metric families a proxy-server version exports
 // on /metrics, as status, wait and the usage report read them. A name left
 // "" is a family that version does not have.
@@ -52,3 +54,33 @@ var metricsV036 = func() ServerMetrics {
 	m.OnHealthPort = true
 	return m
 }()
+
+// Families are the metric names m declares, in field order: what a reader
+// asks a page for when it must see every family this version writes.
+func (m ServerMetrics) Families() []string {
+	var out []string
+	for _, f := range []string{m.AgentStreams, m.ReadyBackends, m.ReadyBackendConnections, m.PendingDials, m.DialFailures, m.DialDuration, m.StreamPackets} {
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// FromMetrics names the version whose server wrote a /metrics page, for a
+// bundle that names none: the newest version with a family its
+// predecessor lacks on the page, else the oldest. has says whether the
+// page holds a family. A new version that adds a family is told apart
+// with no code here; one that adds none reads as its predecessor, whose
+// names it shares.
+func FromMetrics(has func(family string) bool) *Version {
+	for i := len(Versions) - 1; i > 0; i-- {
+		older := Versions[i-1].Metrics.Families()
+		for _, f := range Versions[i].Metrics.Families() {
+			if !slices.Contains(older, f) && has(f) {
+				return Versions[i]
+			}
+		}
+	}
+	return Versions[0]
+}

@@ -2,6 +2,7 @@ package hoststatus
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
@@ -23,19 +24,15 @@ type serverMetrics struct {
 
 // parseMetrics reads the families status needs. The version is the
 // bundle's target; a bundle that names none is read as the page shows
-// itself: ready_backends exists from v0.36 on.
+// itself (anp.FromMetrics).
 func parseMetrics(body string, target *anp.Version) (serverMetrics, error) {
-	m := anp.Newest.Metrics
-	page, err := promtext.Read(strings.NewReader(body), m.AgentStreams, m.ReadyBackends, m.PendingDials, m.DialFailures)
+	page, err := promtext.Read(strings.NewReader(body), everyFamily()...)
 	if err != nil {
 		return serverMetrics{}, err
 	}
 	v := target
 	if v == nil {
-		v = anp.V028
-		if page.Has(anp.V036.Metrics.ReadyBackends) {
-			v = anp.V036
-		}
+		v = anp.FromMetrics(page.Has)
 	}
 	out := serverMetrics{version: v, streams: -1, pending: -1}
 	names := v.Metrics
@@ -122,4 +119,18 @@ func (m serverMetrics) describe(strategies []string) string {
 		parts = append(parts, fmt.Sprintf("ready_backends{%s}=%d", st, m.backends[st]))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// everyFamily is every metric family some supported version writes, so the
+// page shows which version wrote it whatever the bundle targets.
+func everyFamily() []string {
+	var out []string
+	for _, v := range anp.Versions {
+		for _, f := range v.Metrics.Families() {
+			if !slices.Contains(out, f) {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
 }
