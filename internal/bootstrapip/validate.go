@@ -2,6 +2,8 @@
 // the address every proxy-agent dials and the server certificate's only SAN.
 // Validate is the one check of that address: the flags, the generator's
 // spec.bootstrapIP, the certificate library and detection all apply it.
+// Settle and Resolve are the one policy for which source's address a
+// KonnectivityBundle config gets (settle.go).
 package bootstrapip
 
 import (

@@ -30,7 +30,7 @@ func TestBuildCommand(t *testing.T) {
 		{"unknown overlay lists overlays", []string{"build", "nope"}, 1, "", "overlays: dualstack, ipv4, ipv6, sno, upi", ""},
 		{"too many arguments", []string{"build", "ipv4", "ipv6"}, 2, "", "at most one OVERLAY or DIR", ""},
 		{"unknown flag", []string{"build", "--bootstrap", "x"}, 2, "", "unknown flag: --bootstrap", ""},
-		{"flag disagreeing with the overlay's spec.bootstrapIP", []string{"build", "--bootstrap-ip", "192.0.2.20", "upi"}, 1, "", "--bootstrap-ip 192.0.2.20 disagrees with the overlay's spec.bootstrapIP 192.0.2.10", ""},
+		{"flag disagreeing with the overlay's spec.bootstrapIP", []string{"build", "--bootstrap-ip", "192.0.2.20", "upi"}, 1, "", "--bootstrap-ip 192.0.2.20 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10", ""},
 		{"flag agreeing with the overlay's spec.bootstrapIP", []string{"build", "--bootstrap-ip", "192.0.2.10", "upi"}, 0, "", "", "--proxy-server-host=192.0.2.10"},
 		{"sno builds nothing", []string{"build", "sno"}, 0, "", "", ""},
 		{"help", []string{"build", "--help"}, 0, "", "", "kustomize build --enable-alpha-plugins --enable-exec"},

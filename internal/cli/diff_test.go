@@ -81,7 +81,7 @@ func TestDiffCommand(t *testing.T) {
 			stdout: []string{"no differences"}},
 		{name: "overlays: the flag disagreeing with upi's spec.bootstrapIP is an error", code: 2,
 			args:   []string{"diff", "--overlays", "--bootstrap-ip", "192.0.2.20", "--proxy-version", "v0.28", "ipv4", "upi"},
-			stderr: "--bootstrap-ip 192.0.2.20 disagrees with the overlay's spec.bootstrapIP 192.0.2.10", noStdout: true},
+			stderr: "--bootstrap-ip 192.0.2.20 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10", noStdout: true},
 		{name: "stdin against a file", stdin: string(ipv4), code: 0,
 			args: []string{"diff", "-", golden("ipv4")}, stdout: []string{"no differences: stdin and "}},
 		{name: "upi directory: one line per changed flag", code: 1,

@@ -32,10 +32,9 @@ type Options struct {
 	// through KONNECTIVITY_BOOTSTRAP_IP), validated where it was read
 	// (bootstrapip.Validate); the generator checks only its family. The
 	// zero Addr leaves it to each config's own spec.bootstrapIP or the
-	// environment. Build takes it as --bootstrap-ip and settles it against
-	// each config's spec.bootstrapIP (SettleBootstrapIP); BuildModel takes
-	// it as the caller settled it against the spec ReadSpec read (render),
-	// and hands it over as it is.
+	// environment. Build and BuildModel take it as --bootstrap-ip and
+	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle,
+	// which passes an address render settled already as it is).
 	BootstrapIP netip.Addr
 	Image       string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
@@ -77,7 +76,7 @@ func BuildOverlay(name string, opts Options) ([]byte, error) {
 }
 
 func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
-	m, _, err := run(fsys, dir, target, opts, settleEach)
+	m, _, err := run(fsys, dir, target, opts, false)
 	if err != nil {
 		return nil, err
 	}
@@ -85,17 +84,16 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 }
 
 // run is one kustomize run with our functions in-process and the wired
-// checks applied to its result; rule is what a KonnectivityBundle config
-// does with opts.BootstrapIP. A readSpec run stops at that config and
-// returns no resources.
-func run(fsys filesys.FileSystem, dir, target string, opts Options, rule ipRule) (resmap.ResMap, *fnFS, error) {
+// checks applied to its result. A specOnly run (ReadSpec) stops at the
+// first KonnectivityBundle config and returns no resources.
+func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.ip, wrapped.rule = opts.BootstrapIP, rule
+	wrapped.ip, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, specOnly, overlayName(target)
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
-	if rule == readSpec && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
+	if specOnly && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
 		return nil, wrapped, nil // the spec is read, or there is none: the build reports the rest
 	}
 	if wrapped.err != nil {
@@ -112,7 +110,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, rule ipRule)
 	}
 	if err := wrapped.checkPins(opts); err != nil {
 		if _, conflict := err.(*PinConflictError); conflict && opts.Pin == PinKeep {
-			return run(fsys, dir, target, opts.withoutImage(), rule)
+			return run(fsys, dir, target, opts.withoutImage(), specOnly)
 		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
@@ -209,6 +207,15 @@ func (e *UnknownTargetError) Error() string {
 		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", e.Target, strings.Join(Overlays(), ", "))
 	}
 	return fmt.Sprintf("%q is neither a directory nor an overlay; overlays: %s", e.Target, strings.Join(Overlays(), ", "))
+}
+
+// overlayName is target as render names the overlay in its messages, so
+// the settle policy's errors read the same from every command.
+func overlayName(target string) string {
+	if target == "" {
+		return DefaultOverlay
+	}
+	return target
 }
 
 func describe(target, dir string) string {

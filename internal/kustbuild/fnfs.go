@@ -31,9 +31,10 @@ import (
 // kustomize.
 type fnFS struct {
 	filesys.FileSystem
-	getenv func(string) string
-	ip     netip.Addr // Options.BootstrapIP
-	rule   ipRule     // what a KonnectivityBundle config does with ip
+	getenv   func(string) string
+	ip       netip.Addr // Options.BootstrapIP
+	specOnly bool       // ReadSpec: stop at the first KonnectivityBundle config
+	overlay  string     // the target as messages name it
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path

@@ -8,6 +8,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
@@ -34,7 +35,7 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if err != nil {
 			return nil, err
 		}
-		if f.rule == readSpec && c.GetKind() == bundle.Kind {
+		if f.specOnly && c.GetKind() == bundle.Kind {
 			return nil, f.readOwnSpec(c)
 		}
 		in, err := f.inputsFor(c)
@@ -188,15 +189,10 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 	return in, nil
 }
 
-// settle decides a KonnectivityBundle config's address: as the caller
-// settled it (BuildModel), else by SettleBootstrapIP; a disabled bundle
-// generates nothing, so needs none.
+// settle decides a KonnectivityBundle config's address by the one policy,
+// bootstrapip.Settle: the zero Addr leaves it to the generator's own
+// sources and checks.
 func (f *fnFS) settle(own bundle.Spec) (netip.Addr, error) {
-	switch {
-	case f.rule == asSettled:
-		return f.ip, nil
-	case !*own.Enabled:
-		return netip.Addr{}, nil
-	}
-	return SettleBootstrapIP(f.ip, own)
+	return bootstrapip.Settle(bootstrapip.Given{Flag: f.ip, Spec: own.BootstrapIP, Family: bootstrapip.Family(own.IPFamily),
+		Enabled: *own.Enabled, Overlay: f.overlay})
 }

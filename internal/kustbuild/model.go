@@ -21,15 +21,15 @@ type Model struct {
 }
 
 // BuildModel builds target like Build and returns the objects and the
-// generator's spec from that same build. Unlike Build it takes
-// opts.BootstrapIP as settled: the caller settled it against the spec
-// ReadSpec read, so the generator gets it as it is.
+// generator's spec from that same build. opts.BootstrapIP is settled by
+// the same rule as Build's (bootstrapip.Settle), so an address the caller
+// settled already against the spec ReadSpec read passes as it is.
 func BuildModel(target string, opts Options) (*Model, error) {
 	fsys, dir, err := resolve(target)
 	if err != nil {
 		return nil, err
 	}
-	m, f, err := run(fsys, dir, target, opts, asSettled)
+	m, f, err := run(fsys, dir, target, opts, false)
 	if err != nil {
 		return nil, err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // TestModelIsWhatBuildPrints: the model's objects, printed, are Build's
@@ -60,7 +61,7 @@ func TestReadSpecSettlesTheAddress(t *testing.T) {
 		{"ipv6", "2001:db8::7", "ipv6", "", "2001:db8::7", ""},
 		{"upi", "", "ipv4", "192.0.2.10", "192.0.2.10", ""},
 		{"upi", "192.0.2.10", "ipv4", "192.0.2.10", "192.0.2.10", ""},
-		{"upi", "192.0.2.99", "ipv4", "192.0.2.10", "", "--bootstrap-ip 192.0.2.99 disagrees with the overlay's spec.bootstrapIP 192.0.2.10"},
+		{"upi", "192.0.2.99", "ipv4", "192.0.2.10", "", "--bootstrap-ip 192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.overlay+"/"+tc.flag, func(t *testing.T) {
@@ -76,8 +77,8 @@ func TestReadSpecSettlesTheAddress(t *testing.T) {
 			if seen.IPFamily != tc.wantFamily || seen.BootstrapIP != tc.wantSpecIP {
 				t.Errorf("ReadSpec read family %q bootstrapIP %q", seen.IPFamily, seen.BootstrapIP)
 			}
-			ip, err := SettleBootstrapIP(ipOf(tc.flag), *seen)
-			var conflict *BootstrapIPConflictError
+			ip, err := bootstrapip.Settle(bootstrapip.Given{Flag: ipOf(tc.flag), Spec: seen.BootstrapIP, Enabled: true, Overlay: tc.overlay})
+			var conflict *bootstrapip.ConflictError
 			if tc.wantErr != "" {
 				if !errors.As(err, &conflict) || !strings.Contains(err.Error(), tc.wantErr) {
 					t.Fatalf("error %v, want a conflict saying %q", err, tc.wantErr)

@@ -7,23 +7,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// ipRule is what a run does with Options.BootstrapIP when it reaches a
-// KonnectivityBundle config.
-type ipRule int
-
-const (
-	// settleEach settles it against each config's own spec.bootstrapIP
-	// (Build: it is --bootstrap-ip).
-	settleEach ipRule = iota
-	// asSettled hands it to the generator as it is (BuildModel: the caller
-	// settled it against the spec ReadSpec read).
-	asSettled
-	// readSpec records the first config's spec and stops the run there;
-	// nothing is generated (ReadSpec).
-	readSpec
-)
-
-// errSpecRead stops a readSpec run once it has the spec: kustomize aborts
+// errSpecRead stops a ReadSpec run once it has the spec: kustomize aborts
 // on a file it cannot read, so the rest of the overlay is never built.
 var errSpecRead = errors.New("KonnectivityBundle spec read")
 
@@ -31,7 +15,8 @@ var errSpecRead = errors.New("KonnectivityBundle spec read")
 // get it: the first such config after every overlay patch, defaulted except
 // spec.bootstrapIP, which is the config's own or "". The run stops at that
 // config and generates nothing, so the bootstrap IP can be settled from the
-// overlay's own address and family before the one build (render). nil when
+// overlay's own address and family before the one build (render, by
+// bootstrapip.Resolve). nil when
 // target has no such config, or one that does not decode (the build's
 // generator names its fault). A build error before the config is the one
 // the build reports.
@@ -40,7 +25,7 @@ func ReadSpec(target string, opts Options) (*bundle.Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, f, err := run(fsys, dir, target, opts, readSpec)
+	_, f, err := run(fsys, dir, target, opts, true)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // TestBootstrapIPFlagAndOverlay: --bootstrap-ip and an overlay's
-// spec.bootstrapIP follow kustbuild.SettleBootstrapIP (upi pins 192.0.2.10).
+// spec.bootstrapIP follow bootstrapip.Resolve (upi pins 192.0.2.10).
 func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 	cases := []struct {
 		name, overlay, flag string

@@ -23,7 +23,7 @@ type Options struct {
 	// BootstrapIP is --bootstrap-ip, the address agents dial, validated
 	// where the flag is read (the zero Addr: not given). Render settles it
 	// once with the overlay's own spec.bootstrapIP and ipFamily, read before
-	// the build (settleIP), and checks it there for any other caller.
+	// the build, by bootstrapip.Resolve, which checks it for any caller.
 	BootstrapIP netip.Addr
 	// AutoBootstrapIP is --bootstrap-ip auto: detect the address, unless the
 	// overlay names one; BootstrapIP is ignored then.
