@@ -49,3 +49,70 @@ func TestSettle(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve: render's policy names the source at fault with a typed
+// error, and auto detects only when the overlay names no address.
+func TestResolve(t *testing.T) {
+	detected := netip.MustParseAddr("198.51.100.7")
+	cases := []struct {
+		name     string
+		g        Given
+		want     string // the address; "" = none
+		source   string // substring of Detection.Source
+		errType  string // "missing", "conflict", "field:FIELD", "detect"; "" = no error
+		noDetect bool   // detection fails the test
+	}{
+		{name: "flag alone", g: Given{Flag: netip.MustParseAddr("192.0.2.20"), Enabled: true}, want: "192.0.2.20"},
+		{name: "nothing", g: Given{Enabled: true, Overlay: "ipv4"}, errType: "missing"},
+		{name: "nothing, disabled", g: Given{}, want: ""},
+		{name: "auto detects", g: Given{Auto: true, Enabled: true}, want: "198.51.100.7", source: "route"},
+		{name: "auto keeps the overlay's", g: Given{Auto: true, Spec: "192.0.2.10", Enabled: true}, want: "192.0.2.10", source: "spec.bootstrapIP", noDetect: true},
+		{name: "auto finds nothing", g: Given{Auto: true, Family: IPv6, Enabled: true}, errType: "detect"},
+		{name: "conflict", g: Given{Flag: netip.MustParseAddr("192.0.2.20"), Spec: "192.0.2.10", Enabled: true}, errType: "conflict"},
+		{name: "unusable spec", g: Given{Spec: "127.0.0.1", Enabled: true}, errType: "field:" + SpecField},
+		{name: "flag of another family", g: Given{Flag: netip.MustParseAddr("192.0.2.20"), Family: IPv6, Enabled: true}, errType: "field:" + FlagField},
+		{name: "spec of another family", g: Given{Spec: "2001:db8::10", Family: IPv4, Enabled: true}, errType: "field:" + SpecField},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			det, err := Resolve(tc.g, func(fam Family) (Detection, error) {
+				if tc.noDetect {
+					t.Error("detected although the overlay names its address")
+				}
+				if fam == IPv6 {
+					return Detection{}, &Error{Problem: NotAnIP}
+				}
+				return Detection{Addr: detected, Source: "source address of the route to " + ProbeIPv4}, nil
+			})
+			if got := errType(err); got != tc.errType {
+				t.Fatalf("error %v (%s), want %q", err, got, tc.errType)
+			}
+			if err != nil {
+				return
+			}
+			got := ""
+			if det.Addr.IsValid() {
+				got = det.Addr.String()
+			}
+			if got != tc.want || !strings.Contains(det.Source, tc.source) {
+				t.Errorf("got %q from %q, want %q from %q", got, det.Source, tc.want, tc.source)
+			}
+		})
+	}
+}
+
+func errType(err error) string {
+	switch e := err.(type) {
+	case nil:
+		return ""
+	case *MissingError:
+		return "missing"
+	case *ConflictError:
+		return "conflict"
+	case *FieldError:
+		return "field:" + e.Field
+	case *DetectError:
+		return "detect"
+	}
+	return "other: " + err.Error()
+}
