@@ -72,14 +72,22 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 # gate with a cluster, the usage report, status --gather in containers, the
 # FIPS 140-only tunnel and how SIGTERM ends the server (docs/proxy-versions.md).
 E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestVerdict[A-Za-z]+)$$
+# The supported proxy versions, oldest first, as the code lists them
+# (internal/anp.Versions): computed on first use (so `make help` runs no
+# go run) and kept, and an empty list stops make rather than testing nothing.
+PROXY_VERSIONS = $(eval PROXY_VERSIONS := $$(or $$(shell $(GO) run ./cmd/konnectivity-bundle proxy-version --list),$$(error proxy-version --list printed nothing)))$(PROXY_VERSIONS)
+# Every version but the newest, which the first e2e pass runs.
+OLDER_PROXY_VERSIONS = $(filter-out $(lastword $(PROXY_VERSIONS)),$(PROXY_VERSIONS))
 
 e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd in network namespaces (root)
 	@if [ "$$(id -u)" != 0 ]; then echo "make e2e: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
 	KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e.log $(PROGRESS) "make e2e" bash -c $(call GOTEST_SHOWN,_output/e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/...' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
-	KB_PROXY_VERSION=v0.28 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e-v0.28.log $(PROGRESS) "make e2e (proxy v0.28)" bash -c $(call GOTEST_SHOWN,_output/e2e-v0.28.log) \
-	  '$(GO) test -tags e2e -count=1 -timeout 30m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/e2e-v0.28.log; exit 1; }
+	@for v in $(OLDER_PROXY_VERSIONS); do \
+	  KB_PROXY_VERSION=$$v KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e-$$v.log $(PROGRESS) "make e2e (proxy $$v)" bash -c $(call GOTEST_SHOWN,_output/e2e-$$v.log) \
+	    '$(GO) test -tags e2e -count=1 -timeout 30m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/e2e-$$v.log; exit 1; }; \
+	done
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
 	@if [ "$$(id -u)" != 0 ]; then echo "make scale: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
@@ -97,7 +105,7 @@ MODES_REPS    ?= 3
 modes: tools ## http-connect against grpc under faults, on every proxy version: 3 and 200 agents, 50 callers, both modes per repetition (root; about an hour)
 	@if [ "$$(id -u)" != 0 ]; then echo "make modes: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
-	@for v in v0.36 v0.28; do for n in $(MODES_AGENTS); do \
+	@for v in $(PROXY_VERSIONS); do for n in $(MODES_AGENTS); do \
 	  KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$$n KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
 	  KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/modes-$$v-$$n.log $(PROGRESS) "make modes (proxy $$v, $$n agents)" bash -c $(call GOTEST_SHOWN,_output/modes-$$v-$$n.log) \
 	    '$(GO) test -tags e2e -count=1 -timeout 90m -run "^TestModes\$$" -v ./e2e/' || { tail -50 _output/modes-$$v-$$n.log; exit 1; }; \

@@ -5,9 +5,15 @@
 # kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
 # one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
-# Usage: tools/build.sh [-f] [name...|node]   (no name: all but the node tools;
-#        `node`: kubelet, kube-controller-manager, kube-scheduler)
-#   -f  rebuild even when the binary is up to date
+# Usage: tools/build.sh [-f|--print] [name...|node]   (no name: all but the node
+#        tools; `node`: kubelet, kube-controller-manager, kube-scheduler)
+#   -f       rebuild even when the binary is up to date
+#   --print  build nothing: print each name with its module dir and package
+#
+# The proxy versions are the ones `konnectivity-bundle proxy-version --list`
+# prints (internal/anp.Versions): version V is built from the module
+# tools/anp-V as proxy-server-V and proxy-agent-V, so adding a version to the
+# code and its module here is all it takes.
 #
 # Idempotent: a binary is rebuilt only when its module's go.mod/go.sum/sources,
 # the package path or the Go version changed (recorded in <bin>/.stamps/<name>).
@@ -20,13 +26,6 @@ out=${KB_TOOLS_BIN:-$repo/_output/bin}
 # name -> "module-dir package"
 declare -A spec=(
   [kustomize]="kustomize sigs.k8s.io/kustomize/kustomize/v5"
-  # One module per proxy version the bundle targets (internal/anp.Versions):
-  # v0.36 is upstream v0.36.0 (OpenShift 4.23+); v0.28 is upstream v0.29.0,
-  # the stand-in for OpenShift 4.14-4.22's v0.28-era fork (same flags and metrics).
-  [proxy-server-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/server"
-  [proxy-agent-v0.36]="anp sigs.k8s.io/apiserver-network-proxy/cmd/agent"
-  [proxy-server-v0.28]="anp-v0.28 sigs.k8s.io/apiserver-network-proxy/cmd/server"
-  [proxy-agent-v0.28]="anp-v0.28 sigs.k8s.io/apiserver-network-proxy/cmd/agent"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
   [etcd]="etcd go.etcd.io/etcd/server/v3"
   [kubelet]="kube-apiserver k8s.io/kubernetes/cmd/kubelet"
@@ -35,15 +34,37 @@ declare -A spec=(
 )
 # The node tools are slow to build (the kubelet alone takes about twice the
 # kube-apiserver's time) and only `make node-e2e` needs them: not in the default set.
-order=(kustomize proxy-server-v0.36 proxy-agent-v0.36 proxy-server-v0.28 proxy-agent-v0.28 etcd kube-apiserver)
 node=(kubelet kube-controller-manager kube-scheduler)
+
+force=0 print=0
+case ${1:-} in
+  -f) force=1; shift ;;
+  --print) print=1; shift ;;
+esac
+names=("$@")
+
+proxies=()
+if [[ ${names[*]} != node ]]; then
+  # One module per proxy version, named after it; the code holds the list.
+  list=$(cd "$repo" && go run ./cmd/konnectivity-bundle proxy-version --list) || {
+    echo "tools/build.sh: cannot list the proxy versions (go run ./cmd/konnectivity-bundle proxy-version --list failed)" >&2
+    exit 1
+  }
+  for v in $list; do
+    if [[ ! -f $tools/anp-$v/go.mod ]]; then
+      echo "tools/build.sh: proxy version $v has no module tools/anp-$v (tools/README.md says how to add one)" >&2
+      exit 1
+    fi
+    spec[proxy-server-$v]="anp-$v sigs.k8s.io/apiserver-network-proxy/cmd/server"
+    spec[proxy-agent-$v]="anp-$v sigs.k8s.io/apiserver-network-proxy/cmd/agent"
+    proxies+=("proxy-server-$v" "proxy-agent-$v")
+  done
+fi
+order=(kustomize "${proxies[@]}" etcd kube-apiserver)
 
 # Version stamps so `kube-apiserver --version` and `etcd --version` tell the truth.
 kas_ldflags="-X k8s.io/component-base/version.gitVersion=v1.35.4 -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=35 -X k8s.io/component-base/version.gitTreeState=clean"
 
-force=0
-if [[ ${1:-} == -f ]]; then force=1; shift; fi
-names=("$@")
 if [[ ${#names[@]} -eq 0 ]]; then names=("${order[@]}"); fi
 if [[ ${names[*]} == node ]]; then names=("${node[@]}"); fi
 for n in "${names[@]}"; do
@@ -52,6 +73,10 @@ for n in "${names[@]}"; do
     exit 2
   fi
 done
+if [[ $print -eq 1 ]]; then
+  for n in "${names[@]}"; do echo "$n tools/${spec[$n]}"; done
+  exit 0
+fi
 
 mkdir -p "$out/.stamps"
 # Serialise concurrent callers (tests and `make tools` may race on the same output).

@@ -66,6 +66,7 @@ func TestCompletion(t *testing.T) {
 		{"build's flags", []string{"build", "--"}, nil, []string{"--bootstrap-ip", "--image", "--proxy-version", "--keep-pin", "--override-pin"}, noFiles},
 		{"check's --output", []string{"check", "--output", ""}, formats, nil, noFiles},
 		{"ports' -o", []string{"ports", "-o", ""}, append(formats, firewall.Formats()...), nil, noFiles},
+		{"proxy-version's flags", []string{"proxy-version", "--"}, nil, []string{"--from-image", "--from-help", "--list"}, noFiles},
 		{"--proxy-version", []string{"render", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
 		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
 		{"--key-algorithm", []string{"certs", "--key-algorithm", ""}, certs.KeyAlgorithms, nil, noFiles},

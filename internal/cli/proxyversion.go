@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -13,7 +14,7 @@ import (
 func newProxyVersionCommand() *Command {
 	return &Command{
 		Name:  "proxy-version",
-		Args:  "--from-image REF | --from-help FILE|-",
+		Args:  "--from-image REF | --from-help FILE|- | --list",
 		Short: "Print which apiserver-network-proxy version an image runs, for --proxy-version",
 		Long: wrap(`Prints the proxy version that --proxy-version and spec.proxyVersion take,
 `+anp.Names()+`:
@@ -21,21 +22,31 @@ from the image's OpenShift tag (:4.N; a reference by
 digest or a tag that names no release cannot tell), or from the flags the
 image's own proxy-server --help lists, which is what the bootkube stage does
 with the payload's image (docs/bootkube.md). docs/proxy-versions.md says
-what each version renders and what wait sees.`, helpWidth),
+what each version renders and what wait sees. --list prints every supported
+version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 		Examples: []string{
 			ProgramName + " proxy-version --from-image " + exampleImage,
 			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",
+			ProgramName + " proxy-version --list",
 		},
 		More: "Exit status: 0 printed; 1 the input does not tell; 2 usage error.",
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			image := fs.String("from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
 			helpFile := fs.String("from-help", "", "a `FILE` holding what the image's proxy-server --help prints (- for stdin)")
+			list := fs.Bool("list", false, "print every supported version's name, one a line, oldest first")
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
 					return Usagef("proxy-version takes no arguments, got %d", len(args))
 				}
+				if *list {
+					if *image != "" || *helpFile != "" {
+						return Usagef("--list takes neither --from-image nor --from-help")
+					}
+					_, err := fmt.Fprintln(io.Stdout, strings.Join(anp.VersionNames(), "\n"))
+					return err
+				}
 				if (*image == "") == (*helpFile == "") {
-					return Usagef("give exactly one of --from-image and --from-help")
+					return Usagef("give exactly one of --from-image and --from-help, or --list")
 				}
 				v, err := proxyVersionOf(io.Stdin, *image, *helpFile)
 				if err != nil {

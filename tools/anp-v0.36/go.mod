@@ -1,4 +1,4 @@
-module github.com/bootstrap-konnectivity/konnectivity-bundle/tools/anp
+module github.com/bootstrap-konnectivity/konnectivity-bundle/tools/anp-v0.36
 
 go 1.26.2
 
