@@ -5,6 +5,9 @@ package main
 import (
 	"os"
 
+	"github.com/go-logr/logr"
+	"k8s.io/klog/v2"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
 )
 
@@ -14,5 +17,10 @@ import (
 var version string
 
 func main() {
+	// client-go logs through klog to stderr ("E1128 ... request.go:1196]
+	// \"Unexpected error when reading response body\""), beside the error
+	// the command itself reports: the same failure said twice, in another
+	// voice. The command's own error is the one voice, so klog says nothing.
+	klog.SetLogger(logr.Discard())
 	os.Exit(cli.New(cli.Config{Version: version}).Main(os.Args, cli.StdIO()))
 }
