@@ -80,40 +80,26 @@ func loadSource(io IO, target string, opts kustbuild.Options) (bundleSource, err
 // end through the one bounded reader and the YAML guard. A path that is
 // not there is the open's error (fs.ErrNotExist): it may name an overlay.
 func readSourceArg(arg string, stdin io.Reader) (src bundleSource, dir bool, err error) {
+	name := arg
 	if arg == "-" {
-		b, err := guardBundleInput("stdin", stdin)
-		return bundleSource{Label: "stdin", Stream: b, Read: true}, false, err
+		name = "stdin"
 	}
-	f, err := os.Open(arg)
+	b, err := inputread.Read(arg, stdin, inputread.Bundle)
+	switch {
+	case errors.Is(err, inputread.ErrDirectory):
+		return bundleSource{}, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return bundleSource{}, false, err
+	case err == nil:
+		err = yamlguard.CheckInput(name, b)
+	}
 	if err != nil {
+		if arg != "-" {
+			err = fmt.Errorf("read bundle file: %w", err)
+		}
 		return bundleSource{}, false, err
 	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return bundleSource{}, false, fmt.Errorf("read bundle file: %w", err)
-	}
-	if st.IsDir() {
-		return bundleSource{}, true, nil
-	}
-	b, err := guardBundleInput(arg, f)
-	if err != nil {
-		return bundleSource{}, false, fmt.Errorf("read bundle file: %w", err)
-	}
-	return bundleSource{Label: arg, Stream: b, Read: true}, false, nil
-}
-
-// guardBundleInput reads a bundle FILE or stdin (named name) through the
-// one bounded reader and the YAML guard.
-func guardBundleInput(name string, r io.Reader) ([]byte, error) {
-	b, err := inputread.Reader(r, name, inputread.Bundle)
-	if err != nil {
-		return nil, err
-	}
-	if err := yamlguard.CheckInput(name, b); err != nil {
-		return nil, err
-	}
-	return b, nil
+	return bundleSource{Label: name, Stream: b, Read: true}, false, nil
 }
 
 // buildSourceDir builds a kustomization directory that is not a host root.
