@@ -48,6 +48,8 @@ type bundleSource struct {
 	// Read is a bundle FILE or stdin, read as it is: nothing built it, so
 	// nothing refused its unknown fields yet (strictsource.go).
 	Read bool
+	// Root is a host root render wrote.
+	Root bool
 }
 
 // loadSource resolves one bundle argument for check, diff and ports: - is
@@ -55,69 +57,73 @@ type bundleSource struct {
 // read as the files are on disk now; then a bundle file, a kustomization
 // directory (built) or an overlay name (built). Only builds use opts.
 func loadSource(io IO, target string, opts kustbuild.Options) (bundleSource, error) {
-	if target != "-" && renderedroot.IsRoot(target) {
+	src, dir, err := readSourceArg(target, io.Stdin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return loadOverlayArg(target, opts)
+	case err != nil || !dir:
+		return src, err
+	case renderedroot.IsRoot(target):
 		b, err := renderedroot.Stream(target)
 		if err != nil {
 			return bundleSource{}, err
 		}
-		return bundleSource{Label: "the host root " + target, Stream: b}, nil
+		return bundleSource{Label: "the host root " + target, Stream: b, Root: true}, nil
 	}
-	return loadUnrendered(target, io.Stdin, opts)
+	return buildSourceDir(target, opts)
 }
 
-// loadUnrendered resolves every argument loadSource takes but a host root.
-func loadUnrendered(arg string, stdin io.Reader, opts kustbuild.Options) (bundleSource, error) {
-	if arg == "-" {
-		b, err := readBundleInput(arg, stdin)
-		if err != nil {
-			return bundleSource{}, err
-		}
-		return bundleSource{Label: "stdin", Stream: b, Read: true}, nil
-	}
-	st, err := os.Stat(arg)
-	switch {
-	case err == nil && !st.IsDir():
-		b, err := readBundleInput(arg, stdin)
-		if err != nil {
-			return bundleSource{}, fmt.Errorf("read bundle file: %w", err)
-		}
-		return bundleSource{Label: arg, Stream: b, Read: true}, nil
-	case err == nil:
-		if !hasKustomization(arg) {
-			// Most often a host root that render has not written yet
-			// (`ports /`): say so, as status does, instead of kustomize's
-			// "unable to find one of 'kustomization.yaml'".
-			return bundleSource{}, fmt.Errorf("%s: nothing rendered here (no %s) and no kustomization to build (no kustomization.yaml): run konnectivity-bundle render --root %s first, or give a bundle file, a kustomization directory or an overlay name", arg, hostlayout.StatePath, arg)
-		}
-		b, err := kustbuild.Build(arg, opts)
-		if err != nil {
-			return bundleSource{}, err
-		}
-		return bundleSource{Label: arg, Stream: b}, nil
-	case !errors.Is(err, fs.ErrNotExist):
-		return bundleSource{}, err
-	}
-	if !slices.Contains(kustbuild.Overlays(), arg) {
-		return bundleSource{}, fmt.Errorf("%q is not a file, a directory or an overlay (%s); give a bundle file, a kustomization directory, an overlay name or -", arg, strings.Join(kustbuild.Overlays(), ", "))
-	}
-	return loadOverlay(arg, opts)
-}
-
-// readBundleInput reads a bundle FILE or - (stdin) through the one bounded
-// reader and the YAML guard.
-func readBundleInput(arg string, stdin io.Reader) ([]byte, error) {
-	b, err := inputread.Read(arg, stdin, inputread.Bundle)
-	if err != nil {
-		return nil, err
-	}
+// readSourceArg opens a bundle argument once and decides what it is from
+// the open file, never by a second look at the path: a FIFO opened twice
+// waits for a writer that has gone. A directory is reported (dir) and
+// nothing is read; a file, FIFO or device, or - for stdin, is read to its
+// end through the one bounded reader and the YAML guard. A path that is
+// not there is the open's error (fs.ErrNotExist): it may name an overlay.
+func readSourceArg(arg string, stdin io.Reader) (src bundleSource, dir bool, err error) {
 	name := arg
 	if arg == "-" {
 		name = "stdin"
 	}
-	if err := yamlguard.CheckInput(name, b); err != nil {
-		return nil, err
+	b, err := inputread.Read(arg, stdin, inputread.Bundle)
+	switch {
+	case errors.Is(err, inputread.ErrDirectory):
+		return bundleSource{}, true, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return bundleSource{}, false, err
+	case err == nil:
+		err = yamlguard.CheckInput(name, b)
 	}
-	return b, nil
+	if err != nil {
+		if arg != "-" {
+			err = fmt.Errorf("read bundle file: %w", err)
+		}
+		return bundleSource{}, false, err
+	}
+	return bundleSource{Label: name, Stream: b, Read: true}, false, nil
+}
+
+// buildSourceDir builds a kustomization directory that is not a host root.
+func buildSourceDir(dir string, opts kustbuild.Options) (bundleSource, error) {
+	if !hasKustomization(dir) {
+		// Most often a host root that render has not written yet
+		// (`ports /`): say so, as status does, instead of kustomize's
+		// "unable to find one of 'kustomization.yaml'".
+		return bundleSource{}, fmt.Errorf("%s: nothing rendered here (no %s) and no kustomization to build (no kustomization.yaml): run konnectivity-bundle render --root %s first, or give a bundle file, a kustomization directory or an overlay name", dir, hostlayout.StatePath, dir)
+	}
+	b, err := kustbuild.Build(dir, opts)
+	if err != nil {
+		return bundleSource{}, err
+	}
+	return bundleSource{Label: dir, Stream: b}, nil
+}
+
+// loadOverlayArg resolves an argument that names no file or directory: an
+// overlay, or an error listing them.
+func loadOverlayArg(arg string, opts kustbuild.Options) (bundleSource, error) {
+	if !slices.Contains(kustbuild.Overlays(), arg) {
+		return bundleSource{}, fmt.Errorf("%q is not a file, a directory or an overlay (%s); give a bundle file, a kustomization directory, an overlay name or -", arg, strings.Join(kustbuild.Overlays(), ", "))
+	}
+	return loadOverlay(arg, opts)
 }
 
 // hasKustomization says whether dir holds a file kustomize builds from
@@ -146,25 +152,25 @@ func loadOverlay(name string, opts kustbuild.Options) (bundleSource, error) {
 // readBundle is check's loadSource: the same arguments, but a directory
 // that is not a rendered root is built here so that its messages say what
 // check could not check.
-func readBundle(io IO, target string, build kustbuild.Options) ([]byte, error) {
-	if target != "-" {
-		st, err := os.Stat(target)
-		switch {
-		case err == nil && st.IsDir() && !renderedroot.IsRoot(target):
-			if !hasKustomization(target) {
-				return nil, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
-					target, hostlayout.StatePath)
-			}
-			return kustbuild.Build(target, build) // its errors name the directory it built
-		case err != nil && (!errors.Is(err, fs.ErrNotExist) || strings.ContainsRune(target, filepath.Separator)):
-			// A path that is not there: say so. A bare word may be an
-			// overlay's name, which loadSource resolves or lists.
-			return nil, fmt.Errorf("reading bundle: %w", err)
-		}
+func readBundle(io IO, target string, build kustbuild.Options) (bundleSource, error) {
+	src, dir, err := readSourceArg(target, io.Stdin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && !strings.ContainsRune(target, filepath.Separator):
+		// A bare word may be an overlay's name, which loadOverlayArg
+		// resolves or lists; a path that is not there is said as it is.
+		src, err = loadOverlayArg(target, build)
+	case err != nil || !dir:
+	case renderedroot.IsRoot(target):
+		src, err = loadSource(io, target, build)
+	case !hasKustomization(target):
+		return bundleSource{}, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
+			target, hostlayout.StatePath)
+	default:
+		b, err := kustbuild.Build(target, build) // its errors name the directory it built
+		return bundleSource{Label: target, Stream: b}, err
 	}
-	src, err := loadSource(io, target, build)
 	if err != nil {
-		return nil, fmt.Errorf("reading bundle: %w", err)
+		return bundleSource{}, fmt.Errorf("reading bundle: %w", err)
 	}
-	return src.Stream, nil
+	return src, nil
 }

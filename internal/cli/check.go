@@ -70,7 +70,8 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 	if len(args) == 1 {
 		target = args[0]
 	}
-	stream, err := readBundle(io, target, build)
+	src, err := readBundle(io, target, build)
+	stream := src.Stream
 	if err != nil {
 		return &ExitError{Code: 2, Err: err}
 	}
@@ -78,7 +79,7 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 		if opts.CertFiles, err = check.ReadCertDir(run.certDir); err != nil {
 			return &ExitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
-	} else if opts.CertFiles, err = renderedCertFiles(target); err != nil {
+	} else if opts.CertFiles, err = renderedCertFiles(target, src.Root); err != nil {
 		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
 	}
 	findings, err := check.Check(stream, opts)
@@ -99,9 +100,11 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 
 // renderedCertFiles reads the certificate directory of a rendered host
 // root, confined to the root, so check verifies SANs and signers there
-// without --cert-dir; nil for anything else.
-func renderedCertFiles(target string) (map[string][]byte, error) {
-	if target == "-" || !renderedroot.IsRoot(target) {
+// without --cert-dir; nil for anything else. root is what reading the
+// bundle found: the argument is not looked at again (a FIFO opened twice
+// waits for a writer that has gone).
+func renderedCertFiles(target string, root bool) (map[string][]byte, error) {
+	if !root {
 		return nil, nil
 	}
 	r, err := renderedroot.Load(target)

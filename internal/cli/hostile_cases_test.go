@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"syscall"
@@ -51,7 +52,14 @@ func runKubeCase(t *testing.T, bin string, c hostileCommand, row hostileEndpoint
 	args := append([]string{c.name, "--root", root, "--kubeconfig", fakekas.Kubeconfig(t, "", url), "--timeout", hostileTimeout.String()}, row.kube...)
 	got := runHostileChild(t, bin, args, nil, bound)
 	got.assert(t, hostileCaseName(args, "a kube-apiserver that does", b), bound, "its --help's bound with --timeout "+hostileTimeout.String(), row.code)
+	if line := klogLine.FindString(got.stderr.lastLines(64)); line != "" {
+		t.Errorf("%s: client-go's klog spoke beside the command's own error (one voice per failure):\n%s",
+			hostileCaseName(args, "a kube-apiserver that does", b), line)
+	}
 }
+
+// klogLine is the head of a line klog writes ("E1128 06:02:10.123456 ...").
+var klogLine = regexp.MustCompile(`(?m)^\s*[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+ .*$`)
 
 // runPortsCase: the command reads a rendered root whose server's health
 // and admin ports and socket all behave as b.

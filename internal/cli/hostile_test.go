@@ -55,11 +55,12 @@ const (
 // stream, each with what it reads instead. A command the CLI lists that is
 // neither a reader below nor here fails the test.
 var hostileReadsNothing = map[string]string{
-	"build":     "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream",
-	"certs":     "reads and writes certificate files beneath its --dir; no endpoint, no stream",
-	"detect-ip": "asks the kernel for a route; no endpoint, no stream",
-	"render":    "builds an overlay and writes under --root; no endpoint, no stream",
-	"version":   "prints its version",
+	"build":      "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream",
+	"certs":      "reads and writes certificate files beneath its --dir; no endpoint, no stream",
+	"completion": "prints a completion script for the shell it names; the script runs this binary later, which reads nothing at completion beyond the overlay names it embeds",
+	"detect-ip":  "asks the kernel for a route; no endpoint, no stream",
+	"render":     "builds an overlay and writes under --root; no endpoint, no stream",
+	"version":    "prints its version",
 }
 
 // hostileEndpointRow is what a command that reads an endpoint needs beyond
@@ -105,10 +106,12 @@ var hostileInputs = map[string]hostileInputRow{
 
 // hostileCommand is one command as the CLI declares it.
 type hostileCommand struct {
-	name  string
-	args  string
-	flags *pflag.FlagSet
-	help  string // --help, spaces normalised
+	name string
+	args string
+	// sources is how many bundle arguments the command takes (Command.Sources).
+	sources int
+	flags   *pflag.FlagSet
+	help    string // --help, spaces normalised
 }
 
 func (c hostileCommand) has(flag string) bool { return c.flags.Lookup(flag) != nil }
@@ -116,7 +119,17 @@ func (c hostileCommand) has(flag string) bool { return c.flags.Lookup(flag) != n
 func (c hostileCommand) kube() bool  { return c.has("kubeconfig") }
 func (c hostileCommand) ports() bool { return c.has("root") && c.has("timeout") }
 func (c hostileCommand) input() bool {
-	return synopsisReads(c.args) || strings.Contains(c.help, "stdin") || strings.Contains(c.help, "standard input")
+	return synopsisReads(c.synopsis()) || strings.Contains(c.help, "stdin") || strings.Contains(c.help, "standard input")
+}
+
+// synopsis is the command's argument synopsis. A synopsis that only names
+// its bundle arguments (diff's "A B") takes each as every command that
+// reads a bundle does: sourceArgs.
+func (c hostileCommand) synopsis() string {
+	if c.sources == 0 || strings.ContainsAny(c.args, "|[") || len(strings.Fields(c.args)) != c.sources {
+		return c.args
+	}
+	return strings.TrimSpace(strings.Repeat(sourceArgs+" ", c.sources))
 }
 
 // synopsisReads says whether an argument synopsis offers - (stdin) or a
@@ -125,7 +138,7 @@ func (c hostileCommand) input() bool {
 func synopsisReads(args string) bool {
 	words := strings.Fields(args)
 	for i, w := range words {
-		flagValue := i > 0 && strings.HasPrefix(words[i-1], "--")
+		flagValue := i > 0 && strings.HasPrefix(strings.TrimLeft(words[i-1], "["), "--")
 		for _, alt := range strings.FieldsFunc(w, func(r rune) bool { return r == '|' || r == '[' || r == ']' }) {
 			if alt == "-" || alt == "FILE" && !flagValue {
 				return true
@@ -143,7 +156,7 @@ func hostileCommands() []hostileCommand {
 		cmd.Setup(fs)
 		var b bytes.Buffer
 		printCommandHelp(&b, cmd, fs)
-		out = append(out, hostileCommand{cmd.Name, cmd.Args, fs, strings.Join(strings.Fields(b.String()), " ")})
+		out = append(out, hostileCommand{cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})
 	}
 	return out
 }
@@ -309,15 +322,34 @@ func hostileCaseName(args []string, what string, b hostileserver.Behaviour) stri
 // FILE of a flag, which is not one.
 func TestSynopsisReads(t *testing.T) {
 	for args, want := range map[string]bool{
-		"[FILE|DIR|-]":                          true,
-		"[FILE|DIR|OVERLAY|ROOT]":               true,
-		"--from-image REF | --from-help FILE|-": true,
-		"A B":                                   false,
-		"[OVERLAY|DIR]":                         false,
-		"TARGET | --webhooks --kubeconfig FILE": false,
+		"[FILE|DIR|-]":                            true,
+		"[FILE|DIR|OVERLAY|ROOT]":                 true,
+		"--from-image REF | --from-help FILE|-":   true,
+		"A B":                                     false,
+		"[OVERLAY|DIR]":                           false,
+		"TARGET | --webhooks --kubeconfig FILE":   false,
+		"TARGET | --webhooks [--kubeconfig FILE]": false,
 	} {
 		if got := synopsisReads(args); got != want {
 			t.Errorf("synopsisReads(%q) = %v, want %v", args, got, want)
+		}
+	}
+}
+
+// TestHostileSynopsis: a synopsis that only names its bundle arguments
+// reads as sourceArgs, one that spells its own alternatives as it is.
+func TestHostileSynopsis(t *testing.T) {
+	for _, tc := range []struct {
+		c    hostileCommand
+		want bool
+	}{
+		{hostileCommand{args: "A B", sources: 2}, true},
+		{hostileCommand{args: "A B"}, false},
+		{hostileCommand{args: buildArgs, sources: 1}, false},
+		{hostileCommand{args: sourceArgs, sources: 1}, true},
+	} {
+		if got := synopsisReads(tc.c.synopsis()); got != tc.want {
+			t.Errorf("%q with %d sources reads an input: %v, want %v", tc.c.args, tc.c.sources, got, tc.want)
 		}
 	}
 }

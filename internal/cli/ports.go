@@ -1,7 +1,9 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"github.com/spf13/pflag"
 
@@ -77,14 +79,20 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 }
 
 func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {
-	if target != "-" && renderedroot.IsRoot(target) {
+	src, dir, err := readSourceArg(target, io.Stdin)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		src, err = loadOverlayArg(target, opts)
+	case err != nil || !dir:
+	case renderedroot.IsRoot(target):
 		r, err := renderedroot.Load(target)
 		if err != nil {
 			return "", nil, err
 		}
 		return "the host root " + target, r.Bundle, nil
+	default:
+		src, err = buildSourceDir(target, opts)
 	}
-	src, err := loadUnrendered(target, io.Stdin, opts)
 	if err == nil {
 		err = refuseUnknownFields(src)
 	}
