@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
@@ -17,7 +18,7 @@ import (
 // the second emits the same Secret from the files it left.
 func TestProcessGeneratesThenReuses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tls")
-	t.Setenv(EnvBootstrapIP, "2001:db8::7")
+	t.Setenv(bundle.EnvBootstrapIP, "2001:db8::7")
 	config := kyaml.MustParse(`apiVersion: bundle.konnectivity.io/v1alpha1
 kind: KonnectivityCerts
 metadata: {name: certs}
