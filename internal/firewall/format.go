@@ -12,9 +12,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-// RuleName names what the rules add (nftables table, iptables chain, cloud
+// ruleSetName names what the rules add (nftables table, iptables chain, cloud
 // rules, comments), so the revoke form finds exactly that.
-const RuleName = "konnectivity-bootstrap"
+const ruleSetName = "konnectivity-bootstrap"
 
 // writer writes one format; the plan says apply or revoke.
 type writer func(w *bufio.Writer, p *Plan)

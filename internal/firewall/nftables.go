@@ -72,14 +72,14 @@ func writeNftChain(w *bufio.Writer, p *Plan) {
 	chain := strings.Join(p.NftChain, " ")
 	shellHeader(w, "nftables", p)
 	fmt.Fprintf(w, "# Rules in the host's chain %s, for a host whose firewall drops by default.\n", chain)
-	fmt.Fprintf(w, "nft -a list chain %s | sed -n 's/.* comment \"%s\" # handle \\([0-9][0-9]*\\)$/\\1/p' |\n", chain, RuleName)
+	fmt.Fprintf(w, "nft -a list chain %s | sed -n 's/.* comment \"%s\" # handle \\([0-9][0-9]*\\)$/\\1/p' |\n", chain, ruleSetName)
 	fmt.Fprintf(w, "while read -r handle; do nft delete rule %s handle \"$handle\"; done\n", chain)
 	if p.Revoke {
 		return
 	}
 	fmt.Fprintln(w, "nft -f - <<'EOF'")
 	for _, f := range p.Families() {
-		fmt.Fprintf(w, "insert rule %s %s tcp dport %d accept comment \"%s\"\n", chain, nftMatch(p, f), p.Req.Port, RuleName)
+		fmt.Fprintf(w, "insert rule %s %s tcp dport %d accept comment \"%s\"\n", chain, nftMatch(p, f), p.Req.Port, ruleSetName)
 	}
 	fmt.Fprintln(w, "EOF")
 }

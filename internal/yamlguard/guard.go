@@ -28,13 +28,13 @@ import (
 // kustomization (a bundle is tens of kilobytes, objects nest about fifteen
 // levels) and far below what exhausts the memory of a bootstrap host.
 const (
-	// MaxAliasNodes is how many nodes aliases may add when expanded, over
+	// maxAliasNodes is how many nodes aliases may add when expanded, over
 	// the whole input: a few lines of nested aliases ("billion laughs")
 	// otherwise expand to billions.
-	MaxAliasNodes = 1_000_000
-	// MaxDepth is the deepest nesting of mappings and sequences, aliases
+	maxAliasNodes = 1_000_000
+	// maxDepth is the deepest nesting of mappings and sequences, aliases
 	// expanded.
-	MaxDepth = 200
+	maxDepth = 200
 )
 
 // Limit names which bound an input broke.

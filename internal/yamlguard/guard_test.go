@@ -26,7 +26,7 @@ func TestCheck(t *testing.T) {
 		{"equal keys in two documents", "k: 1\n---\nk: 2\n", "", ""},
 		{"equal keys in sibling mappings", "a: {k: 1}\nb: {k: 2}\n", "", ""},
 		{"alias bomb", string(bomb), LimitAliases, "aliases expand to more than the alias limit of 1000000 nodes"},
-		{"deep nesting", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), LimitDepth, "deeper than the depth limit of 200 levels"},
+		{"deep nesting", strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5), LimitDepth, "deeper than the depth limit of 200 levels"},
 		{"deep through an alias", "a: &d " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\nb: " + strings.Repeat("[", 100) + "*d" + strings.Repeat("]", 100), LimitDepth, "alias *d nests deeper than the depth limit of 200"},
 		{"alias cycle", "a: &c [x, *c]\n", LimitAliasCycle, "refers to a node that contains it"},
 		{"duplicate key", "metadata:\n  name: a\n  name: b\n", LimitDuplicate, `document 1 at metadata: key "name" appears twice (lines 2 and 3)`},
