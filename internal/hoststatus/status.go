@@ -17,12 +17,10 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// A check's severity is a result's (internal/result, framework.Severity):
-// framework.Error makes the tunnel unusable; a check that passed is
-// framework.Info, which status prints as "ok".
-
 // newCheck is one check as a result: the check's name is its rule, the
-// detail its message and the hint its fix.
+// detail its message and the hint its fix. Severity framework.Error makes
+// the tunnel unusable; a check that passed is framework.Info, which status
+// prints as "ok".
 func newCheck(name CheckName, sev framework.Severity, detail, hint string) *framework.Result {
 	return result.New(sev, string(name), "", "", detail, hint)
 }
