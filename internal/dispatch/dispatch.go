@@ -76,8 +76,8 @@ func Kinds() []string {
 	return out
 }
 
-// Processor routes by the function config's apiVersion and kind.
-func Processor(getenv func(string) string) framework.ResourceListProcessor {
+// processor routes by the function config's apiVersion and kind.
+func processor(getenv func(string) string) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
 		if rl.FunctionConfig == nil {
 			return fmt.Errorf("no functionConfig in the ResourceList: give a %s config", strings.Join(Kinds(), ", "))
@@ -102,7 +102,7 @@ func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
 		return err
 	}
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: out, KeepReaderAnnotations: true}
-	return framework.Execute(failOnErrorResults(Processor(getenv)), rw)
+	return framework.Execute(failOnErrorResults(processor(getenv)), rw)
 }
 
 // failOnErrorResults records the processor's results in the ResourceList
