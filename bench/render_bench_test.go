@@ -8,6 +8,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 )
 
@@ -33,7 +34,7 @@ func BenchmarkRenderFresh(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if !rep.CertsGenerated || rep.Count(render.ActionCreate) != len(rep.Files) {
+		if !rep.CertsGenerated || rep.Count(hosttxn.Create) != len(rep.Files) {
 			b.Fatalf("not a fresh render: %+v", rep)
 		}
 	}

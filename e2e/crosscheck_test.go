@@ -125,10 +125,10 @@ func assertRule(t *testing.T, fs framework.Results, rule string) {
 	t.Helper()
 	var rules []string
 	for _, f := range fs {
-		if f.Severity == check.SeverityError {
+		if f.Severity == framework.Error {
 			rules = append(rules, result.Rule(f))
 		}
-		if result.Rule(f) == rule && f.Severity == check.SeverityError {
+		if result.Rule(f) == rule && f.Severity == framework.Error {
 			return
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // routingCase pairs the server's --proxy-strategies with what the agent
@@ -82,7 +83,7 @@ func assertRoutingFindings(t *testing.T, stream []byte, tc routingCase) {
 	}
 	var got []string
 	for _, f := range findings {
-		if f.Severity == check.SeverityError || result.Rule(f) == "first-strategy-unserved" {
+		if f.Severity == framework.Error || result.Rule(f) == "first-strategy-unserved" {
 			got = append(got, result.Rule(f))
 		}
 	}

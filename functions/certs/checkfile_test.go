@@ -3,6 +3,8 @@ package certs
 import (
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // TestCheckFile pins what render refuses in a certificate directory: each
@@ -15,13 +17,13 @@ func TestCheckFile(t *testing.T) {
 		data       []byte
 		want       string // "" means accepted
 	}{
-		{"CA certificate", CACert, files[CACert], ""},
-		{"server key", ServerKey, files[ServerKey], ""},
-		{"truncated certificate", AgentCert, half(files[AgentCert]), "damaged or truncated (no complete PEM block)"},
-		{"truncated key", CAKey, half(files[CAKey]), "damaged or truncated (no complete PEM block)"},
-		{"key where a certificate belongs", ServerCert, files[ServerKey], `PEM block is "EC PRIVATE KEY", want ["CERTIFICATE"]`},
-		{"certificate where a key belongs", AgentKey, files[AgentCert], `PEM block is "CERTIFICATE"`},
-		{"data after the block", AgentKey, append(append([]byte{}, files[AgentKey]...), files[AgentKey]...), "unexpected data after the EC PRIVATE KEY block"},
+		{"CA certificate", hostlayout.CACertFile, files[hostlayout.CACertFile], ""},
+		{"server key", hostlayout.ServerKeyFile, files[hostlayout.ServerKeyFile], ""},
+		{"truncated certificate", hostlayout.AgentCertFile, half(files[hostlayout.AgentCertFile]), "damaged or truncated (no complete PEM block)"},
+		{"truncated key", hostlayout.CAKeyFile, half(files[hostlayout.CAKeyFile]), "damaged or truncated (no complete PEM block)"},
+		{"key where a certificate belongs", hostlayout.ServerCertFile, files[hostlayout.ServerKeyFile], `PEM block is "EC PRIVATE KEY", want ["CERTIFICATE"]`},
+		{"certificate where a key belongs", hostlayout.AgentKeyFile, files[hostlayout.AgentCertFile], `PEM block is "CERTIFICATE"`},
+		{"data after the block", hostlayout.AgentKeyFile, append(append([]byte{}, files[hostlayout.AgentKeyFile]...), files[hostlayout.AgentKeyFile]...), "unexpected data after the EC PRIVATE KEY block"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"net"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/cloudflare/cfssl/csr"
 	"github.com/cloudflare/cfssl/log"
 )
@@ -41,9 +42,9 @@ type leafKind struct {
 // and openssl's sslserver/sslclient purposes accept it.
 var (
 	serverLeaf = leafKind{name: "server", cn: ServerCommonName, eku: x509.ExtKeyUsageServerAuth,
-		certFn: ServerCert, keyFn: ServerKey, withIPs: true}
+		certFn: hostlayout.ServerCertFile, keyFn: hostlayout.ServerKeyFile, withIPs: true}
 	agentLeaf = leafKind{name: "agent", cn: AgentCommonName, eku: x509.ExtKeyUsageClientAuth,
-		certFn: AgentCert, keyFn: AgentKey}
+		certFn: hostlayout.AgentCertFile, keyFn: hostlayout.AgentKeyFile}
 )
 
 // window is the validity period of a new certificate.

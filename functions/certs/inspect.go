@@ -7,16 +7,18 @@ import (
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // inspectCA returns the CA when it can sign this run's leaves, else the
 // reason it must be replaced.
 func inspectCA(s settings, files map[string][]byte) (loaded, string) {
-	ca, reason := loadPair(s.dir, files, CACert, CAKey)
+	ca, reason := loadPair(s.dir, files, hostlayout.CACertFile, hostlayout.CAKeyFile)
 	if reason != "" {
 		return loaded{}, reason
 	}
-	path := filepath.Join(s.dir, CACert)
+	path := filepath.Join(s.dir, hostlayout.CACertFile)
 	c := ca.cert
 	if got, _ := specOf(c.PublicKey); got != s.key {
 		return loaded{}, fmt.Sprintf("key algorithm changed from %v to %v", got, s.key)
@@ -44,7 +46,7 @@ func inspectLeaf(s settings, files map[string][]byte, k leafKind, ca *x509.Certi
 		return fmt.Sprintf("key algorithm changed from %v to %v", got, s.key)
 	}
 	if err := c.CheckSignatureFrom(ca); err != nil {
-		return fmt.Sprintf("%s is not signed by %s", path, filepath.Join(s.dir, CACert))
+		return fmt.Sprintf("%s is not signed by %s", path, filepath.Join(s.dir, hostlayout.CACertFile))
 	}
 	if c.Subject.CommonName != k.cn || !slices.Equal(c.Subject.Organization, []string{Organization}) ||
 		c.IsCA || !slices.Equal(c.ExtKeyUsage, []x509.ExtKeyUsage{k.eku}) || len(c.UnknownExtKeyUsage) != 0 {
@@ -54,7 +56,7 @@ func inspectLeaf(s settings, files map[string][]byte, k leafKind, ca *x509.Certi
 		return r
 	}
 	if c.NotAfter.After(ca.NotAfter) {
-		return fmt.Sprintf("%s outlives %s", path, filepath.Join(s.dir, CACert))
+		return fmt.Sprintf("%s outlives %s", path, filepath.Join(s.dir, hostlayout.CACertFile))
 	}
 	if r := timeReason(path, c, s.now); r != "" {
 		return r
@@ -98,7 +100,7 @@ func verifyReason(s settings, path string, k leafKind, c, ca *x509.Certificate) 
 	roots.AddCert(ca)
 	_, err := c.Verify(x509.VerifyOptions{Roots: roots, CurrentTime: s.now, KeyUsages: []x509.ExtKeyUsage{k.eku}})
 	if err != nil {
-		return fmt.Sprintf("%s does not verify against %s: %v", path, filepath.Join(s.dir, CACert), err)
+		return fmt.Sprintf("%s does not verify against %s: %v", path, filepath.Join(s.dir, hostlayout.CACertFile), err)
 	}
 	return ""
 }

@@ -15,16 +15,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// File names inside the certificate directory.
-const (
-	CACert     = hostlayout.CACertFile
-	CAKey      = hostlayout.CAKeyFile
-	ServerCert = hostlayout.ServerCertFile
-	ServerKey  = hostlayout.ServerKeyFile
-	AgentCert  = hostlayout.AgentCertFile
-	AgentKey   = hostlayout.AgentKeyFile
-)
-
 // Certificate shape as the installer makes them (functions/certs/README.md).
 const (
 	CACommonName     = "konnectivity-signer"
@@ -87,7 +77,7 @@ type settings struct {
 
 func (o Options) settings() (settings, error) {
 	if o.Dir == "" {
-		return settings{}, fieldErr("Dir", "empty; give the directory that holds (or will hold) %s and the other files", CACert)
+		return settings{}, fieldErr("Dir", "empty; give the directory that holds (or will hold) %s and the other files", hostlayout.CACertFile)
 	}
 	if !o.BootstrapIP.IsValid() {
 		return settings{}, fieldErr("BootstrapIP", "not set; give the bootstrap node's IP that agents dial")

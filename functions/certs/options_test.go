@@ -76,7 +76,7 @@ func TestModes(t *testing.T) {
 	// Loosened modes make the place unsafe (TrustReason): everything is
 	// regenerated and the modes repaired; then the files are reused as they are.
 	os.Chmod(opts.Dir, 0o755)
-	os.Chmod(filepath.Join(opts.Dir, CAKey), 0o644)
+	os.Chmod(filepath.Join(opts.Dir, hostlayout.CAKeyFile), 0o644)
 	if r := ensure(t, opts); !r.Generated {
 		t.Fatal("certificates reused from a directory open to others")
 	}

@@ -87,7 +87,7 @@ func generateAll(s settings, reason string) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("parse new CA key: %w", err)
 	}
-	files := map[string][]byte{CACert: ca.cert, CAKey: ca.key}
+	files := map[string][]byte{hostlayout.CACertFile: ca.cert, hostlayout.CAKeyFile: ca.key}
 	for _, k := range []leafKind{serverLeaf, agentLeaf} {
 		p, err := newLeaf(s, k, caCert, caKey)
 		if err != nil {
@@ -118,7 +118,7 @@ func checked(s settings, r *Result) (*Result, error) {
 
 func reuseReason(s settings, files map[string][]byte) string {
 	first := time.Time{}
-	for _, name := range []string{CACert, ServerCert, AgentCert} {
+	for _, name := range []string{hostlayout.CACertFile, hostlayout.ServerCertFile, hostlayout.AgentCertFile} {
 		c, _ := parseCertPEM(files[name])
 		if first.IsZero() || c.NotAfter.Before(first) {
 			first = c.NotAfter

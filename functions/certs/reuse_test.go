@@ -89,8 +89,8 @@ func copyFile(t *testing.T, from, to string) {
 // what is bad is replaced (all six files when the CA goes).
 func TestRegenerate(t *testing.T) {
 	all := hostlayout.CertFileNames
-	server := []string{ServerCert, ServerKey}
-	agent := []string{AgentCert, AgentKey}
+	server := []string{hostlayout.ServerCertFile, hostlayout.ServerKeyFile}
+	agent := []string{hostlayout.AgentCertFile, hostlayout.AgentKeyFile}
 	cases := []struct {
 		name    string
 		mutate  mutation
@@ -107,17 +107,17 @@ func TestRegenerate(t *testing.T) {
 			`^DIR/ca\.crt expired at`, all},
 		{"clock went back", func(t *testing.T, o *Options) { o.Now = at(t0.Add(-time.Hour)) },
 			`^DIR/ca\.crt is not valid before 2026-01-02T02:59:05Z \(did the clock go back\?\)$`, all},
-		{"truncated CA certificate", truncate(CACert), `^DIR/ca\.crt is damaged or truncated \(no complete PEM block\)$`, all},
-		{"truncated CA key", truncate(CAKey), `^DIR/ca\.key is damaged or truncated`, all},
-		{"truncated server key", truncate(ServerKey), `^DIR/server\.key is damaged or truncated`, server},
-		{"truncated agent certificate", truncate(AgentCert), `^DIR/agent\.crt is damaged or truncated`, agent},
+		{"truncated CA certificate", truncate(hostlayout.CACertFile), `^DIR/ca\.crt is damaged or truncated \(no complete PEM block\)$`, all},
+		{"truncated CA key", truncate(hostlayout.CAKeyFile), `^DIR/ca\.key is damaged or truncated`, all},
+		{"truncated server key", truncate(hostlayout.ServerKeyFile), `^DIR/server\.key is damaged or truncated`, server},
+		{"truncated agent certificate", truncate(hostlayout.AgentCertFile), `^DIR/agent\.crt is damaged or truncated`, agent},
 		{"data after the PEM block", func(t *testing.T, o *Options) {
-			appendTo(t, filepath.Join(o.Dir, AgentKey), "garbage\n")
+			appendTo(t, filepath.Join(o.Dir, hostlayout.AgentKeyFile), "garbage\n")
 		}, `^DIR/agent\.key is damaged or truncated \(unexpected data after the EC PRIVATE KEY block\)$`, agent},
-		{"agent certificate missing", func(t *testing.T, o *Options) { os.Remove(filepath.Join(o.Dir, AgentCert)) },
+		{"agent certificate missing", func(t *testing.T, o *Options) { os.Remove(filepath.Join(o.Dir, hostlayout.AgentCertFile)) },
 			`^DIR/agent\.crt is missing$`, agent},
 		{"server key swapped with agent key", func(t *testing.T, o *Options) {
-			copyFile(t, filepath.Join(o.Dir, AgentKey), filepath.Join(o.Dir, ServerKey))
+			copyFile(t, filepath.Join(o.Dir, hostlayout.AgentKeyFile), filepath.Join(o.Dir, hostlayout.ServerKeyFile))
 		}, `^DIR/server\.key does not match DIR/server\.crt$`, server},
 		{"server pair from another CA", func(t *testing.T, o *Options) {
 			other := ensure(t, options(t, "192.0.2.10"))
@@ -126,20 +126,20 @@ func TestRegenerate(t *testing.T) {
 			}
 		}, `^DIR/server\.crt is not signed by DIR/ca\.crt$`, server},
 		{"agent and server swapped", func(t *testing.T, o *Options) {
-			copyFile(t, filepath.Join(o.Dir, ServerCert), filepath.Join(o.Dir, AgentCert))
-			copyFile(t, filepath.Join(o.Dir, ServerKey), filepath.Join(o.Dir, AgentKey))
+			copyFile(t, filepath.Join(o.Dir, hostlayout.ServerCertFile), filepath.Join(o.Dir, hostlayout.AgentCertFile))
+			copyFile(t, filepath.Join(o.Dir, hostlayout.ServerKeyFile), filepath.Join(o.Dir, hostlayout.AgentKeyFile))
 		}, `^DIR/agent\.crt is not a konnectivity-agent certificate for clientAuth only`, agent},
 		{"key algorithm changed", func(t *testing.T, o *Options) { o.KeyAlgorithm = "rsa" },
 			`^key algorithm changed from ECDSA P-256 to RSA 2048$`, all},
 		{"server leaf expiring on its own", func(t *testing.T, o *Options) {
-			forgeLeaf(t, o.Dir, ServerCert, ServerKey, t0.Add(30*time.Minute), x509.ExtKeyUsageServerAuth, "192.0.2.10")
+			forgeLeaf(t, o.Dir, hostlayout.ServerCertFile, hostlayout.ServerKeyFile, t0.Add(30*time.Minute), x509.ExtKeyUsageServerAuth, "192.0.2.10")
 		}, `^DIR/server\.crt expires at 2026-01-02T03:34:05Z, in 1h0m0s or less$`, server},
 		{"agent leaf outlives the CA", func(t *testing.T, o *Options) {
-			forgeLeaf(t, o.Dir, AgentCert, AgentKey, t0.Add(48*time.Hour), x509.ExtKeyUsageClientAuth, "")
+			forgeLeaf(t, o.Dir, hostlayout.AgentCertFile, hostlayout.AgentKeyFile, t0.Add(48*time.Hour), x509.ExtKeyUsageClientAuth, "")
 		}, `^DIR/agent\.crt outlives DIR/ca\.crt$`, agent},
 		{"IP changed and agent damaged", func(t *testing.T, o *Options) {
 			o.BootstrapIP = netip.MustParseAddr("192.0.2.12")
-			truncate(AgentKey)(t, o)
+			truncate(hostlayout.AgentKeyFile)(t, o)
 		}, `^bootstrap IP changed from 192\.0\.2\.10 to 192\.0\.2\.12; DIR/agent\.key is damaged or truncated`, append(slices.Clone(server), agent...)},
 	}
 	for _, tc := range cases {
@@ -192,8 +192,8 @@ func readAll(t *testing.T, dir string) map[string][]byte {
 func forgeLeaf(t *testing.T, dir, certFn, keyFn string, notAfter time.Time, eku x509.ExtKeyUsage, ip string) {
 	t.Helper()
 	files := readAll(t, dir)
-	ca := mustCert(t, files[CACert])
-	caKey, err := parseKeyPEM(files[CAKey])
+	ca := mustCert(t, files[hostlayout.CACertFile])
+	caKey, err := parseKeyPEM(files[hostlayout.CAKeyFile])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func forgeLeaf(t *testing.T, dir, certFn, keyFn string, notAfter time.Time, eku 
 		ExtKeyUsage: []x509.ExtKeyUsage{eku}, BasicConstraintsValid: true,
 	}
 	if ip != "" {
-		tmpl.IPAddresses = mustCert(t, files[ServerCert]).IPAddresses
+		tmpl.IPAddresses = mustCert(t, files[hostlayout.ServerCertFile]).IPAddresses
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, ca, key.Public(), caKey)
 	if err != nil {
@@ -229,8 +229,8 @@ func TestNoLeafOutlivesCA(t *testing.T) {
 	first := ensure(t, opts)
 	opts.Now, opts.BootstrapIP = at(t0.Add(20*time.Hour)), netip.MustParseAddr("192.0.2.11")
 	r := ensure(t, opts)
-	ca, server := mustCert(t, first.Files[CACert]), mustCert(t, r.Files[ServerCert])
-	if !r.Generated || !bytes.Equal(r.Files[CACert], first.Files[CACert]) {
+	ca, server := mustCert(t, first.Files[hostlayout.CACertFile]), mustCert(t, r.Files[hostlayout.ServerCertFile])
+	if !r.Generated || !bytes.Equal(r.Files[hostlayout.CACertFile], first.Files[hostlayout.CACertFile]) {
 		t.Fatalf("want a new server certificate under the old CA, got Generated=%v Reason=%q", r.Generated, r.Reason)
 	}
 	if !server.NotAfter.Equal(ca.NotAfter) {

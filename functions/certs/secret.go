@@ -27,7 +27,7 @@ func AgentSecretNode(r *Result, namespace, hostPath string) (*yaml.RNode, error)
 	if !path.IsAbs(hostPath) || path.Clean(hostPath) != hostPath {
 		return nil, fmt.Errorf("agent Secret host path %q: must be a clean absolute path", hostPath)
 	}
-	files := map[string][]byte{"ca.crt": r.Files[CACert], "tls.crt": r.Files[AgentCert], "tls.key": r.Files[AgentKey]}
+	files := map[string][]byte{"ca.crt": r.Files[hostlayout.CACertFile], "tls.crt": r.Files[hostlayout.AgentCertFile], "tls.key": r.Files[hostlayout.AgentKeyFile]}
 	data := make([]*yaml.Node, 0, 2*len(secretKeys))
 	for _, k := range secretKeys {
 		if len(files[k]) == 0 {

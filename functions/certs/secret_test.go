@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"
@@ -43,11 +44,11 @@ func TestAgentSecret(t *testing.T) {
 		"labels":          s.Labels["openshift.io/bootstrap-only"] == "true" && s.Labels["app"] == "konnectivity-agent",
 		"placement":       s.Annotations["bundle.konnectivity.io/placement"] == "cluster-manifest",
 		"host-path":       s.Annotations["bundle.konnectivity.io/host-path"] == "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml",
-		"tls.crt":         bytes.Equal(s.Data["tls.crt"], r.Files[AgentCert]),
-		"tls.key":         bytes.Equal(s.Data["tls.key"], r.Files[AgentKey]),
-		"ca.crt":          bytes.Equal(s.Data["ca.crt"], r.Files[CACert]),
+		"tls.crt":         bytes.Equal(s.Data["tls.crt"], r.Files[hostlayout.AgentCertFile]),
+		"tls.key":         bytes.Equal(s.Data["tls.key"], r.Files[hostlayout.AgentKeyFile]),
+		"ca.crt":          bytes.Equal(s.Data["ca.crt"], r.Files[hostlayout.CACertFile]),
 		"three keys":      len(s.Data) == 3,
-		"no CA key":       !bytes.Contains(doc, []byte(strings.TrimSpace(string(r.Files[CAKey])))),
+		"no CA key":       !bytes.Contains(doc, []byte(strings.TrimSpace(string(r.Files[hostlayout.CAKeyFile])))),
 		"no local-config": !bytes.Contains(doc, []byte("local-config")),
 	}
 	for name, ok := range checks {
@@ -58,7 +59,7 @@ func TestAgentSecret(t *testing.T) {
 }
 
 func TestAgentSecretRejects(t *testing.T) {
-	r := &Result{Files: map[string][]byte{CACert: []byte("c"), AgentCert: []byte("a"), AgentKey: []byte("k")}}
+	r := &Result{Files: map[string][]byte{hostlayout.CACertFile: []byte("c"), hostlayout.AgentCertFile: []byte("a"), hostlayout.AgentKeyFile: []byte("k")}}
 	cases := []struct{ name, ns, path, want string }{
 		{"bad namespace", "Not_A_Namespace", "/x.yaml", "namespace"},
 		{"empty namespace", "", "/x.yaml", "namespace"},

@@ -11,6 +11,8 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 // previousRelease holds roots rendered by the release that signed with
@@ -79,16 +81,16 @@ func TestSigning(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ca := mustCert(t, r.Files[CACert])
+			ca := mustCert(t, r.Files[hostlayout.CACertFile])
 			serials := map[string]bool{}
-			for _, name := range []string{CACert, ServerCert, AgentCert} {
+			for _, name := range []string{hostlayout.CACertFile, hostlayout.ServerCertFile, hostlayout.AgentCertFile} {
 				c := mustCert(t, r.Files[name])
 				sum := sha256.Sum256(subjectKeyBits(t, c))
 				if !slices.Equal(c.SubjectKeyId, sum[:20]) {
 					t.Errorf("%s SubjectKeyId %x, want the leftmost 160 bits of SHA-256 %x", name, c.SubjectKeyId, sum[:20])
 				}
 				wantAKI := ca.SubjectKeyId
-				if name == CACert {
+				if name == hostlayout.CACertFile {
 					wantAKI = nil // self-signed: no authority key identifier, as before
 				}
 				if !slices.Equal(c.AuthorityKeyId, wantAKI) {
@@ -114,7 +116,7 @@ func TestSigning(t *testing.T) {
 // something.
 func TestPreviousReleaseFixtures(t *testing.T) {
 	for _, algo := range []string{"ecdsa", "rsa"} {
-		for _, name := range []string{CACert, ServerCert, AgentCert} {
+		for _, name := range []string{hostlayout.CACertFile, hostlayout.ServerCertFile, hostlayout.AgentCertFile} {
 			c := previousCert(t, algo, name)
 			if sum := sha1.Sum(subjectKeyBits(t, c)); !slices.Equal(c.SubjectKeyId, sum[:]) {
 				t.Errorf("%s/%s SubjectKeyId %x is not the SHA-1 of its key", algo, name, c.SubjectKeyId)

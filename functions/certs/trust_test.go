@@ -42,17 +42,17 @@ func TestUnsafePlaceIsNeverReused(t *testing.T) {
 		{"directory 0777", "", chmod(0o777), false, "has mode 0777, open to group or others"},
 		{"directory 0750", "", chmod(0o750), false, "has mode 0750"},
 		{"directory owned by another user", "", chown(nobody), true, "is owned by uid 65534, not the running user"},
-		{"key owned by another user", AgentKey, chown(nobody), true, AgentKey + " is owned by uid 65534"},
-		{"CA owned by another user", CACert, chown(nobody), true, CACert + " is owned by uid 65534"},
-		{"group-readable key", CAKey, chmod(0o640), false, CAKey + " is a private key with mode 0640"},
-		{"world-writable certificate", ServerCert, chmod(0o646), false, ServerCert + " has mode 0646, writable by group or others"},
-		{"symlinked key", AgentKey, func(p string) error {
+		{"key owned by another user", hostlayout.AgentKeyFile, chown(nobody), true, hostlayout.AgentKeyFile + " is owned by uid 65534"},
+		{"CA owned by another user", hostlayout.CACertFile, chown(nobody), true, hostlayout.CACertFile + " is owned by uid 65534"},
+		{"group-readable key", hostlayout.CAKeyFile, chmod(0o640), false, hostlayout.CAKeyFile + " is a private key with mode 0640"},
+		{"world-writable certificate", hostlayout.ServerCertFile, chmod(0o646), false, hostlayout.ServerCertFile + " has mode 0646, writable by group or others"},
+		{"symlinked key", hostlayout.AgentKeyFile, func(p string) error {
 			moved := p + ".elsewhere"
 			if err := os.Rename(p, moved); err != nil {
 				return err
 			}
 			return os.Symlink(moved, p)
-		}, false, AgentKey + " is not a regular file"},
+		}, false, hostlayout.AgentKeyFile + " is not a regular file"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,7 +81,7 @@ func TestUnsafePlaceIsNeverReused(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bytes.Contains(secret, []byte(b64(planted.Files[AgentKey]))) {
+			if bytes.Contains(secret, []byte(b64(planted.Files[hostlayout.AgentKeyFile]))) {
 				t.Error("the planted agent key reached the Secret")
 			}
 			if _, err := Write(opts.Dir, r); err != nil {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
 var shapes = []struct {
@@ -43,7 +45,7 @@ func TestCertificatesVerify(t *testing.T) {
 
 func checkShape(t *testing.T, r *Result, ip string, opts Options) {
 	t.Helper()
-	ca, server, agent := mustCert(t, r.Files[CACert]), mustCert(t, r.Files[ServerCert]), mustCert(t, r.Files[AgentCert])
+	ca, server, agent := mustCert(t, r.Files[hostlayout.CACertFile]), mustCert(t, r.Files[hostlayout.ServerCertFile]), mustCert(t, r.Files[hostlayout.AgentCertFile])
 	if ca.Subject.String() != "CN=konnectivity-signer,O=openshift" || !ca.IsCA || ca.MaxPathLen != 0 || !ca.MaxPathLenZero {
 		t.Errorf("CA: subject %q IsCA %v MaxPathLen %d zero %v", ca.Subject, ca.IsCA, ca.MaxPathLen, ca.MaxPathLenZero)
 	}
@@ -80,10 +82,10 @@ func checkGoVerify(t *testing.T, r, other *Result, ip string) {
 	t.Helper()
 	pool := func(res *Result) *x509.CertPool {
 		p := x509.NewCertPool()
-		p.AddCert(mustCert(t, res.Files[CACert]))
+		p.AddCert(mustCert(t, res.Files[hostlayout.CACertFile]))
 		return p
 	}
-	server, agent := mustCert(t, r.Files[ServerCert]), mustCert(t, r.Files[AgentCert])
+	server, agent := mustCert(t, r.Files[hostlayout.ServerCertFile]), mustCert(t, r.Files[hostlayout.AgentCertFile])
 	verify := func(c *x509.Certificate, roots *x509.CertPool, eku x509.ExtKeyUsage) error {
 		_, err := c.Verify(x509.VerifyOptions{Roots: roots, CurrentTime: t0, KeyUsages: []x509.ExtKeyUsage{eku}})
 		return err
@@ -115,16 +117,16 @@ func checkGoVerify(t *testing.T, r, other *Result, ip string) {
 // bootstrap IP, the server requires a client certificate from the CA.
 func checkHandshake(t *testing.T, r *Result, ip string) {
 	t.Helper()
-	serverPair, err := tls.X509KeyPair(r.Files[ServerCert], r.Files[ServerKey])
+	serverPair, err := tls.X509KeyPair(r.Files[hostlayout.ServerCertFile], r.Files[hostlayout.ServerKeyFile])
 	if err != nil {
 		t.Fatal(err)
 	}
-	agentPair, err := tls.X509KeyPair(r.Files[AgentCert], r.Files[AgentKey])
+	agentPair, err := tls.X509KeyPair(r.Files[hostlayout.AgentCertFile], r.Files[hostlayout.AgentKeyFile])
 	if err != nil {
 		t.Fatal(err)
 	}
 	roots := x509.NewCertPool()
-	roots.AppendCertsFromPEM(r.Files[CACert])
+	roots.AppendCertsFromPEM(r.Files[hostlayout.CACertFile])
 	now := func() time.Time { return t0 }
 	ln, err := tls.Listen("tcp", "127.0.0.1:0", &tls.Config{Certificates: []tls.Certificate{serverPair},
 		ClientCAs: roots, ClientAuth: tls.RequireAndVerifyClientCert, Time: now})
@@ -154,8 +156,8 @@ func checkHandshake(t *testing.T, r *Result, ip string) {
 
 func checkOpenSSL(t *testing.T, dir, otherDir, ip string) {
 	t.Helper()
-	ca, otherCA := filepath.Join(dir, CACert), filepath.Join(otherDir, CACert)
-	server, agent := filepath.Join(dir, ServerCert), filepath.Join(dir, AgentCert)
+	ca, otherCA := filepath.Join(dir, hostlayout.CACertFile), filepath.Join(otherDir, hostlayout.CACertFile)
+	server, agent := filepath.Join(dir, hostlayout.ServerCertFile), filepath.Join(dir, hostlayout.AgentCertFile)
 	cases := []struct {
 		name     string
 		ca, cert string

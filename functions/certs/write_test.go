@@ -70,12 +70,12 @@ func TestWriteWaitsForTheDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(opts.Dir, ServerCert))
+	before, _ := os.ReadFile(filepath.Join(opts.Dir, hostlayout.ServerCertFile))
 	_, err = writeWithin(opts.Dir, r, 0)
 	if err == nil || !strings.Contains(err.Error(), "is in use by") {
 		t.Fatalf("Write beside a held lock: %v, want an in-use error", err)
 	}
-	if after, _ := os.ReadFile(filepath.Join(opts.Dir, ServerCert)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(opts.Dir, hostlayout.ServerCertFile)); string(after) != string(before) {
 		t.Error("Write changed the directory without its lock")
 	}
 }

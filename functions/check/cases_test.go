@@ -32,11 +32,11 @@ type ruleCase struct {
 		AllowEmpty            bool `json:"allowEmpty"`
 	} `json:"options"`
 	Expect []struct {
-		Severity Severity `json:"severity"`
-		Rule     string   `json:"rule"`
-		Object   string   `json:"object"`
-		Field    string   `json:"field"`
-		Message  string   `json:"message"` // a regular expression
+		Severity framework.Severity `json:"severity"`
+		Rule     string             `json:"rule"`
+		Object   string             `json:"object"`
+		Field    string             `json:"field"`
+		Message  string             `json:"message"` // a regular expression
 	} `json:"expect"`
 }
 
@@ -98,7 +98,7 @@ func TestRuleCases(t *testing.T) {
 			unmatched := append(framework.Results(nil), got...)
 			for _, want := range c.Expect {
 				re := regexp.MustCompile(want.Message)
-				i := indexOf(unmatched, func(f *Finding) bool {
+				i := indexOf(unmatched, func(f *framework.Result) bool {
 					return f.Severity == want.Severity && result.Rule(f) == want.Rule && result.Object(f) == want.Object && result.FieldPath(f) == want.Field && re.MatchString(f.Message)
 				})
 				if i < 0 {
@@ -143,7 +143,7 @@ func TestEveryRuleHasACase(t *testing.T) {
 	}
 }
 
-func indexOf(fs framework.Results, match func(*Finding) bool) int {
+func indexOf(fs framework.Results, match func(*framework.Result) bool) int {
 	for i, f := range fs {
 		if match(f) {
 			return i

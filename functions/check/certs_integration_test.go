@@ -8,6 +8,7 @@ import (
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -42,7 +43,7 @@ func TestWithRealCertificates(t *testing.T) {
 			for k, v := range res.Files {
 				files[k] = v
 			}
-			files[certs.ServerCert] = other.Files[certs.ServerCert]
+			files[hostlayout.ServerCertFile] = other.Files[hostlayout.ServerCertFile]
 			fs, err := Check(stream, Options{CertFiles: files})
 			if err != nil {
 				t.Fatal(err)

@@ -14,23 +14,6 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// Severity says whether a finding breaks the bundle.
-type Severity = framework.Severity
-
-// Severities a finding can have.
-const (
-	SeverityError   = framework.Error
-	SeverityWarning = framework.Warning
-	SeverityInfo    = framework.Info
-)
-
-// Finding is one problem in the bundle: a result (internal/result) whose
-// tags name the rule (a stable kebab-case id; README.md lists every one),
-// the object ("Kind namespace/name", or "Kind name" without a namespace)
-// and the fix, and whose field is the path inside the object, e.g.
-// spec.containers[0].args[3].
-type Finding = framework.Result
-
 // Options tune the checks.
 type Options struct {
 	// CertFiles are the certificate directory's files by name (ca.crt,
@@ -44,6 +27,12 @@ type Options struct {
 
 // Check parses a YAML stream and returns every finding, in a deterministic
 // order. The error is only for a stream that is not parsable YAML.
+//
+// A finding is one problem in the bundle: a result (internal/result) whose
+// tags name the rule (a stable kebab-case id; README.md lists every one),
+// the object ("Kind namespace/name", or "Kind name" without a namespace)
+// and the fix, and whose field is the path inside the object, e.g.
+// spec.containers[0].args[3].
 func Check(stream []byte, opts Options) (framework.Results, error) {
 	b, err := bundlemodel.Parse(stream)
 	if err != nil {
@@ -96,18 +85,18 @@ var ruleFamilies = []func(*bundlemodel.Bundle, Options, *report){
 // report collects findings.
 type report struct{ findings framework.Results }
 
-func (r *report) add(sev Severity, rule, object, field, msg, fix string) {
+func (r *report) add(sev framework.Severity, rule, object, field, msg, fix string) {
 	r.findings = append(r.findings, result.New(sev, rule, object, field, msg, fix))
 }
 
 func (r *report) errorf(rule, object, field, fix, format string, args ...any) {
-	r.add(SeverityError, rule, object, field, fmt.Sprintf(format, args...), fix)
+	r.add(framework.Error, rule, object, field, fmt.Sprintf(format, args...), fix)
 }
 
 func (r *report) warnf(rule, object, field, fix, format string, args ...any) {
-	r.add(SeverityWarning, rule, object, field, fmt.Sprintf(format, args...), fix)
+	r.add(framework.Warning, rule, object, field, fmt.Sprintf(format, args...), fix)
 }
 
 func (r *report) infof(rule, object, field, fix, format string, args ...any) {
-	r.add(SeverityInfo, rule, object, field, fmt.Sprintf(format, args...), fix)
+	r.add(framework.Info, rule, object, field, fmt.Sprintf(format, args...), fix)
 }

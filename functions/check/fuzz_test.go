@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // FuzzCheck: on any input Check does not panic, and either reports a parse
@@ -43,7 +44,7 @@ func FuzzCheck(f *testing.F) {
 			return
 		}
 		for _, fd := range got {
-			if result.Rule(fd) == "" || result.Object(fd) == "" || fd.Message == "" || (fd.Severity != SeverityError && fd.Severity != SeverityWarning) {
+			if result.Rule(fd) == "" || result.Object(fd) == "" || fd.Message == "" || (fd.Severity != framework.Error && fd.Severity != framework.Warning) {
 				t.Fatalf("malformed finding %+v", fd)
 			}
 			if strings.ToLower(result.Rule(fd)) != result.Rule(fd) || strings.ContainsAny(result.Rule(fd), " _") {

@@ -59,7 +59,7 @@ func TestGoldenOverlaysPassClean(t *testing.T) {
 func withoutVersionNotes(fs framework.Results) framework.Results {
 	var out framework.Results
 	for _, f := range fs {
-		if f.Severity == SeverityInfo && result.Rule(f) == "backend-dial-timeout-unavailable" {
+		if f.Severity == framework.Info && result.Rule(f) == "backend-dial-timeout-unavailable" {
 			continue
 		}
 		out = append(out, f)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // checkAgentFlags applies the flag rules proxy-agent enforces.
@@ -99,9 +100,9 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 				continue
 			}
 			// proxy-agent starts with such a value; the server just never matches it.
-			sev, why := SeverityWarning, ""
+			sev, why := framework.Warning, ""
 			if s := anp.StrategyRelyingOn(k); slices.Contains(strategies, s) {
-				sev, why = SeverityError, fmt.Sprintf(" (the %s strategy relies on it)", s)
+				sev, why = framework.Error, fmt.Sprintf(" (the %s strategy relies on it)", s)
 			}
 			r.add(sev, "agent-identifiers-invalid", w.Object.Ref(), u.Field,
 				fmt.Sprintf("--agent-identifiers %s=%q %s, so the server can never match it%s", k, v, msg, why), fix)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // checkServerFlags applies the flag rules proxy-server enforces at start.
@@ -93,9 +94,9 @@ func checkClusterCA(w *bundlemodel.Workload, opts Options, r *report) {
 	if w.Flags.Value("cluster-ca-cert") != "" {
 		return
 	}
-	sev := SeverityError
+	sev := framework.Error
 	if opts.AllowMissingClusterCA {
-		sev = SeverityWarning
+		sev = framework.Warning
 	}
 	r.add(sev, "cluster-ca-cert-missing", w.Object.Ref(), w.Flags.FieldOr("cluster-ca-cert", w.Field+".args"),
 		"--cluster-ca-cert is missing: the server does not ask agents for a client certificate, so anyone who reaches the agent port can act as an agent",

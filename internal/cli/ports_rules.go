@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/spf13/pflag"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
@@ -91,7 +92,7 @@ func (p portsReport) WriteFormat(w io.Writer, f output.Format) error {
 	if t == nil {
 		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
 	}
-	if rs := result.Only(check.RuleInputs(p.bundle), check.SeverityError); len(rs) > 0 {
+	if rs := result.Only(check.RuleInputs(p.bundle), framework.Error); len(rs) > 0 {
 		lines := make([]string, len(rs))
 		for i, r := range rs {
 			lines[i] = result.Text(r)

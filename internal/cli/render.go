@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
@@ -108,7 +109,7 @@ func renderExit(err error) error {
 	var check *render.CheckError
 	var refused *render.RefusedError
 	var unsafe *hostfs.UnsafeError
-	var durable *render.DurabilityError
+	var durable *hosttxn.DurabilityError
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
 		return &ExitError{Code: exitNotDurable, Err: err}
@@ -138,7 +139,7 @@ func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
 			verb = "dry run, nothing written; would remove"
 		}
 		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): %s the %d file(s) an earlier render wrote\n",
-			overlayLabel(overlay), verb, rep.Count(render.ActionRemove))
+			overlayLabel(overlay), verb, rep.Count(hosttxn.Remove))
 		return
 	}
 	for _, f := range rep.Files {
@@ -158,7 +159,7 @@ func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
 	}
 	fmt.Fprintf(w, "%s %d files for bootstrap IP %s under %s: %d created, %d updated, %d unchanged, %d removed; certificates %s (%s)\n",
 		verb, len(rep.Files), bootstrapIPLabel(rep), rep.Root,
-		rep.Count(render.ActionCreate), rep.Count(render.ActionUpdate), rep.Count(render.ActionUnchanged), rep.Count(render.ActionRemove),
+		rep.Count(hosttxn.Create), rep.Count(hosttxn.Update), rep.Count(hosttxn.Unchanged), rep.Count(hosttxn.Remove),
 		certs, rep.CertsReason)
 }
 

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 )
 
@@ -39,9 +40,6 @@ type Function struct {
 	Role    Role
 	Factory Factory
 }
-
-// APIVersion is the apiVersion of every kind served here.
-const APIVersion = bundle.APIVersion
 
 // functions is every kind this binary serves, a fixed table: each call
 // builds it afresh, so no caller can change what the binary serves.
@@ -78,17 +76,17 @@ func Kinds() []string {
 	return out
 }
 
-// Processor routes by the function config's apiVersion and kind.
-func Processor(getenv func(string) string) framework.ResourceListProcessor {
+// processor routes by the function config's apiVersion and kind.
+func processor(getenv func(string) string) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
 		if rl.FunctionConfig == nil {
 			return fmt.Errorf("no functionConfig in the ResourceList: give a %s config", strings.Join(Kinds(), ", "))
 		}
 		apiVersion, kind := rl.FunctionConfig.GetApiVersion(), rl.FunctionConfig.GetKind()
 		f, ok := Lookup(kind)
-		if !ok || apiVersion != bundle.APIVersion {
+		if !ok || apiVersion != krmconfig.APIVersion {
 			return fmt.Errorf("functionConfig is %s %s; this function serves apiVersion %s kinds %s",
-				apiVersion, kind, bundle.APIVersion, strings.Join(Kinds(), ", "))
+				apiVersion, kind, krmconfig.APIVersion, strings.Join(Kinds(), ", "))
 		}
 		return f.Factory(bundle.Inputs{Getenv: getenv}).Process(rl)
 	})
@@ -104,7 +102,7 @@ func Run(in io.Reader, out io.Writer, getenv func(string) string) error {
 		return err
 	}
 	rw := &kio.ByteReadWriter{Reader: bytes.NewReader(input), Writer: out, KeepReaderAnnotations: true}
-	return framework.Execute(failOnErrorResults(Processor(getenv)), rw)
+	return framework.Execute(failOnErrorResults(processor(getenv)), rw)
 }
 
 // failOnErrorResults records the processor's results in the ResourceList

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // writeAWSCLI writes aws ec2 calls on the bootstrap instance's security
@@ -26,7 +28,7 @@ func writeAWSCLI(w *bufio.Writer, p *Plan) {
 	perm := map[string]any{"IpProtocol": "tcp", "FromPort": p.Req.Port, "ToPort": p.Req.Port}
 	for _, f := range p.Families() {
 		key, field := "IpRanges", "CidrIp"
-		if f == IPv6 {
+		if f == bootstrapip.IPv6 {
 			key, field = "Ipv6Ranges", "CidrIpv6"
 		}
 		var ranges []map[string]string
@@ -54,7 +56,7 @@ func awsTags(p *Plan) []map[string]string {
 type ingress struct {
 	Name   string // the cluster's, unique within the output: ID-konnectivity-bootstrap-ipv4, -ipv4-2, ...
 	Local  string // the same without the ID, for resource names that are local to a template
-	Family Family
+	Family bootstrapip.Family
 	CIDR   string
 }
 

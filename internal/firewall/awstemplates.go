@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // camel turns konnectivity-bootstrap-ipv4-2 into KonnectivityBootstrapIpv42.
@@ -35,7 +37,7 @@ func writeCloudFormation(w *bufio.Writer, p *Plan) {
 			"GroupId": map[string]string{"Ref": "BootstrapSecurityGroupId"}, "IpProtocol": "tcp",
 			"FromPort": p.Req.Port, "ToPort": p.Req.Port, "Description": p.description(),
 		}
-		props[map[Family]string{IPv4: "CidrIp", IPv6: "CidrIpv6"}[in.Family]] = in.CIDR
+		props[map[bootstrapip.Family]string{bootstrapip.IPv4: "CidrIp", bootstrapip.IPv6: "CidrIpv6"}[in.Family]] = in.CIDR
 		res[camel(in.Local)] = map[string]any{"Type": "AWS::EC2::SecurityGroupIngress", "Properties": props}
 	}
 	tmpl := map[string]any{
@@ -68,7 +70,7 @@ func writeTerraform(w *bufio.Writer, p *Plan) {
 	header(w, "#", "aws-terraform", p)
 	fmt.Fprintln(w, "\nvariable \"bootstrap_security_group_id\" {\n  type        = string\n  description = \"The bootstrap instance's security group.\"\n}")
 	for _, in := range ingresses(p) {
-		cidr := map[Family]string{IPv4: "cidr_ipv4", IPv6: "cidr_ipv6"}[in.Family]
+		cidr := map[bootstrapip.Family]string{bootstrapip.IPv4: "cidr_ipv4", bootstrapip.IPv6: "cidr_ipv6"}[in.Family]
 		fmt.Fprintf(w, "\nresource \"aws_vpc_security_group_ingress_rule\" %s {\n", hclString(tfName(in.Local)))
 		fmt.Fprintln(w, "  security_group_id = var.bootstrap_security_group_id")
 		fmt.Fprintf(w, "  description       = %s\n  ip_protocol       = \"tcp\"\n", hclString(p.description()))

@@ -15,31 +15,22 @@ import (
 // Requirement is the agent tunnel as the bundle deploys it (see
 // netreq.Tunnel, which it is made from).
 type Requirement struct {
-	Port     int        // the server's --agent-port
-	Dial     string     // the agents' --proxy-server-host: an IP or a DNS name
-	Bind     netip.Addr // the server's --agent-bind-address; invalid when it listens on every address
-	Families []Family   // the families agents can reach the server over
-	Source   string     // the objects and flags the values come from, for the output's header
+	Port     int                  // the server's --agent-port
+	Dial     string               // the agents' --proxy-server-host: an IP or a DNS name
+	Bind     netip.Addr           // the server's --agent-bind-address; invalid when it listens on every address
+	Families []bootstrapip.Family // the families agents can reach the server over
+	Source   string               // the objects and flags the values come from, for the output's header
 }
 
-// Family is an IP family.
-type Family = bootstrapip.Family
-
-// The two families, in output order.
-const (
-	IPv4 = bootstrapip.IPv4
-	IPv6 = bootstrapip.IPv6
-)
-
-func familyOf(a netip.Addr) Family { return bootstrapip.FamilyOf(a) }
+func familyOf(a netip.Addr) bootstrapip.Family { return bootstrapip.FamilyOf(a) }
 
 // Guarded are the families whose agent port a restricting rule must close
 // to everyone else: the server listens on both unless bound to one address.
-func (r Requirement) Guarded() []Family {
+func (r Requirement) Guarded() []bootstrapip.Family {
 	if r.Bind.IsValid() && !r.Bind.IsUnspecified() {
-		return []Family{familyOf(r.Bind)}
+		return []bootstrapip.Family{familyOf(r.Bind)}
 	}
-	return []Family{IPv4, IPv6}
+	return []bootstrapip.Family{bootstrapip.IPv4, bootstrapip.IPv6}
 }
 
 // Options choose who may connect and which form is written.
@@ -54,7 +45,7 @@ type Options struct {
 // Plan is a validated requirement and the sources allowed, per family.
 type Plan struct {
 	Req      Requirement
-	Sources  map[Family][]netip.Prefix
+	Sources  map[bootstrapip.Family][]netip.Prefix
 	Anywhere bool
 	Revoke   bool
 	NftChain []string // family, table, chain; nil for the own table
@@ -66,7 +57,7 @@ func NewPlan(req Requirement, opts Options) (*Plan, error) {
 	if req.Port < 1 || req.Port > 65535 {
 		return nil, fmt.Errorf("agent port %d is not a TCP port (%s)", req.Port, req.Source)
 	}
-	p := &Plan{Req: req, Sources: map[Family][]netip.Prefix{}, Anywhere: opts.Anywhere, Revoke: opts.Revoke}
+	p := &Plan{Req: req, Sources: map[bootstrapip.Family][]netip.Prefix{}, Anywhere: opts.Anywhere, Revoke: opts.Revoke}
 	if err := p.sources(opts); err != nil {
 		return nil, err
 	}
@@ -130,14 +121,14 @@ func CheckSources(opts Options) error {
 	return nil
 }
 
-func anyPrefix(f Family) netip.Prefix {
-	if f == IPv4 {
+func anyPrefix(f bootstrapip.Family) netip.Prefix {
+	if f == bootstrapip.IPv4 {
 		return netip.MustParsePrefix("0.0.0.0/0")
 	}
 	return netip.MustParsePrefix("::/0")
 }
 
-func hasFamily(fs []Family, f Family) bool {
+func hasFamily(fs []bootstrapip.Family, f bootstrapip.Family) bool {
 	for _, x := range fs {
 		if x == f {
 			return true
@@ -147,9 +138,9 @@ func hasFamily(fs []Family, f Family) bool {
 }
 
 // Families are the families with allowed sources, in output order.
-func (p *Plan) Families() []Family {
-	var out []Family
-	for _, f := range []Family{IPv4, IPv6} {
+func (p *Plan) Families() []bootstrapip.Family {
+	var out []bootstrapip.Family
+	for _, f := range []bootstrapip.Family{bootstrapip.IPv4, bootstrapip.IPv6} {
 		if len(p.Sources[f]) > 0 {
 			out = append(out, f)
 		}
@@ -159,7 +150,7 @@ func (p *Plan) Families() []Family {
 
 // BindIn is the bind address when it is of family f and not the
 // unspecified address, else invalid.
-func (p *Plan) BindIn(f Family) netip.Addr {
+func (p *Plan) BindIn(f bootstrapip.Family) netip.Addr {
 	b := p.Req.Bind
 	if b.IsValid() && !b.IsUnspecified() && familyOf(b) == f {
 		return b

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/cli"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
@@ -23,9 +24,9 @@ type planCase struct {
 }
 
 var (
-	v4   = []firewall.Family{firewall.IPv4}
-	v6   = []firewall.Family{firewall.IPv6}
-	both = []firewall.Family{firewall.IPv4, firewall.IPv6}
+	v4   = []bootstrapip.Family{bootstrapip.IPv4}
+	v6   = []bootstrapip.Family{bootstrapip.IPv6}
+	both = []bootstrapip.Family{bootstrapip.IPv4, bootstrapip.IPv6}
 )
 
 var planCases = []planCase{

@@ -8,12 +8,13 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 )
 
-// RuleName names what the rules add (nftables table, iptables chain, cloud
+// ruleSetName names what the rules add (nftables table, iptables chain, cloud
 // rules, comments), so the revoke form finds exactly that.
-const RuleName = "konnectivity-bootstrap"
+const ruleSetName = "konnectivity-bootstrap"
 
 // writer writes one format; the plan says apply or revoke.
 type writer func(w *bufio.Writer, p *Plan)
@@ -114,7 +115,7 @@ func sourceList(p *Plan) string {
 }
 
 // prefixes joins a family's sources with sep.
-func prefixes(p *Plan, f Family, sep string) string {
+func prefixes(p *Plan, f bootstrapip.Family, sep string) string {
 	var s []string
 	for _, pfx := range p.Sources[f] {
 		s = append(s, pfx.String())
@@ -137,7 +138,7 @@ func shellHeader(w *bufio.Writer, format string, p *Plan, vars ...[2]string) {
 func hostPrefix(a netip.Addr) netip.Prefix { return netip.PrefixFrom(a, a.BitLen()) }
 
 // dialAddr is the address agents dial when it is an IP of family f.
-func dialAddr(p *Plan, f Family) (netip.Addr, bool) {
+func dialAddr(p *Plan, f bootstrapip.Family) (netip.Addr, bool) {
 	if b := p.BindIn(f); b.IsValid() {
 		return b, true
 	}

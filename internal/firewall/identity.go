@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"k8s.io/apimachinery/pkg/util/validation"
 )
 
@@ -64,7 +65,7 @@ func parseNftChain(s string, p *Plan) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if fam := f[0]; (fam == "ip" && len(p.Sources[IPv6]) > 0) || (fam == "ip6" && len(p.Sources[IPv4]) > 0) {
+	if fam := f[0]; (fam == "ip" && len(p.Sources[bootstrapip.IPv6]) > 0) || (fam == "ip6" && len(p.Sources[bootstrapip.IPv4]) > 0) {
 		return nil, fmt.Errorf("--nft-chain %q: the chain's family must be inet (or ip/ip6 matching every --from), got %q", s, fam)
 	}
 	return f, nil
@@ -72,8 +73,8 @@ func parseNftChain(s string, p *Plan) ([]string, error) {
 
 // ruleName names a cloud rule of the cluster: ID-konnectivity-bootstrap-ipv4,
 // then -ipv4-2, ... for further sources of the family (i counts from 0).
-func (p *Plan) ruleName(f Family, i int) string {
-	name := fmt.Sprintf("%s-%s-%s", p.InfraID, RuleName, f)
+func (p *Plan) ruleName(f bootstrapip.Family, i int) string {
+	name := fmt.Sprintf("%s-%s-%s", p.InfraID, ruleSetName, f)
 	if i > 0 {
 		name += fmt.Sprintf("-%d", i+1)
 	}
@@ -82,12 +83,12 @@ func (p *Plan) ruleName(f Family, i int) string {
 
 // ownerName is the name of everything the cluster's rules share: the AWS
 // Name tag and the CloudFormation stack.
-func (p *Plan) ownerName() string { return p.InfraID + "-" + RuleName }
+func (p *Plan) ownerName() string { return p.InfraID + "-" + ruleSetName }
 
 // description says what a cloud rule is for and whose it is; OpenStack's
 // revoke finds its rules by it, so it is the same for every rule of a plan.
 func (p *Plan) description() string {
-	return fmt.Sprintf("%s %s: Konnectivity agents to the bootstrap host (bootstrap phase only)", RuleName, p.InfraID)
+	return fmt.Sprintf("%s %s: Konnectivity agents to the bootstrap host (bootstrap phase only)", ruleSetName, p.InfraID)
 }
 
 // InfraIDFits checks that an infrastructure ID is given for exactly the

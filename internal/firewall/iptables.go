@@ -3,6 +3,8 @@ package firewall
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // iptChain is the chain the iptables form creates and jumps to.
@@ -16,7 +18,7 @@ const iptChain = "KONNECTIVITY-BOOTSTRAP"
 func writeIptables(w *bufio.Writer, p *Plan) {
 	shellHeader(w, "iptables", p)
 	for _, f := range p.Req.Guarded() {
-		ipt := map[Family]string{IPv4: "iptables -w", IPv6: "ip6tables -w"}[f]
+		ipt := map[bootstrapip.Family]string{bootstrapip.IPv4: "iptables -w", bootstrapip.IPv6: "ip6tables -w"}[f]
 		jump := fmt.Sprintf("INPUT -p tcp --dport %d%s -j %s", p.Req.Port, iptDest(p, f), iptChain)
 		if p.Revoke {
 			fmt.Fprintf(w, "if %s -C %s 2>/dev/null; then %s -D %s; fi\n", ipt, jump, ipt, jump)
@@ -32,7 +34,7 @@ func writeIptables(w *bufio.Writer, p *Plan) {
 	}
 }
 
-func iptDest(p *Plan, f Family) string {
+func iptDest(p *Plan, f bootstrapip.Family) string {
 	if b := p.BindIn(f); b.IsValid() {
 		return " -d " + hostPrefix(b).String()
 	}

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // nftTable is the table the own-table form creates; nft names take no dash.
@@ -39,24 +41,24 @@ func writeNftables(w *bufio.Writer, p *Plan) {
 }
 
 // nftMatch matches a family's allowed sources (and the bind address).
-func nftMatch(p *Plan, f Family) string {
+func nftMatch(p *Plan, f bootstrapip.Family) string {
 	fam := nftFamily(f)
 	s := fmt.Sprintf("%s saddr { %s }", fam, prefixes(p, f, ", "))
 	if p.Anywhere {
-		s = "meta nfproto " + map[Family]string{IPv4: "ipv4", IPv6: "ipv6"}[f]
+		s = "meta nfproto " + map[bootstrapip.Family]string{bootstrapip.IPv4: "ipv4", bootstrapip.IPv6: "ipv6"}[f]
 	}
 	return nftDaddr(p, f) + s
 }
 
-func nftDaddr(p *Plan, f Family) string {
+func nftDaddr(p *Plan, f bootstrapip.Family) string {
 	if b := p.BindIn(f); b.IsValid() {
 		return fmt.Sprintf("%s daddr %s ", nftFamily(f), b)
 	}
 	return ""
 }
 
-func nftFamily(f Family) string {
-	if f == IPv4 {
+func nftFamily(f bootstrapip.Family) string {
+	if f == bootstrapip.IPv4 {
 		return "ip"
 	}
 	return "ip6"
@@ -70,14 +72,14 @@ func writeNftChain(w *bufio.Writer, p *Plan) {
 	chain := strings.Join(p.NftChain, " ")
 	shellHeader(w, "nftables", p)
 	fmt.Fprintf(w, "# Rules in the host's chain %s, for a host whose firewall drops by default.\n", chain)
-	fmt.Fprintf(w, "nft -a list chain %s | sed -n 's/.* comment \"%s\" # handle \\([0-9][0-9]*\\)$/\\1/p' |\n", chain, RuleName)
+	fmt.Fprintf(w, "nft -a list chain %s | sed -n 's/.* comment \"%s\" # handle \\([0-9][0-9]*\\)$/\\1/p' |\n", chain, ruleSetName)
 	fmt.Fprintf(w, "while read -r handle; do nft delete rule %s handle \"$handle\"; done\n", chain)
 	if p.Revoke {
 		return
 	}
 	fmt.Fprintln(w, "nft -f - <<'EOF'")
 	for _, f := range p.Families() {
-		fmt.Fprintf(w, "insert rule %s %s tcp dport %d accept comment \"%s\"\n", chain, nftMatch(p, f), p.Req.Port, RuleName)
+		fmt.Fprintf(w, "insert rule %s %s tcp dport %d accept comment \"%s\"\n", chain, nftMatch(p, f), p.Req.Port, ruleSetName)
 	}
 	fmt.Fprintln(w, "EOF")
 }

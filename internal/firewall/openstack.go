@@ -3,6 +3,8 @@ package firewall
 import (
 	"bufio"
 	"fmt"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 )
 
 // writeOpenStack writes openstack calls: one ingress rule per source on
@@ -23,7 +25,7 @@ func writeOpenStack(w *bufio.Writer, p *Plan) {
 		return
 	}
 	for _, in := range ingresses(p) {
-		ether := map[Family]string{IPv4: "IPv4", IPv6: "IPv6"}[in.Family]
+		ether := map[bootstrapip.Family]string{bootstrapip.IPv4: "IPv4", bootstrapip.IPv6: "IPv6"}[in.Family]
 		fmt.Fprintf(w, "openstack security group rule create --ingress --ethertype %s --protocol tcp --dst-port %d \\\n", ether, p.Req.Port)
 		fmt.Fprintf(w, "  --remote-ip %s --description %s \"$BOOTSTRAP_SG\"\n", in.CIDR, desc)
 	}

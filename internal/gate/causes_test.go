@@ -15,7 +15,7 @@ import (
 )
 
 // check is one status check as hoststatus makes it.
-func check(name hoststatus.CheckName, sev hoststatus.Severity, detail, hint string) *framework.Result {
+func check(name hoststatus.CheckName, sev framework.Severity, detail, hint string) *framework.Result {
 	return result.New(sev, string(name), "", "", detail, hint)
 }
 
@@ -28,13 +28,13 @@ func report(agents int, checks ...*framework.Result) *hoststatus.Report {
 // healthy are the checks of a status run with nothing in error.
 func healthy() []*framework.Result {
 	return []*framework.Result{
-		check(hoststatus.CheckRenderedFiles, hoststatus.OK, "13 files as render wrote them", ""),
-		check(hoststatus.CheckSocket, hoststatus.OK, "socket, mode 0770", ""),
-		check(hoststatus.CheckEgress, hoststatus.OK, "cluster traffic goes to the server's socket", ""),
-		check(hoststatus.CheckServerHealth, hoststatus.OK, "ok", ""),
-		check(hoststatus.CheckServerReady, hoststatus.Warning, "HTTP 500", "see the agents line"),
-		check(hoststatus.CheckAgents, hoststatus.OK, "1 agent(s) connected", ""),
-		check(hoststatus.CheckCertificates, hoststatus.OK, "valid", ""),
+		check(hoststatus.CheckRenderedFiles, framework.Info, "13 files as render wrote them", ""),
+		check(hoststatus.CheckSocket, framework.Info, "socket, mode 0770", ""),
+		check(hoststatus.CheckEgress, framework.Info, "cluster traffic goes to the server's socket", ""),
+		check(hoststatus.CheckServerHealth, framework.Info, "ok", ""),
+		check(hoststatus.CheckServerReady, framework.Warning, "HTTP 500", "see the agents line"),
+		check(hoststatus.CheckAgents, framework.Info, "1 agent(s) connected", ""),
+		check(hoststatus.CheckCertificates, framework.Info, "valid", ""),
 	}
 }
 
@@ -82,48 +82,48 @@ func TestEveryCause(t *testing.T) {
 	}{
 		{name: "not rendered",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, check(hoststatus.CheckRenderedFiles, hoststatus.Error, "no state file", "run konnectivity-bundle render")), 1, 0)
+				return fromStatus(report(0, check(hoststatus.CheckRenderedFiles, framework.Error, "no state file", "run konnectivity-bundle render")), 1, 0)
 			},
 			cause: NotRendered, waiting: "a usable rendered root (not-rendered)", detail: "no state file", fix: "run konnectivity-bundle render"},
 		{name: "socket missing",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckSocket, hoststatus.Error, "no such file or directory", "crictl ps"))...), 1, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckSocket, framework.Error, "no such file or directory", "crictl ps"))...), 1, 0)
 			},
 			cause: ServerNotRunning, waiting: "the server", detail: "no such file or directory", fix: "crictl ps"},
 		{name: "healthz failing",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckServerHealth, hoststatus.Error, "connection refused", "the server is down"))...), 1, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckServerHealth, framework.Error, "connection refused", "the server is down"))...), 1, 0)
 			},
 			cause: ServerNotRunning, waiting: "the server", detail: "connection refused", fix: "the server is down"},
 		{name: "egress mismatch",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckEgress, hoststatus.Error, "cluster traffic goes to /other.socket", "render again"))...), 1, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckEgress, framework.Error, "cluster traffic goes to /other.socket", "render again"))...), 1, 0)
 			},
 			cause: EgressMismatch, waiting: "a usable rendered root (egress-mismatch)", detail: "cluster traffic goes to /other.socket", fix: "render again"},
 		{name: "no agent connected: the agents check's hint, the port rule once",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "no agent connected (http://127.0.0.1:8095/metrics)", portRule))...), 1, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckAgents, framework.Error, "no agent connected (http://127.0.0.1:8095/metrics)", portRule))...), 1, 0)
 			},
 			cause: NoAgentConnected, waiting: "agents (0 of 1)", detail: "no agent connected during the wait: no agent connected (http://127.0.0.1:8095/metrics)", fix: portRule},
 		{name: "no agent connected, the metrics without an agent count: the port rule leads",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "cannot read the server's metrics", "the server is down"))...), 1, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckAgents, framework.Error, "cannot read the server's metrics", "the server is down"))...), 1, 0)
 			},
 			cause: NoAgentConnected, waiting: "agents (0 of 1)", detail: "no agent connected during the wait: cannot read the server's metrics", fix: generalRule + "; the server is down"},
 		{name: "no agent connected, the check without a hint",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "bad port flags", ""))...), 2, 0)
+				return fromStatus(report(0, with(check(hoststatus.CheckAgents, framework.Error, "bad port flags", ""))...), 2, 0)
 			},
 			cause: NoAgentConnected, waiting: "agents (0 of 2)", detail: "no agent connected during the wait: bad port flags", fix: generalRule},
 		{name: "agents dropped",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "no agent connected", portRule))...), 1, 3)
+				return fromStatus(report(0, with(check(hoststatus.CheckAgents, framework.Error, "no agent connected", portRule))...), 1, 3)
 			},
 			cause: AgentsDropped, waiting: "agents (0 of 1)", detail: "3 agent(s) connected during the wait, none is now: no agent connected",
 			fix: "agents that connect and drop usually fail the server's certificate check or are restarted: ..."},
 		{name: "agents refused in the server's log",
 			verdict: func(t *testing.T) *Verdict {
-				rep := report(0, with(check(hoststatus.CheckAgents, hoststatus.Error, "no agent connected", portRule))...)
+				rep := report(0, with(check(hoststatus.CheckAgents, framework.Error, "no agent connected", portRule))...)
 				w := &waiter{opts: Options{Status: hoststatus.Options{Root: t.TempDir()}, ServerLog: serverLog(t), MinAgents: 1}}
 				v := fromStatus(rep, 1, 0)
 				w.refusedHandshakes(v)
@@ -137,12 +137,12 @@ func TestEveryCause(t *testing.T) {
 			fix: "see which agent pods are not Running: `oc -n openshift-bootstrap-konnectivity get pods -o wide`; " + generalRule},
 		{name: "cannot route",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(2, with(check(hoststatus.CheckAgents, hoststatus.Error, "2 agent(s) connected, but no proxy strategy (ready_backends{destHost}=0) can route to them", "add default"))...), 1, 2)
+				return fromStatus(report(2, with(check(hoststatus.CheckAgents, framework.Error, "2 agent(s) connected, but no proxy strategy (ready_backends{destHost}=0) can route to them", "add default"))...), 1, 2)
 			},
 			cause: CannotRoute, waiting: "a routable agent", detail: "2 agent(s) connected, but no proxy strategy (ready_backends{destHost}=0) can route to them", fix: "add default"},
 		{name: "certificates",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(1, with(check(hoststatus.CheckCertificates, hoststatus.Error, "server certificate expired at 2026-11-26T00:00:00Z", "render again"))...), 1, 1)
+				return fromStatus(report(1, with(check(hoststatus.CheckCertificates, framework.Error, "server certificate expired at 2026-11-26T00:00:00Z", "render again"))...), 1, 1)
 			},
 			cause: CertificateProblem, waiting: "a usable rendered root (certificates)", detail: "server certificate expired at 2026-11-26T00:00:00Z", fix: "render again"},
 		{name: "target refused",
@@ -170,14 +170,14 @@ func TestEveryCause(t *testing.T) {
 			cause: TargetUnreachable, waiting: "the test dial", detail: "192.0.2.1:443 (192.0.2.1:443): failed: no state file ...", fix: "konnectivity-bundle probe TARGET shows the whole error"},
 		{name: "the first check in error decides",
 			verdict: func(*testing.T) *Verdict {
-				checks := with(check(hoststatus.CheckSocket, hoststatus.Error, "no socket", "start it"))
-				checks[5] = check(hoststatus.CheckAgents, hoststatus.Error, "no agent connected", portRule)
+				checks := with(check(hoststatus.CheckSocket, framework.Error, "no socket", "start it"))
+				checks[5] = check(hoststatus.CheckAgents, framework.Error, "no agent connected", portRule)
 				return fromStatus(report(0, checks...), 1, 0)
 			},
 			cause: ServerNotRunning, waiting: "the server", detail: "no socket", fix: "start it"},
 		{name: "a check unknown to the table",
 			verdict: func(*testing.T) *Verdict {
-				return fromStatus(report(1, check("tea kettle", hoststatus.Error, "boiling", "")), 1, 1)
+				return fromStatus(report(1, check("tea kettle", framework.Error, "boiling", "")), 1, 1)
 			},
 			cause: UnknownCheck, waiting: "a status check this wait does not know",
 			detail: `status check "tea kettle" failed, and wait knows no cause for it: boiling`, fix: "konnectivity-bundle status shows the check"},

@@ -8,6 +8,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // Cause is why the tunnel is not ready yet: one per verdict.
@@ -62,7 +63,7 @@ func fromStatus(rep *hoststatus.Report, minAgents, maxAgents int) *Verdict {
 	v := &Verdict{Agents: rep.Agents, MaxAgents: maxAgents, MinAgents: minAgents, Status: rep}
 	f := finding{rep: rep, minAgents: minAgents, maxAgents: maxAgents}
 	for _, c := range rep.Checks {
-		if c.Severity != hoststatus.Error {
+		if c.Severity != framework.Error {
 			continue
 		}
 		f.check, f.detail, f.hint = hoststatus.CheckName(result.Rule(c)), c.Message, result.Fix(c)

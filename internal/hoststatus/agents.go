@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // agents reads the server's /metrics: the admin port first (bound to
@@ -21,7 +22,7 @@ func (s *session) agents() {
 	admin, err1 := srv.Port("admin-port")
 	health, err2 := srv.Port("health-port")
 	if err1 != nil || err2 != nil {
-		s.rep.add(newCheck(CheckAgents, Error, fmt.Sprintf("bad port flags: %v %v", err1, err2), ""))
+		s.rep.add(newCheck(CheckAgents, framework.Error, fmt.Sprintf("bad port flags: %v %v", err1, err2), ""))
 		return
 	}
 	ports := []int{admin}
@@ -51,7 +52,7 @@ func (s *session) agents() {
 		return
 	}
 	s.rep.MetricsError = "cannot read the server's metrics: " + lastErr
-	s.rep.add(newCheck(CheckAgents, Error, s.rep.MetricsError,
+	s.rep.add(newCheck(CheckAgents, framework.Error, s.rep.MetricsError,
 		"the server is down, or --health-host points elsewhere (the admin and health ports listen on 127.0.0.1 only)"))
 }
 
@@ -61,13 +62,13 @@ func (s *session) agents() {
 // strategies and identifiers decide that instead.
 func (s *session) reportAgents(u string, m serverMetrics) {
 	if m.unreadable != "" {
-		s.rep.add(newCheck(CheckAgents, Error, fmt.Sprintf("unreadable figure in %s: %s; no verdict on the agents", u, m.unreadable),
+		s.rep.add(newCheck(CheckAgents, framework.Error, fmt.Sprintf("unreadable figure in %s: %s; no verdict on the agents", u, m.unreadable),
 			"the server's metrics are corrupt or not proxy-server's: check what listens on the admin and health ports"))
 		return
 	}
 	n := m.connected()
 	if n == 0 {
-		s.rep.add(newCheck(CheckAgents, Error, fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
+		s.rep.add(newCheck(CheckAgents, framework.Error, fmt.Sprintf("no agent connected (%s); the tunnel cannot carry traffic", u),
 			AgentPortRule(s.rep)+"; `oc -n openshift-bootstrap-konnectivity get pods -o wide` and `oc logs` of an agent show dial or certificate errors"))
 		return
 	}
@@ -81,15 +82,15 @@ func (s *session) reportAgents(u string, m serverMetrics) {
 	backends := m.describe(strategies)
 	switch {
 	case len(served) == 0:
-		s.rep.add(newCheck(CheckAgents, Error,
+		s.rep.add(newCheck(CheckAgents, framework.Error,
 			fmt.Sprintf("%d agent(s) connected, but no proxy strategy (%s) can route to them: every request gets `No agent available` (%s)", n, backends, u),
 			anp.RoutingFix+s.identifierHint()))
 	case served[0] != first:
-		s.rep.add(newCheck(CheckAgents, Warning,
+		s.rep.add(newCheck(CheckAgents, framework.Warning,
 			fmt.Sprintf("%d agent(s) connected; requests route through %s, but the first strategy %s has none, so /readyz stays 500 (%s)", n, strings.Join(served, ","), first, backends),
 			"put a strategy the agents serve first in --proxy-strategies"+s.identifierHint()))
 	default:
-		s.rep.add(newCheck(CheckAgents, OK, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, backends, u), ""))
+		s.rep.add(newCheck(CheckAgents, framework.Info, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, backends, u), ""))
 	}
 }
 
@@ -137,10 +138,10 @@ func (s *session) reportUnrouted(u string, m serverMetrics, n int, strategies []
 	served := slices.DeleteFunc(slices.Clone(strategies), func(st string) bool { return !s.renderedServes(st) })
 	note := fmt.Sprintf("routing per strategy is not reported by proxy %s", m.version)
 	if len(served) == 0 {
-		s.rep.add(newCheck(CheckAgents, Error,
+		s.rep.add(newCheck(CheckAgents, framework.Error,
 			fmt.Sprintf("%d agent(s) connected, but the rendered agents advertise nothing the strategies %s match: every request gets `No agent available` (%s; %s)", n, strings.Join(strategies, ","), note, u),
 			anp.RoutingFix+s.identifierHint()))
 		return
 	}
-	s.rep.add(newCheck(CheckAgents, OK, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, note, u), ""))
+	s.rep.add(newCheck(CheckAgents, framework.Info, fmt.Sprintf("%d agent(s) connected (%s; %s)", n, note, u), ""))
 }

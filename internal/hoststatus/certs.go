@@ -33,28 +33,28 @@ func (s *session) certificates() {
 	}{{"CA " + ca.Subject.CommonName, ca}, {"server certificate " + cert.Subject.CommonName, cert}} {
 		switch left := c.c.NotAfter.Sub(now); {
 		case now.Before(c.c.NotBefore):
-			problems = append(problems, newCheck(CheckCertificates, Error, fmt.Sprintf("%s is not valid before %s (clock skew?)", c.name, c.c.NotBefore.UTC().Format(time.RFC3339)),
+			problems = append(problems, newCheck(CheckCertificates, framework.Error, fmt.Sprintf("%s is not valid before %s (clock skew?)", c.name, c.c.NotBefore.UTC().Format(time.RFC3339)),
 				"fix the bootstrap host's clock (chronyc tracking)"))
 		case left <= 0:
-			problems = append(problems, newCheck(CheckCertificates, Error, fmt.Sprintf("%s expired at %s", c.name, c.c.NotAfter.UTC().Format(time.RFC3339)),
+			problems = append(problems, newCheck(CheckCertificates, framework.Error, fmt.Sprintf("%s expired at %s", c.name, c.c.NotAfter.UTC().Format(time.RFC3339)),
 				"run konnectivity-bundle render again: it regenerates expired certificates and the agent Secret"))
 		case left < expiringSoon:
-			problems = append(problems, newCheck(CheckCertificates, Warning, fmt.Sprintf("%s expires in %s", c.name, left.Round(time.Minute)),
+			problems = append(problems, newCheck(CheckCertificates, framework.Warning, fmt.Sprintf("%s expires in %s", c.name, left.Round(time.Minute)),
 				"finish bootstrap soon, or re-render to renew"))
 		}
 	}
 	pool := x509.NewCertPool()
 	pool.AddCert(ca)
 	if _, err := cert.Verify(x509.VerifyOptions{Roots: pool, CurrentTime: cert.NotBefore.Add(time.Second), KeyUsages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}); err != nil {
-		problems = append(problems, newCheck(CheckCertificates, Error, "server certificate is not signed by the CA the agents trust: "+err.Error(),
+		problems = append(problems, newCheck(CheckCertificates, framework.Error, "server certificate is not signed by the CA the agents trust: "+err.Error(),
 			"the agents get ca.crt from the Secret; re-render so the certificates and the Secret agree"))
 	}
 	if ip := s.rep.BootstrapIP; ip != "" && !slices.ContainsFunc(cert.IPAddresses, func(a net.IP) bool { return a.Equal(net.ParseIP(ip)) }) {
-		problems = append(problems, newCheck(CheckCertificates, Error, fmt.Sprintf("server certificate SANs %v do not include %s, the address agents dial", cert.IPAddresses, ip),
+		problems = append(problems, newCheck(CheckCertificates, framework.Error, fmt.Sprintf("server certificate SANs %v do not include %s, the address agents dial", cert.IPAddresses, ip),
 			"agents refuse the handshake (x509: certificate is valid for ..., not ...); re-render with the right --bootstrap-ip"))
 	}
 	if len(problems) == 0 {
-		s.rep.add(newCheck(CheckCertificates, OK, fmt.Sprintf("server certificate for %v valid until %s (%s left)",
+		s.rep.add(newCheck(CheckCertificates, framework.Info, fmt.Sprintf("server certificate for %v valid until %s (%s left)",
 			cert.IPAddresses, cert.NotAfter.UTC().Format(time.RFC3339), cert.NotAfter.Sub(now).Round(time.Minute)), ""))
 	}
 	s.rep.Checks = append(s.rep.Checks, problems...)
@@ -63,29 +63,29 @@ func (s *session) certificates() {
 func (s *session) loadCert(flag string, srv *bundlemodel.Workload) *x509.Certificate {
 	p, ok := srv.Flags.Lookup(flag[2:])
 	if !ok {
-		s.rep.add(newCheck(CheckCertificates, Error, "the server pod has no "+flag, ""))
+		s.rep.add(newCheck(CheckCertificates, framework.Error, "the server pod has no "+flag, ""))
 		return nil
 	}
 	host, ok := s.root.ServerHostPath(p)
 	if !ok {
-		s.rep.add(newCheck(CheckCertificates, Error, fmt.Sprintf("%s=%s is not on a hostPath mount of the server pod", flag, p), ""))
+		s.rep.add(newCheck(CheckCertificates, framework.Error, fmt.Sprintf("%s=%s is not on a hostPath mount of the server pod", flag, p), ""))
 		return nil
 	}
 	data, err := s.root.ReadFile(host)
 	if err != nil {
-		s.rep.add(newCheck(CheckCertificates, Error, err.Error(),
+		s.rep.add(newCheck(CheckCertificates, framework.Error, err.Error(),
 			"run konnectivity-bundle render again: it writes the certificate directory"))
 		return nil
 	}
 	blk, _ := pem.Decode(data)
 	if blk == nil || blk.Type != "CERTIFICATE" {
-		s.rep.add(newCheck(CheckCertificates, Error, host+" holds no PEM certificate",
+		s.rep.add(newCheck(CheckCertificates, framework.Error, host+" holds no PEM certificate",
 			"re-render with --force to regenerate damaged certificates"))
 		return nil
 	}
 	c, err := x509.ParseCertificate(blk.Bytes)
 	if err != nil {
-		s.rep.add(newCheck(CheckCertificates, Error, fmt.Sprintf("%s: %v", host, err), ""))
+		s.rep.add(newCheck(CheckCertificates, framework.Error, fmt.Sprintf("%s: %v", host, err), ""))
 		return nil
 	}
 	return c

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // egress: the egress file's cluster selection reaches the server's socket
@@ -12,13 +13,13 @@ import (
 func (s *session) egress() {
 	r := s.root
 	if r.EgressFile == "" {
-		s.rep.add(newCheck(CheckEgress, Error, "render wrote no EgressSelectorConfiguration",
+		s.rep.add(newCheck(CheckEgress, framework.Error, "render wrote no EgressSelectorConfiguration",
 			"without it the bootstrap kube-apiserver never uses the tunnel; re-render from an unmodified overlay"))
 		return
 	}
 	uds := clusterUDS(r.Bundle.Egress)
 	if uds == "" {
-		s.rep.add(newCheck(CheckEgress, Error, r.EgressFile+" has no cluster selection through a unix socket",
+		s.rep.add(newCheck(CheckEgress, framework.Error, r.EgressFile+" has no cluster selection through a unix socket",
 			"the cluster selection must use transport.uds.udsName; run konnectivity-bundle check on the bundle"))
 		return
 	}
@@ -27,15 +28,15 @@ func (s *session) egress() {
 	serverHost, ok2 := r.ServerHostPath(serverSock)
 	switch {
 	case !ok:
-		s.rep.add(newCheck(CheckEgress, Error,
+		s.rep.add(newCheck(CheckEgress, framework.Error,
 			fmt.Sprintf("udsName %s is outside the kube-apiserver's config mount %s", uds, r.KASMount.Container),
 			"name the socket as the kube-apiserver container sees it, under "+r.KASMount.Container))
 	case !ok2 || kasHost != serverHost:
-		s.rep.add(newCheck(CheckEgress, Error,
+		s.rep.add(newCheck(CheckEgress, framework.Error,
 			fmt.Sprintf("the kube-apiserver dials %s (host %s) but the server listens on %s", uds, kasHost, serverHost),
 			"the egress file and the server must name the same host file through their mounts; re-render"))
 	default:
-		s.rep.add(newCheck(CheckEgress, OK,
+		s.rep.add(newCheck(CheckEgress, framework.Info,
 			fmt.Sprintf("cluster traffic goes to %s, the server's socket", uds), ""))
 	}
 }

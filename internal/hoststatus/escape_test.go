@@ -7,6 +7,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // TestTextEscapesWhatTheServerSaid: a check's detail and hint carry what the
@@ -16,7 +17,7 @@ import (
 func TestTextEscapesWhatTheServerSaid(t *testing.T) {
 	rep := &Report{Root: "/host\x1b[2J", BootstrapIP: "10.0.0.5\n" + hostiletext.Forged}
 	for _, h := range hostiletext.Values {
-		rep.add(newCheck(CheckAgents, Error, "reason="+h, "hint "+h))
+		rep.add(newCheck(CheckAgents, framework.Error, "reason="+h, "hint "+h))
 	}
 	rep.finish()
 	var text, js bytes.Buffer

@@ -13,6 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // noNetwork keeps these cases hermetic: nothing on this machine's ports counts.
@@ -25,24 +26,24 @@ func TestStatusRenderedFiles(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		mangle func(t *testing.T, root string)
-		sev    hoststatus.Severity
+		sev    framework.Severity
 		detail string
 	}{
-		{"as written", func(*testing.T, string) {}, hoststatus.OK, " files as render wrote them"},
+		{"as written", func(*testing.T, string) {}, framework.Info, " files as render wrote them"},
 		{"edited by hand", func(t *testing.T, root string) {
 			p := filepath.Join(root, "opt/openshift/manifests/konnectivity-agent-daemonset.yaml")
 			appendTo(t, p, "# edited\n")
-		}, hoststatus.Warning, "changed since render: /opt/openshift/manifests/konnectivity-agent-daemonset.yaml"},
+		}, framework.Warning, "changed since render: /opt/openshift/manifests/konnectivity-agent-daemonset.yaml"},
 		{"manifest deleted", func(t *testing.T, root string) {
 			if err := os.Remove(filepath.Join(root, "opt/openshift/manifests/konnectivity-00-namespace.yaml")); err != nil {
 				t.Fatal(err)
 			}
-		}, hoststatus.Error, "missing: /opt/openshift/manifests/konnectivity-00-namespace.yaml"},
+		}, framework.Error, "missing: /opt/openshift/manifests/konnectivity-00-namespace.yaml"},
 		{"static pod deleted", func(t *testing.T, root string) {
 			if err := os.Remove(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")); err != nil {
 				t.Fatal(err)
 			}
-		}, hoststatus.Error, "konnectivity-server-pod.yaml"},
+		}, framework.Error, "konnectivity-server-pod.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()

@@ -49,21 +49,21 @@ func (r *Report) WriteText(w io.Writer) error {
 	fmt.Fprintln(bw)
 	for _, c := range r.Checks {
 		fmt.Fprintf(bw, "  %-8s %-16s %s\n", label(c.Severity), result.Rule(c), textsafe.Escape(c.Message))
-		if hint := result.Fix(c); hint != "" && c.Severity != OK {
+		if hint := result.Fix(c); hint != "" && c.Severity != framework.Info {
 			fmt.Fprintf(bw, "  %-8s %-16s hint: %s\n", "", "", textsafe.Escape(hint))
 		}
 	}
 	if r.Usable {
 		fmt.Fprintf(bw, "tunnel usable: %d agent(s) connected\n", r.Agents)
 	} else {
-		fmt.Fprintf(bw, "tunnel NOT usable: %d problem(s) above\n", result.Count(r.Checks, Error))
+		fmt.Fprintf(bw, "tunnel NOT usable: %d problem(s) above\n", result.Count(r.Checks, framework.Error))
 	}
 	return bw.Flush()
 }
 
 // label is a severity as status prints it: a check that passed is "ok".
 func label(s framework.Severity) string {
-	if s == OK {
+	if s == framework.Info {
 		return "ok"
 	}
 	return string(s)

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/samehost"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // get fetches url with the session's dialer, within its timeout and the
@@ -41,24 +42,24 @@ func (s *session) url(port int, p string) string {
 func (s *session) health() {
 	port, err := s.root.Bundle.Server.Port("health-port")
 	if err != nil {
-		s.rep.add(newCheck(CheckServerHealth, Error, err.Error(), ""))
+		s.rep.add(newCheck(CheckServerHealth, framework.Error, err.Error(), ""))
 		return
 	}
 	u := s.url(port, "/healthz")
 	code, body, err := s.get(u)
 	if err != nil || code != http.StatusOK {
-		s.rep.add(newCheck(CheckServerHealth, Error, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
+		s.rep.add(newCheck(CheckServerHealth, framework.Error, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
 			"the server is down or not listening there: check `crictl ps -a --name konnectivity-server` and its logs; use --health-host if it binds another address"))
 		return
 	}
-	s.rep.add(newCheck(CheckServerHealth, OK, u+": "+strings.TrimSpace(body), ""))
+	s.rep.add(newCheck(CheckServerHealth, framework.Info, u+": "+strings.TrimSpace(body), ""))
 	u = s.url(port, "/readyz")
 	code, body, err = s.get(u)
 	if err == nil && code == http.StatusOK {
-		s.rep.add(newCheck(CheckServerReady, OK, u+": "+strings.TrimSpace(body), ""))
+		s.rep.add(newCheck(CheckServerReady, framework.Info, u+": "+strings.TrimSpace(body), ""))
 		return
 	}
-	s.rep.add(newCheck(CheckServerReady, Warning, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
+	s.rep.add(newCheck(CheckServerReady, framework.Warning, fmt.Sprintf("%s: %s", u, describe(code, body, err)),
 		"not ready until an agent of the first --proxy-strategies strategy connects; see the agents line"))
 }
 

@@ -1,6 +1,9 @@
 package hoststatus
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+import (
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
 
 // ServerDown says why the server is not running, from its socket and
 // /healthz checks, or "" when neither is in error. While it is down no
@@ -8,7 +11,7 @@ import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
 func (r *Report) ServerDown() string {
 	for _, c := range r.Checks {
 		name := CheckName(result.Rule(c))
-		if c.Severity == Error && (name == CheckSocket || name == CheckServerHealth) {
+		if c.Severity == framework.Error && (name == CheckSocket || name == CheckServerHealth) {
 			return string(name) + ": " + c.Message
 		}
 	}

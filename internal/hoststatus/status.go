@@ -17,20 +17,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-// Severity of one check: a result's (internal/result).
-type Severity = framework.Severity
-
-// Severities: an error makes the tunnel unusable; a check that passed is
-// framework.Info, which status prints as "ok".
-const (
-	OK      = framework.Info
-	Warning = framework.Warning
-	Error   = framework.Error
-)
-
 // newCheck is one check as a result: the check's name is its rule, the
-// detail its message and the hint its fix.
-func newCheck(name CheckName, sev Severity, detail, hint string) *framework.Result {
+// detail its message and the hint its fix. Severity framework.Error makes
+// the tunnel unusable; a check that passed is framework.Info, which status
+// prints as "ok".
+func newCheck(name CheckName, sev framework.Severity, detail, hint string) *framework.Result {
 	return result.New(sev, string(name), "", "", detail, hint)
 }
 
@@ -99,10 +90,10 @@ func (o *Options) defaults() {
 // that render has yet to run.
 func loadFailure(err error, euid int) *framework.Result {
 	if errors.Is(err, fs.ErrPermission) && euid != 0 {
-		return newCheck(CheckRenderedFiles, Error, err.Error(),
+		return newCheck(CheckRenderedFiles, framework.Error, err.Error(),
 			"status needs root: render's files are readable by root only; run it as root (sudo konnectivity-bundle status)")
 	}
-	return newCheck(CheckRenderedFiles, Error, err.Error(),
+	return newCheck(CheckRenderedFiles, framework.Error, err.Error(),
 		"run konnectivity-bundle render on the bootstrap host first, or point --root at where it wrote")
 }
 
@@ -123,7 +114,7 @@ func Run(ctx context.Context, opts Options) *Report {
 			detail = "files render wrote are missing: " + strings.Join(root.Missing, ", ")
 			hint = "run konnectivity-bundle render again with the same inputs; it rewrites what is missing"
 		}
-		rep.add(newCheck(CheckRenderedFiles, Error, detail, hint))
+		rep.add(newCheck(CheckRenderedFiles, framework.Error, detail, hint))
 		return rep.finish()
 	}
 	if root.Bundle.Agent != nil {

@@ -19,7 +19,7 @@ import (
 type want struct {
 	usable   bool
 	agents   int
-	checks   map[string]hoststatus.Severity
+	checks   map[string]framework.Severity
 	detailed map[string]string // check name -> substring of its detail
 }
 
@@ -38,16 +38,16 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 
 	t.Run("server down", func(t *testing.T) {
 		check(t, status(t, time.Time{}), want{
-			checks: map[string]hoststatus.Severity{"rendered files": hoststatus.OK, "egress selector": hoststatus.OK,
-				"socket": hoststatus.Error, "server health": hoststatus.Error, "agents": hoststatus.Error, "certificates": hoststatus.OK},
+			checks: map[string]framework.Severity{"rendered files": framework.Info, "egress selector": framework.Info,
+				"socket": framework.Error, "server health": framework.Error, "agents": framework.Error, "certificates": framework.Info},
 			detailed: map[string]string{"socket": "no such file or directory", "server health": "connection refused"},
 		})
 	})
 	h.StartServer(t)
 	t.Run("no agent", func(t *testing.T) {
 		check(t, status(t, time.Time{}), want{
-			checks: map[string]hoststatus.Severity{"socket": hoststatus.OK, "server health": hoststatus.OK,
-				"server ready": hoststatus.Warning, "agents": hoststatus.Error},
+			checks: map[string]framework.Severity{"socket": framework.Info, "server health": framework.Info,
+				"server ready": framework.Warning, "agents": framework.Error},
 			detailed: map[string]string{"agents": "no agent connected", "server ready": "no connection to any proxy agent"},
 		})
 	})
@@ -62,7 +62,7 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 			// status reads /readyz before the metrics, so one run can see
 			// the agent counted but the server not yet ready: wait for both.
 			for _, c := range rep.Checks {
-				if result.Rule(c) == "server ready" && c.Severity != hoststatus.OK {
+				if result.Rule(c) == "server ready" && c.Severity != framework.Info {
 					return fmt.Errorf("server ready: %s", c.Message)
 				}
 			}
@@ -71,8 +71,8 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, rep, want{usable: true, agents: 1,
-			checks: map[string]hoststatus.Severity{"rendered files": hoststatus.OK, "socket": hoststatus.OK, "egress selector": hoststatus.OK,
-				"server health": hoststatus.OK, "server ready": hoststatus.OK, "agents": hoststatus.OK, "certificates": hoststatus.OK},
+			checks: map[string]framework.Severity{"rendered files": framework.Info, "socket": framework.Info, "egress selector": framework.Info,
+				"server health": framework.Info, "server ready": framework.Info, "agents": framework.Info, "certificates": framework.Info},
 			detailed: map[string]string{"agents": "1 agent(s) connected (ready_backends{default}=1; http://127.0.0.1:8095/metrics)",
 				// what render printed: 12 files recorded in its state, and the state file
 				"rendered files": "13 files as render wrote them (12 recorded in /var/lib/konnectivity-bundle/state.json, plus that state file)"},
@@ -80,7 +80,7 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 	})
 	t.Run("certificates expired", func(t *testing.T) {
 		check(t, status(t, time.Now().Add(48*time.Hour)), want{agents: 1,
-			checks:   map[string]hoststatus.Severity{"agents": hoststatus.OK, "certificates": hoststatus.Error},
+			checks:   map[string]framework.Severity{"agents": framework.Info, "certificates": framework.Error},
 			detailed: map[string]string{"certificates": "expired at"},
 		})
 	})
@@ -89,7 +89,7 @@ func TestStatusAgainstRealServerAndAgent(t *testing.T) {
 			t.Fatal(err)
 		}
 		check(t, status(t, time.Time{}), want{agents: 1,
-			checks:   map[string]hoststatus.Severity{"socket": hoststatus.Error, "server health": hoststatus.OK, "agents": hoststatus.OK},
+			checks:   map[string]framework.Severity{"socket": framework.Error, "server health": framework.Info, "agents": framework.Info},
 			detailed: map[string]string{"socket": "no such file or directory"},
 		})
 	})
@@ -104,10 +104,10 @@ func check(t *testing.T, rep *hoststatus.Report, w want) {
 	}
 	got := map[string]*framework.Result{}
 	for _, c := range rep.Checks {
-		if prev, dup := got[result.Rule(c)]; !dup || prev.Severity == hoststatus.OK {
+		if prev, dup := got[result.Rule(c)]; !dup || prev.Severity == framework.Info {
 			got[result.Rule(c)] = c
 		}
-		if c.Severity != hoststatus.OK && result.Fix(c) == "" {
+		if c.Severity != framework.Info && result.Fix(c) == "" {
 			t.Errorf("check %s is a %s without a hint", result.Rule(c), c.Severity)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
 // strategyOverlay writes an overlay whose config sets the server's proxy
@@ -34,14 +35,14 @@ func TestStatusCountsAgentsNotFirstStrategy(t *testing.T) {
 		name     string
 		version  *anp.Version
 		agentIDs string // what the running agent advertises; "" = as rendered
-		severity hoststatus.Severity
+		severity framework.Severity
 		detail   string
 	}{
-		{"routes through defaultRoute", anp.V036, "", hoststatus.Warning, "requests route through defaultRoute, but the first strategy destHost has none"},
-		{"comma-joined identifiers route nowhere", anp.V036, "default-route=true,ipv4=" + tunneltest.NodeIP, hoststatus.Error, "no proxy strategy"},
+		{"routes through defaultRoute", anp.V036, "", framework.Warning, "requests route through defaultRoute, but the first strategy destHost has none"},
+		{"comma-joined identifiers route nowhere", anp.V036, "default-route=true,ipv4=" + tunneltest.NodeIP, framework.Error, "no proxy strategy"},
 		// v0.28 reports no readiness per strategy: the agent is counted,
 		// and routing is judged from the rendered identifiers, saying so.
-		{"v0.28 counts the agent", anp.V028, "", hoststatus.OK, "1 agent(s) connected (routing per strategy is not reported by proxy v0.28"},
+		{"v0.28 counts the agent", anp.V028, "", framework.Info, "1 agent(s) connected (routing per strategy is not reported by proxy v0.28"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -62,8 +63,8 @@ func TestStatusCountsAgentsNotFirstStrategy(t *testing.T) {
 			if err != nil {
 				t.Fatalf("status never counted the connected agent: %v", err)
 			}
-			check(t, rep, want{usable: tc.severity != hoststatus.Error, agents: 1,
-				checks:   map[string]hoststatus.Severity{"agents": tc.severity},
+			check(t, rep, want{usable: tc.severity != framework.Error, agents: 1,
+				checks:   map[string]framework.Severity{"agents": tc.severity},
 				detailed: map[string]string{"agents": tc.detail}})
 		})
 	}

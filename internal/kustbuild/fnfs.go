@@ -11,6 +11,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -252,7 +253,7 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 		return nil, nil
 	}
 	for _, n := range nodes {
-		if _, ok := dispatch.Lookup(n.GetKind()); !ok || n.GetApiVersion() != dispatch.APIVersion {
+		if _, ok := dispatch.Lookup(n.GetKind()); !ok || n.GetApiVersion() != krmconfig.APIVersion {
 			return nil, nil
 		}
 	}

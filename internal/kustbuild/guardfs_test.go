@@ -33,7 +33,7 @@ func TestBuildGuardsEveryFile(t *testing.T) {
 		{"bomb as generator entry", map[string]string{"kustomization.yaml": "generators:\n- g.yaml\n", "g.yaml": string(bomb)}, yamlguard.LimitAliases, false},
 		{"duplicate key in a patch", map[string]string{"kustomization.yaml": "resources:\n- r.yaml\npatches:\n- path: p.yaml\n", "r.yaml": cm,
 			"p.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\ndata: {k: w, k: x}\n"}, yamlguard.LimitDuplicate, false},
-		{"huge env file", map[string]string{"kustomization.yaml": "configMapGenerator:\n- name: e\n  envs: [big.env]\n", "big.env": "K=" + strings.Repeat("v", yamlguard.MaxBytes) + "\n"}, "", true},
+		{"huge env file", map[string]string{"kustomization.yaml": "configMapGenerator:\n- name: e\n  envs: [big.env]\n", "big.env": "K=" + strings.Repeat("v", inputread.MaxYAML) + "\n"}, "", true},
 		{"non-YAML env file builds", map[string]string{"kustomization.yaml": "configMapGenerator:\n- name: e\n  envs: [a.env]\n", "a.env": "A=[unclosed\nB=\t{\n"}, "", false},
 	}
 	for _, tc := range cases {

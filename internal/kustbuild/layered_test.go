@@ -72,7 +72,7 @@ func TestLayeredOverlayAgreesWithKustomizeCLI(t *testing.T) {
 
 func hasRule(fs framework.Results, rule string) bool {
 	for _, f := range fs {
-		if result.Rule(f) == rule && f.Severity == check.SeverityError {
+		if result.Rule(f) == rule && f.Severity == framework.Error {
 			return true
 		}
 	}

@@ -53,7 +53,7 @@ func (st *state) portRule(nodeAddr string) string {
 	if err != nil || st.in.Port <= 0 {
 		return fmt.Sprintf("from the node to %s port %d (konnectivity-bundle ports)", st.in.BootstrapIP, st.in.Port)
 	}
-	req := firewall.Requirement{Port: st.in.Port, Dial: st.in.BootstrapIP, Families: []firewall.Family{bootstrapip.FamilyOf(ip)}}
+	req := firewall.Requirement{Port: st.in.Port, Dial: st.in.BootstrapIP, Families: []bootstrapip.Family{bootstrapip.FamilyOf(ip)}}
 	plan, err := firewall.NewPlan(req, firewall.Options{From: []netip.Prefix{netip.PrefixFrom(ip, ip.BitLen())}})
 	if err != nil {
 		return fmt.Sprintf("tcp %d from %s to %s (konnectivity-bundle ports)", st.in.Port, nodeAddr, st.in.BootstrapIP)

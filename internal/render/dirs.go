@@ -7,6 +7,7 @@ import (
 	"sort"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 )
 
 // dirSpec is a directory render must create.
@@ -23,7 +24,7 @@ func missingDirs(h *hostfs.Root, changes []change, privateDir string) ([]dirSpec
 	seen := map[string]bool{}
 	var out []dirSpec
 	for _, c := range changes {
-		if c.action != ActionCreate {
+		if c.action != hosttxn.Create {
 			continue
 		}
 		var chain []string

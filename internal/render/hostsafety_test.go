@@ -13,6 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )
 
@@ -132,7 +133,7 @@ func TestErrorAfterCommitKeepsTheBundle(t *testing.T) {
 		return nil
 	}
 	_, err := runWith(context.Background(), opts, fault)
-	var de *DurabilityError
+	var de *hosttxn.DurabilityError
 	if !errors.As(err, &de) || !strings.Contains(err.Error(), "written but its durability is not confirmed") || strings.Contains(err.Error(), "unchanged") {
 		t.Fatalf("want a DurabilityError, got %v", err)
 	}
@@ -155,7 +156,7 @@ func TestDisablingRemovesAnEarlierBundle(t *testing.T) {
 	opts := baseOpts(root)
 	opts.Overlay = "sno"
 	rep := mustRun(t, opts)
-	if !rep.Disabled || rep.Count(ActionRemove) != len(bundlePaths)+len(hostlayout.CertFileNames) {
+	if !rep.Disabled || rep.Count(hosttxn.Remove) != len(bundlePaths)+len(hostlayout.CertFileNames) {
 		t.Fatalf("want %d removals, got %+v", len(bundlePaths)+len(hostlayout.CertFileNames), rep.Files)
 	}
 	for _, rel := range bundlePaths {

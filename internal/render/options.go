@@ -58,27 +58,12 @@ type Options struct {
 	ownerID string
 }
 
-// Action says what render does (or would do) to one file.
-type Action = hosttxn.Action
-
-// Actions in a plan.
-const (
-	ActionCreate    = hosttxn.Create
-	ActionUpdate    = hosttxn.Update
-	ActionUnchanged = hosttxn.Unchanged
-	ActionRemove    = hosttxn.Remove // recorded by an earlier render, no longer in the bundle
-)
-
-// DurabilityError is an error after the commit point: the new bundle is in
-// place and stays (exit 7).
-type DurabilityError = hosttxn.DurabilityError
-
 // FileReport is one file of the plan.
 type FileReport struct {
 	Path      string // absolute path including the root
 	RelPath   string // path relative to the root, as in the state file
 	Placement string
-	Action    Action
+	Action    hosttxn.Action
 	Size      int
 }
 
@@ -107,7 +92,7 @@ type Report struct {
 }
 
 // Count returns how many files have the given action.
-func (r *Report) Count(a Action) int {
+func (r *Report) Count(a hosttxn.Action) int {
 	n := 0
 	for _, f := range r.Files {
 		if f.Action == a {
@@ -119,5 +104,5 @@ func (r *Report) Count(a Action) int {
 
 // Changed reports whether render wrote (or would write) anything.
 func (r *Report) Changed() bool {
-	return len(r.Files) != r.Count(ActionUnchanged)
+	return len(r.Files) != r.Count(hosttxn.Unchanged)
 }

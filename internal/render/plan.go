@@ -24,7 +24,7 @@ type desiredFile struct {
 type change struct {
 	desiredFile
 	abs    string
-	action Action
+	action hosttxn.Action
 	old    string // sha256 of the file on disk; "" when absent
 }
 
@@ -66,7 +66,7 @@ func planChanges(root string, want []desiredFile, prev *hostlayout.State, force 
 			return nil, err
 		}
 		_, ours := prev.File(w.rel)
-		if c.action != ActionCreate && !ours && !force && w.placement != hostlayout.PlacementState {
+		if c.action != hosttxn.Create && !ours && !force && w.placement != hostlayout.PlacementState {
 			refused = append(refused, c.abs)
 		}
 		changes = append(changes, c)
@@ -103,13 +103,13 @@ func planRemovals(h *hostfs.Root, prev *hostlayout.State, wanted map[string]bool
 		if err != nil {
 			return nil, inspectError(h, f.Path, err)
 		}
-		out = append(out, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: h.Abs(f.Path), action: ActionRemove, old: hosttxn.SHA256(data)})
+		out = append(out, change{desiredFile: desiredFile{rel: f.Path, placement: f.Placement}, abs: h.Abs(f.Path), action: hosttxn.Remove, old: hosttxn.SHA256(data)})
 	}
 	return out, nil
 }
 
 // compareDisk decides create, update or unchanged and hashes what is there.
-func compareDisk(h *hostfs.Root, w desiredFile) (Action, string, error) {
+func compareDisk(h *hostfs.Root, w desiredFile) (hosttxn.Action, string, error) {
 	action, old, err := hosttxn.Compare(h, w.rel, w.data, w.mode)
 	switch {
 	case errors.Is(err, hosttxn.ErrIsDir):

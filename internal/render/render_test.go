@@ -43,7 +43,7 @@ func TestRenderWritesEveryFileInItsPlace(t *testing.T) {
 			t.Errorf("report misses %s", rel)
 			continue
 		}
-		if f.Action != ActionCreate {
+		if f.Action != hosttxn.Create {
 			t.Errorf("%s: action %s, want create", rel, f.Action)
 		}
 		fi, err := os.Stat(filepath.Join(root, rel))
@@ -137,7 +137,7 @@ func TestRenderIsIdempotent(t *testing.T) {
 	if rep.Changed() || rep.CertsGenerated {
 		t.Errorf("second run changed something: certs generated %v (%s), files %+v", rep.CertsGenerated, rep.CertsReason, rep.Files)
 	}
-	if n := rep.Count(ActionUnchanged); n != len(rep.Files) || n == 0 {
+	if n := rep.Count(hosttxn.Unchanged); n != len(rep.Files) || n == 0 {
 		t.Errorf("%d of %d files unchanged", n, len(rep.Files))
 	}
 	treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
@@ -165,7 +165,7 @@ func TestRenderRewritesExactlyWhatChanged(t *testing.T) {
 			rep := mustRun(t, opts)
 			var got []string
 			for _, f := range rep.Files {
-				if f.Action != ActionUnchanged {
+				if f.Action != hosttxn.Unchanged {
 					got = append(got, f.RelPath)
 				}
 			}
@@ -199,7 +199,7 @@ func TestDryRunTouchesNothing(t *testing.T) {
 		opts := baseOpts(root)
 		opts.DryRun = true
 		rep := mustRun(t, opts)
-		if n := rep.Count(ActionCreate); n != len(rep.Files) || n < len(bundlePaths) {
+		if n := rep.Count(hosttxn.Create); n != len(rep.Files) || n < len(bundlePaths) {
 			t.Errorf("dry run on an empty root plans %d creates of %d files", n, len(rep.Files))
 		}
 		treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
@@ -211,8 +211,8 @@ func TestDryRunTouchesNothing(t *testing.T) {
 		opts := baseOpts(root)
 		opts.DryRun, opts.Image = true, "quay.io/other/image:4.19"
 		rep := mustRun(t, opts)
-		if rep.Count(ActionUpdate) != 3 {
-			t.Errorf("dry run plans %d updates, want 3: %+v", rep.Count(ActionUpdate), rep.Files)
+		if rep.Count(hosttxn.Update) != 3 {
+			t.Errorf("dry run plans %d updates, want 3: %+v", rep.Count(hosttxn.Update), rep.Files)
 		}
 		treetest.AssertSame(t, "the host before and after", before, treetest.Snapshot(t, root, treetest.Exact))
 	})
@@ -316,11 +316,11 @@ func TestFileDroppedFromBundleIsRemoved(t *testing.T) {
 	opts := baseOpts(root)
 	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	rep := mustRun(t, opts)
-	actions := map[string]Action{}
+	actions := map[string]hosttxn.Action{}
 	for _, f := range rep.Files {
 		actions[f.RelPath] = f.Action
 	}
-	if actions[overrideRel] != ActionRemove || actions["opt/openshift/other-override.yaml"] != ActionCreate {
+	if actions[overrideRel] != hosttxn.Remove || actions["opt/openshift/other-override.yaml"] != hosttxn.Create {
 		t.Errorf("moving the override: %v", actions)
 	}
 	if _, err := os.Stat(filepath.Join(root, overrideRel)); !os.IsNotExist(err) {

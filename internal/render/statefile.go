@@ -20,11 +20,11 @@ func withState(root string, changes []change, prev *hostlayout.State, objs []*bu
 	}
 	defer h.Close()
 	stateAbs := h.Abs(hostlayout.StatePath)
-	placeholder := change{desiredFile: desiredFile{rel: hostlayout.StatePath, placement: hostlayout.PlacementState}, abs: stateAbs, action: ActionCreate}
+	placeholder := change{desiredFile: desiredFile{rel: hostlayout.StatePath, placement: hostlayout.PlacementState}, abs: stateAbs, action: hosttxn.Create}
 	if ok, err := h.Exists(hostlayout.StatePath); err != nil {
 		return nil, nil, inspectError(h, hostlayout.StatePath, err)
 	} else if ok {
-		placeholder.action = ActionUpdate
+		placeholder.action = hosttxn.Update
 	}
 	dirs, err := missingDirs(h, append([]change{placeholder}, changes...), certDir)
 	if err != nil {
@@ -47,7 +47,7 @@ func withState(root string, changes []change, prev *hostlayout.State, objs []*bu
 func newState(h *hostfs.Root, changes []change, prev *hostlayout.State, dirs []dirSpec, objs []*bundlemodel.Object) *hostlayout.State {
 	s := &hostlayout.State{Version: hostlayout.StateVersion, Owner: prev.Owner}
 	for _, c := range changes {
-		if c.action != ActionRemove {
+		if c.action != hosttxn.Remove {
 			s.Files = append(s.Files, hostlayout.StateFile{Path: c.rel, SHA256: hosttxn.SHA256(c.data), Placement: c.placement, Mode: fmt.Sprintf("%04o", c.mode.Perm())})
 		}
 	}

@@ -15,7 +15,7 @@ func Function(rs framework.Results, items []*yaml.RNode) framework.Results {
 	out := make(framework.Results, 0, len(rs))
 	for _, r := range rs {
 		f := *r
-		f.Message = Message(r)
+		f.Message = message(r)
 		f.Tags = nil
 		if rule := Rule(r); rule != "" {
 			f.Tags = map[string]string{TagRule: rule}

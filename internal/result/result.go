@@ -1,9 +1,8 @@
 // Package result is the one vocabulary for what this program reports about a
 // bundle, a config or a host: kyaml's framework.Result, the type KRM
-// functions already return to kustomize and kpt. Check findings (check.Finding
-// is an alias), render's check errors and warnings, the results of the three
-// functions and the host status checks are all framework.Results; nothing
-// else describes a problem.
+// functions already return to kustomize and kpt. Check findings, render's
+// check errors and warnings, the results of the three functions and the host
+// status checks are all framework.Results; nothing else describes a problem.
 //
 // framework.Result has no field for a rule id, a fix or an object named as a
 // user reads it ("Pod kube-system/konnectivity-server", or "(bundle)" for the

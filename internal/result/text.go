@@ -10,9 +10,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
 )
 
-// Message is r's message with its fix, as one sentence a user reads:
+// message is r's message with its fix, as one sentence a user reads:
 // `message (fix: ...)`.
-func Message(r *framework.Result) string {
+func message(r *framework.Result) string {
 	if fix := Fix(r); fix != "" {
 		return r.Message + " (fix: " + fix + ")"
 	}
@@ -36,7 +36,7 @@ func Text(r *framework.Result) string {
 	if p := FieldPath(r); p != "" {
 		s += " " + p
 	}
-	return textsafe.Escape(s + ": " + Message(r))
+	return textsafe.Escape(s + ": " + message(r))
 }
 
 // objectOf is the object r is about as findings print it: its tag, else

@@ -28,16 +28,13 @@ import (
 // kustomization (a bundle is tens of kilobytes, objects nest about fifteen
 // levels) and far below what exhausts the memory of a bootstrap host.
 const (
-	// MaxBytes is the largest input accepted, in bytes: the cap every
-	// YAML input is read with (internal/inputread).
-	MaxBytes = inputread.MaxYAML
-	// MaxAliasNodes is how many nodes aliases may add when expanded, over
+	// maxAliasNodes is how many nodes aliases may add when expanded, over
 	// the whole input: a few lines of nested aliases ("billion laughs")
 	// otherwise expand to billions.
-	MaxAliasNodes = 1_000_000
-	// MaxDepth is the deepest nesting of mappings and sequences, aliases
+	maxAliasNodes = 1_000_000
+	// maxDepth is the deepest nesting of mappings and sequences, aliases
 	// expanded.
-	MaxDepth = 200
+	maxDepth = 200
 )
 
 // Limit names which bound an input broke.
@@ -93,12 +90,12 @@ func CheckInput(name string, data []byte) error {
 	return nil
 }
 
-// CheckSize refuses n bytes when they are more than MaxBytes; for inputs
+// CheckSize refuses n bytes when they are more than inputread.MaxYAML; for inputs
 // that are not necessarily YAML (files a kustomization reads).
 func CheckSize(n int64) error {
-	if n > MaxBytes {
-		return &Error{Limit: LimitSize, Max: MaxBytes, Message: fmt.Sprintf(
-			"input is larger than the size limit of %d bytes (%d MiB); a bundle or kustomization file is far smaller, so this is not one", MaxBytes, MaxBytes>>20)}
+	if n > inputread.MaxYAML {
+		return &Error{Limit: LimitSize, Max: inputread.MaxYAML, Message: fmt.Sprintf(
+			"input is larger than the size limit of %d bytes (%d MiB); a bundle or kustomization file is far smaller, so this is not one", inputread.MaxYAML, inputread.MaxYAML>>20)}
 	}
 	return nil
 }

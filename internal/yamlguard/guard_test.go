@@ -5,6 +5,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
 )
 
 func TestCheck(t *testing.T) {
@@ -24,7 +26,7 @@ func TestCheck(t *testing.T) {
 		{"equal keys in two documents", "k: 1\n---\nk: 2\n", "", ""},
 		{"equal keys in sibling mappings", "a: {k: 1}\nb: {k: 2}\n", "", ""},
 		{"alias bomb", string(bomb), LimitAliases, "aliases expand to more than the alias limit of 1000000 nodes"},
-		{"deep nesting", strings.Repeat("[", MaxDepth+5) + strings.Repeat("]", MaxDepth+5), LimitDepth, "deeper than the depth limit of 200 levels"},
+		{"deep nesting", strings.Repeat("[", maxDepth+5) + strings.Repeat("]", maxDepth+5), LimitDepth, "deeper than the depth limit of 200 levels"},
 		{"deep through an alias", "a: &d " + strings.Repeat("[", 150) + strings.Repeat("]", 150) + "\nb: " + strings.Repeat("[", 100) + "*d" + strings.Repeat("]", 100), LimitDepth, "alias *d nests deeper than the depth limit of 200"},
 		{"alias cycle", "a: &c [x, *c]\n", LimitAliasCycle, "refers to a node that contains it"},
 		{"duplicate key", "metadata:\n  name: a\n  name: b\n", LimitDuplicate, `document 1 at metadata: key "name" appears twice (lines 2 and 3)`},
@@ -35,7 +37,7 @@ func TestCheck(t *testing.T) {
 		{"duplicate in second document", "k: 1\n---\nk: 1\nk: 2\n", LimitDuplicate, "document 2"},
 		{"mapping as key", "spec:\n  ? {a: b}\n  : c\n", LimitComplexKey, "document 1 at spec: the key at line 2 is a mapping; keys must be plain strings"},
 		{"sequence as key", "? [a]\n: c\n", LimitComplexKey, "is a sequence"},
-		{"too large", strings.Repeat("#", MaxBytes+1), LimitSize, "larger than the size limit of 8388608 bytes (8 MiB)"},
+		{"too large", strings.Repeat("#", inputread.MaxYAML+1), LimitSize, "larger than the size limit of 8388608 bytes (8 MiB)"},
 		{"syntax error", "a: [b\n", limitSyntaxError, "document 1"},
 	}
 	for _, tc := range cases {
@@ -66,14 +68,14 @@ func TestCheck(t *testing.T) {
 // names the size limit and never the alias limit.
 func TestLargeAliasFreeInput(t *testing.T) {
 	item := "- {name: n, value: v}\n" // 4 nodes in 22 bytes
-	under := strings.Repeat(item, (MaxBytes-100)/len(item))
+	under := strings.Repeat(item, (inputread.MaxYAML-100)/len(item))
 	if err := Check([]byte(under)); err != nil {
 		t.Fatalf("%d bytes, %d nodes, no aliases: %v", len(under), 4*len(under)/len(item), err)
 	}
 	over := under + strings.Repeat(item, 10)
 	err := Check([]byte(over))
 	var ge *Error
-	if !errors.As(err, &ge) || ge.Limit != LimitSize || ge.Max != MaxBytes || strings.Contains(err.Error(), "alias") {
+	if !errors.As(err, &ge) || ge.Limit != LimitSize || ge.Max != inputread.MaxYAML || strings.Contains(err.Error(), "alias") {
 		t.Fatalf("got %v, want the size limit only", err)
 	}
 }

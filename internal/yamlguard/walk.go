@@ -58,8 +58,8 @@ type walker struct {
 
 // walk visits the literal tree once; aliases are measured, never walked.
 func (w *walker) walk(n *yaml.Node, depth int64) error {
-	if depth > MaxDepth {
-		return w.fail(LimitDepth, MaxDepth, fmt.Sprintf("nesting is deeper than the depth limit of %d levels", MaxDepth))
+	if depth > maxDepth {
+		return w.fail(LimitDepth, maxDepth, fmt.Sprintf("nesting is deeper than the depth limit of %d levels", maxDepth))
 	}
 	switch n.Kind {
 	case yaml.AliasNode:
@@ -88,11 +88,11 @@ func (w *walker) alias(n *yaml.Node, depth int64) error {
 		return err
 	}
 	w.aliasNodes += e.nodes
-	if w.aliasNodes > MaxAliasNodes {
-		return w.fail(LimitAliases, MaxAliasNodes, fmt.Sprintf("aliases expand to more than the alias limit of %d nodes", MaxAliasNodes))
+	if w.aliasNodes > maxAliasNodes {
+		return w.fail(LimitAliases, maxAliasNodes, fmt.Sprintf("aliases expand to more than the alias limit of %d nodes", maxAliasNodes))
 	}
-	if depth+e.depth-1 > MaxDepth {
-		return w.fail(LimitDepth, MaxDepth, fmt.Sprintf("alias *%s nests deeper than the depth limit of %d levels", n.Value, MaxDepth))
+	if depth+e.depth-1 > maxDepth {
+		return w.fail(LimitDepth, maxDepth, fmt.Sprintf("alias *%s nests deeper than the depth limit of %d levels", n.Value, maxDepth))
 	}
 	return nil
 }
@@ -156,7 +156,7 @@ func (w *walker) expand(n *yaml.Node) (expansion, error) {
 		}
 		e.nodes += ce.nodes
 		e.depth = max(e.depth, ce.depth+1)
-		if e.nodes > MaxAliasNodes {
+		if e.nodes > maxAliasNodes {
 			break // already too big: its exact size does not matter
 		}
 	}

@@ -9,7 +9,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 )
 
-// FieldError is one invalid field, with the fix.
+// FieldError is one invalid field, with the fix. This alias and FieldErrors
+// keep Decode's and Validate's errors part of this API: internal/krmconfig
+// cannot be imported from outside this module.
 type FieldError = krmconfig.FieldError
 
 // FieldErrors is every problem found in one config.

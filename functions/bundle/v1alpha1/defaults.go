@@ -10,7 +10,10 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// Defaults that match the OpenShift installer (docs/config.md).
+// Defaults that match the OpenShift installer (docs/config.md). Those set
+// from internal/hostlayout (namespace and installer directories) are
+// hostlayout's, named here because they are this API's defaults and
+// internal/ packages cannot be imported from outside this module.
 const (
 	DefaultNamespace = hostlayout.AgentNamespace
 	DefaultImage     = "apiserver-network-proxy"
@@ -64,13 +67,15 @@ const (
 )
 
 // Environment variables a bootstrap script sets to supply runtime values.
+// EnvProxyVersion is anp's, named here as part of this API (see above).
 const (
 	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
 	EnvImage        = "KONNECTIVITY_IMAGE"
 	EnvProxyVersion = anp.EnvProxyVersion
 )
 
-// Accepted values.
+// Accepted values of spec.mode: anp's, named here as part of this API
+// (internal/anp cannot be imported from outside this module).
 const (
 	ModeHTTPConnect = anp.ModeHTTPConnect // spec.mode is proxy-server's --mode
 	ModeGRPC        = anp.ModeGRPC

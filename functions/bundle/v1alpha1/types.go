@@ -9,7 +9,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 )
 
-// API group, version and kind of the generator's config.
+// API group, version and kind of the generator's config. APIVersion is
+// krmconfig.APIVersion, every function's, named here because the
+// internal/ packages cannot be imported from outside this module.
 const (
 	Group      = "bundle.konnectivity.io"
 	APIVersion = krmconfig.APIVersion
@@ -24,7 +26,9 @@ type KonnectivityBundle struct {
 	Spec       Spec       `json:"spec"`
 }
 
-// ObjectMeta is the part of metadata a function config may carry.
+// ObjectMeta is the part of metadata a function config may carry. The
+// alias keeps it part of this API: internal/krmconfig cannot be imported
+// from outside this module.
 type ObjectMeta = krmconfig.ObjectMeta
 
 // Spec is everything the bundle can be told. Zero values mean "use the default".

@@ -2,7 +2,9 @@ package v1alpha1
 
 import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 
-// FieldError is a problem with one field of the config.
+// FieldError is a problem with one field of the config. The alias keeps
+// Decode's errors part of this API: internal/krmconfig cannot be imported
+// from outside this module.
 type FieldError = krmconfig.FieldError
 
 // Decode parses a KonnectivityCerts config strictly (see krmconfig.Decode).

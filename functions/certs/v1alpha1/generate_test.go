@@ -7,10 +7,10 @@ import (
 	"path/filepath"
 	"testing"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 )
 
 // TestProcessGeneratesThenReuses runs the exported Process (real clock,
@@ -18,7 +18,7 @@ import (
 // the second emits the same Secret from the files it left.
 func TestProcessGeneratesThenReuses(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "tls")
-	t.Setenv(EnvBootstrapIP, "2001:db8::7")
+	t.Setenv(bundle.EnvBootstrapIP, "2001:db8::7")
 	config := kyaml.MustParse(`apiVersion: bundle.konnectivity.io/v1alpha1
 kind: KonnectivityCerts
 metadata: {name: certs}
@@ -39,19 +39,19 @@ spec: {generate: true, certDir: "` + dir + `"}
 		return []byte(s)
 	}
 	first := run()
-	info, err := os.Stat(filepath.Join(dir, certs.AgentCert))
+	info, err := os.Stat(filepath.Join(dir, hostlayout.AgentCertFile))
 	if err != nil {
 		t.Fatalf("generate did not write the directory: %v", err)
 	}
-	agentCert, _ := os.ReadFile(filepath.Join(dir, certs.AgentCert))
+	agentCert, _ := os.ReadFile(filepath.Join(dir, hostlayout.AgentCertFile))
 	if !bytes.Contains(first, []byte(base64.StdEncoding.EncodeToString(agentCert))) {
-		t.Errorf("Secret tls.crt is not %s on disk:\n%s", certs.AgentCert, first)
+		t.Errorf("Secret tls.crt is not %s on disk:\n%s", hostlayout.AgentCertFile, first)
 	}
 	second := run()
 	if !bytes.Equal(first, second) {
 		t.Errorf("second run emitted a different Secret:\n%s\nvs\n%s", first, second)
 	}
-	if again, _ := os.Stat(filepath.Join(dir, certs.AgentCert)); !again.ModTime().Equal(info.ModTime()) {
-		t.Errorf("second run rewrote %s", certs.AgentCert)
+	if again, _ := os.Stat(filepath.Join(dir, hostlayout.AgentCertFile)); !again.ModTime().Equal(info.ModTime()) {
+		t.Errorf("second run rewrote %s", hostlayout.AgentCertFile)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
@@ -70,7 +71,7 @@ func (f Function) secret(config []byte) (*kyaml.RNode, error) {
 func (f Function) options(s Spec) (certs.Options, error) {
 	if s.BootstrapIP == "" {
 		return certs.Options{}, &FieldError{Field: "spec.bootstrapIP", Message: "not set",
-			Fix: "set spec.bootstrapIP or the environment variable " + EnvBootstrapIP}
+			Fix: "set spec.bootstrapIP or the environment variable " + bundle.EnvBootstrapIP}
 	}
 	if !path.IsAbs(s.SecretHostPath) {
 		return certs.Options{}, &FieldError{Field: "spec.secretHostPath", Message: fmt.Sprintf("%q is not absolute", s.SecretHostPath),

@@ -27,7 +27,7 @@ var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
 var fixtures = map[string]func(dir string) error{
 	"success/reuse-env-ip/certs":      func(string) error { return nil },
 	"error/ip-changed/certs":          func(string) error { return nil },
-	"error/agent-key-truncated/certs": truncate(certs.AgentKey),
+	"error/agent-key-truncated/certs": truncate(hostlayout.AgentKeyFile),
 }
 
 func truncate(name string) func(string) error {

@@ -8,20 +8,19 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
 )
 
-// API version and kind of the function config.
+// API version and kind of the function config. APIVersion is the
+// generator's (and krmconfig's), named here as part of this API.
 const (
 	APIVersion = bundle.APIVersion
 	Kind       = "KonnectivityCerts"
 )
 
-// Defaults shared with the KonnectivityBundle generator, so the Secret lands
-// in the bundle's namespace and next to its other cluster manifests.
-const (
-	DefaultNamespace      = bundle.DefaultNamespace
-	DefaultCertDir        = bundle.DefaultCertDir
-	DefaultSecretHostPath = bundle.DefaultClusterManifestsDir + "/" + hostlayout.AgentSecretFileName
-	EnvBootstrapIP        = bundle.EnvBootstrapIP
-)
+// DefaultSecretHostPath puts the Secret next to the KonnectivityBundle
+// generator's other cluster manifests. The namespace, certificate directory
+// and bootstrap IP variable are the generator's own (bundle.DefaultNamespace,
+// bundle.DefaultCertDir, bundle.EnvBootstrapIP), so the Secret lands in the
+// bundle's namespace.
+const DefaultSecretHostPath = bundle.DefaultClusterManifestsDir + "/" + hostlayout.AgentSecretFileName
 
 // KonnectivityCerts is the function config.
 type KonnectivityCerts struct {
@@ -61,10 +60,10 @@ func (s *Spec) Default(getenv func(string) string) {
 			*p = v
 		}
 	}
-	set(&s.CertDir, DefaultCertDir)
+	set(&s.CertDir, bundle.DefaultCertDir)
 	if getenv != nil {
-		set(&s.BootstrapIP, getenv(EnvBootstrapIP))
+		set(&s.BootstrapIP, getenv(bundle.EnvBootstrapIP))
 	}
-	set(&s.Namespace, DefaultNamespace)
+	set(&s.Namespace, bundle.DefaultNamespace)
 	set(&s.SecretHostPath, DefaultSecretHostPath)
 }

@@ -6,7 +6,9 @@ package v1alpha1
 
 import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
 
-// API version and kind of the validator's config.
+// API version and kind of the validator's config. APIVersion is
+// krmconfig's, named here because internal/ packages cannot be imported
+// from outside this module.
 const (
 	APIVersion = krmconfig.APIVersion
 	Kind       = "KonnectivityCheck"
