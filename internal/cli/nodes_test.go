@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
 // fakeAPIServer answers the four reads of the node side as a
@@ -82,12 +83,7 @@ func fakeAPIServerEvents(t *testing.T, root string, denyPods bool, extra int) st
 		_ = json.NewEncoder(w).Encode(body)
 	}))
 	t.Cleanup(srv.Close)
-	kubeconfig := filepath.Join(t.TempDir(), "kubeconfig")
-	cfg := "apiVersion: v1\nkind: Config\nclusters: [{name: c, cluster: {server: " + srv.URL + "}}]\nusers: [{name: u, user: {}}]\ncontexts: [{name: c, context: {cluster: c, user: u}}]\ncurrent-context: c\n"
-	if err := os.WriteFile(kubeconfig, []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	return kubeconfig
+	return fakekas.Kubeconfig(t, "", srv.URL)
 }
 
 // nodeSide is the node side as status and wait write it in JSON.
