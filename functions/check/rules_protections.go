@@ -16,9 +16,16 @@ import (
 func checkProtections(w *bundlemodel.Workload, r *report) {
 	f, ref, args := w.Flags, w.Object.Ref(), w.Field+".args"
 	if v := f.Binary.Version; !v.Has("backend-dial-timeout") {
+		// wait's evidence for a frozen agent is a dial still pending on the
+		// server; in grpc mode the kube-apiserver's own cancel removes it
+		// (docs/proxy-versions.md), so only http-connect keeps the promise.
+		named := "wait names such an agent from the change of the server's pending dials"
+		if f.ValueOr("mode") == anp.ModeGRPC {
+			named = "in grpc mode the call's own cancel ends the dial, and wait names no agent"
+		}
 		r.infof("backend-dial-timeout-unavailable", ref, args,
 			"nothing to set on this version; OpenShift 4.23 and later ship v0.36, which has the bound",
-			"proxy-server %s has no --backend-dial-timeout: a dial to a frozen or partitioned agent waits until the kube-apiserver gives up on the call (the webhook's timeoutSeconds, 10s by default) instead of failing after 6s; wait still names such an agent from the server's pending dials", v.Describe())
+			"proxy-server %s has no --backend-dial-timeout: a dial to a frozen or partitioned agent waits until the kube-apiserver gives up on the call (the webhook's timeoutSeconds, 10s by default) instead of failing after 6s; %s", v.Describe(), named)
 	}
 	if d, ok := f.Duration("backend-dial-timeout"); ok {
 		switch {
