@@ -16,6 +16,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
 // Ports in the pod network of the verdict tests: one whose SYNs the pod
@@ -49,20 +50,7 @@ func newVerdictHost(t *testing.T, mode string, nodes int) *verdictHost {
 	v.h = mapBundle(t, st.topology, v.root)
 	v.admin = flagValue(t, v.h.server.argv, "--admin-port")
 	netnstest.DropTCP(t, st.pod, droppedPort)
-	l, err := nsListen(st.pod, net.JoinHostPort(st.fam.webhookIP, fmt.Sprint(listeningPort)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Close()
-		}
-	}()
+	tunneltest.ServeAccepts(t, st.pod, net.JoinHostPort(st.fam.webhookIP, fmt.Sprint(listeningPort)))
 	v.h.startServer(t)
 	for i := range nodes {
 		v.startAgent(t, i)
