@@ -3,9 +3,6 @@
 package e2e
 
 import (
-	"encoding/json"
-	"errors"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -78,24 +75,8 @@ func TestWaitKubeconfig(t *testing.T) {
 // its verdict and exit code.
 func runWait(t *testing.T, e *env, timeout string) (waitResult, int) {
 	t.Helper()
-	cmd := exec.Command("ip", "netns", "exec", e.tp.boot, cli(t), "wait", "--root", e.root,
+	return runCLIJSON[waitResult](t, e.tp.boot, "wait", "--root", e.root,
 		"--kubeconfig", e.kas.kubeconfig(t), "--endpoint-routing", "--timeout", timeout, "-o", "json")
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	code := 0
-	var exit *exec.ExitError
-	if errors.As(err, &exit) {
-		code = exit.ExitCode()
-	} else if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("wait (exit %d):\n%s%s", code, stderr.String(), out)
-	var w waitResult
-	if err := json.Unmarshal(out, &w); err != nil {
-		t.Fatalf("wait -o json printed no JSON verdict: %v", err)
-	}
-	return w, code
 }
 
 // hasOutcome reports whether the target named for webhook has outcome.
