@@ -3,9 +3,7 @@
 package e2e
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
@@ -16,6 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
 // statusNodes is the part of `status -o json` the node-line tests read.
@@ -136,15 +135,7 @@ func fakeNodeAPI(t *testing.T, v *verdictHost, ready ...bool) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		body, ok := routes[r.URL.Path]
-		if !ok || r.Method != http.MethodGet {
-			w.WriteHeader(http.StatusNotFound)
-			body = &metav1.Status{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Status"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonNotFound, Code: http.StatusNotFound}
-		}
-		_ = json.NewEncoder(w).Encode(body)
-	}))
+	srv := httptest.NewUnstartedServer(fakekas.Objects(routes))
 	srv.Listener.Close()
 	srv.Listener = l
 	srv.Start()

@@ -1,9 +1,7 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -48,15 +46,7 @@ func readyAPIServer(t *testing.T, root string) string {
 		"/api/v1/namespaces/" + ns + "/pods":   pods,
 		"/api/v1/namespaces/" + ns + "/events": &corev1.EventList{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "EventList"}},
 	}
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Content-Type", "application/json")
-		body, ok := routes[r.URL.Path]
-		if !ok || r.Method != http.MethodGet {
-			w.WriteHeader(http.StatusNotFound)
-			body = &metav1.Status{TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Status"}, Status: metav1.StatusFailure, Reason: metav1.StatusReasonNotFound, Code: http.StatusNotFound}
-		}
-		_ = json.NewEncoder(w).Encode(body)
-	}))
+	srv := httptest.NewServer(fakekas.Objects(routes))
 	t.Cleanup(srv.Close)
 	return fakekas.Kubeconfig(t, "", srv.URL)
 }

@@ -3,7 +3,8 @@
 // /metrics page of the test's choosing, 404 for every other path (objects
 // then count as gone, lists as unreadable) (Serve); a hostile one that
 // stalls, drips, streams an endless list or sends one huge object
-// (Hostile); and a kubeconfig that names either (Kubeconfig).
+// (Hostile); one that holds just the objects a test gives it (Objects);
+// and a kubeconfig that names any of them (Kubeconfig).
 package fakekas
 
 import (
