@@ -73,7 +73,7 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 # FIPS 140-only tunnel and how SIGTERM ends the server (docs/proxy-versions.md).
 E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestVerdict[A-Za-z]+)$$
 # The supported proxy versions, oldest first, as the code lists them
-# (internal/anp.Versions): computed on first use (so `make help` runs no
+# (internal/proxyversion.Versions): computed on first use (so `make help` runs no
 # go run) and kept, and an empty list stops make rather than testing nothing.
 PROXY_VERSIONS = $(eval PROXY_VERSIONS := $$(or $$(shell $(GO) run ./cmd/konnectivity-bundle proxy-version --list),$$(error proxy-version --list printed nothing)))$(PROXY_VERSIONS)
 # Every version but the newest, which the first e2e pass runs.
@@ -141,10 +141,10 @@ golden: ## rewrite every golden file and test fixture from the current output (r
 golden-overlay: ## rewrite one overlay's golden file, OVERLAY=NAME (no root, no real tools; review the diff!)
 	@if [ -z "$(OVERLAY)" ] || [ ! -f "overlays/$(OVERLAY)/kustomization.yaml" ]; then \
 	  echo "make golden-overlay: set OVERLAY to one of: $$(ls overlays | tr '\n' ' ')" >&2; exit 2; fi
-	$(GO) test ./internal/kustbuild -run '^TestGolden$$/^$(OVERLAY)$$' -count=1 -update
+	$(GO) test ./internal/fnrun/kustbuild -run '^TestGolden$$/^$(OVERLAY)$$' -count=1 -update
 
 verify: lint ## lint, then fail with a diff when any overlay drifted from its golden file
-	$(GO) test ./internal/kustbuild -run 'TestGolden$$' -count=1
+	$(GO) test ./internal/fnrun/kustbuild -run 'TestGolden$$' -count=1
 
 # deadcode (golang.org/x/tools) from the binary's main: what it reports outside
 # the test-helper packages is production code that only tests call, or nothing.
@@ -175,7 +175,7 @@ plugins: ## install the binary on PATH (exec wiring) and link it as a legacy plu
 bench: bench-build bench-render ## all benchmarks, each compared side by side in one run
 
 bench-build: tools ## in-process build of every overlay vs the kustomize CLI (benchstat -col /impl)
-	$(GO) test ./internal/kustbuild -run '^$$' -bench Overlays -count 6 | tee _output/bench-build.txt
+	$(GO) test ./internal/fnrun/kustbuild -run '^$$' -bench Overlays -count 6 | tee _output/bench-build.txt
 	$(GO) run golang.org/x/perf/cmd/benchstat@v0.0.0-20260908200009-22c9c6c9d4da -col /impl _output/bench-build.txt
 
 bench-render: ## fresh render and re-run vs the installer's shell baseline

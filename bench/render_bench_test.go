@@ -8,8 +8,8 @@ import (
 	"os"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 func opts(root string) render.Options {

@@ -52,7 +52,7 @@ func TestDeepCheckout(t *testing.T) {
 	t.Logf("the copy: %s (%d bytes)", deep, len(deep))
 	tools := filepath.Dir(tool(t, "proxy-server"))
 	for _, run := range []struct{ pkg, test string }{
-		{"./internal/egressprobe", "TestProbeAgainstRealServerAndAgent"},
+		{"./internal/diagnostics/egressprobe", "TestProbeAgainstRealServerAndAgent"},
 		{"./e2e", "TestNodeDirFits"},
 	} {
 		t.Run(run.test, func(t *testing.T) {

@@ -11,7 +11,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	sweepStaleNetns()
 	// The commands under test look in $KUBECONFIG when no --kubeconfig is
-	// given (internal/kuberead.Find): the developer's must not leak in.
+	// given (internal/intake/kuberead.Find): the developer's must not leak in.
 	os.Unsetenv("KUBECONFIG")
 	code := m.Run()
 	fmt.Print(figures.String())
@@ -48,12 +48,12 @@ func repoRoot() string {
 // proxyVersion is the proxy the suite renders for and runs: the one
 // KB_PROXY_VERSION names (make e2e runs the tunnel cases once per
 // supported version), else the newest.
-var proxyVersion = func() *anp.Version {
+var proxyVersion = func() *proxyversion.Version {
 	name := os.Getenv("KB_PROXY_VERSION")
 	if name == "" {
-		return anp.Newest
+		return proxyversion.Newest
 	}
-	v, err := anp.Lookup(name)
+	v, err := proxyversion.Lookup(name)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: KB_PROXY_VERSION: %v\n", err)
 		os.Exit(2)

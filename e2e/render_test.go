@@ -12,7 +12,7 @@ import (
 )
 
 // renderInto runs the real `konnectivity-bundle render` for mode and family
-// into root. The version's default mode (anp.Version.DefaultMode) uses the
+// into root. The version's default mode (proxyversion.Version.DefaultMode) uses the
 // shipped overlay as is; the other mode uses an overlay written here that
 // patches the family's config the way overlays/ipv6 does.
 func renderInto(t *testing.T, root, mode string, fam family) {

@@ -14,10 +14,10 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -36,7 +36,7 @@ type routingCase struct {
 // strategies-cannot-route exactly when the real proxy-server, with the real
 // proxy-agent connected, answers a request `No agent available`, and
 // agent-identifiers-invalid (error) when a strategy relies on a value the
-// server cannot parse. The generator applies the same rules (package anp).
+// server cannot parse. The generator applies the same rules (package proxyversion).
 func TestRoutingRulesAgreeWithBinaries(t *testing.T) {
 	target := tunneltest.TargetIP
 	cases := []routingCase{

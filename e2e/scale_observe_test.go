@@ -14,18 +14,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // readyBackendsMetric is the server's count of connected agents: for the
 // default proxy strategy where the version reports readiness per strategy
 // (v0.36, the number /readyz relies on), else its agent streams (v0.28
-// has no per-strategy figure; anp.ServerMetrics).
+// has no per-strategy figure; proxyversion.ServerMetrics).
 var readyBackendsMetric = func() string {
 	if m := proxyVersion.Metrics; m.ReadyBackends != "" {
 		return m.ReadyBackends + `{proxy_strategy="default"}`
 	}
-	return proxyVersion.Metrics.AgentStreams + `{service_method="` + anp.ConnectMethod + `"}`
+	return proxyVersion.Metrics.AgentStreams + `{service_method="` + proxyversion.ConnectMethod + `"}`
 }()
 
 // nsHTTP is an HTTP client whose connections are opened inside a namespace.

@@ -19,7 +19,7 @@ import (
 	"k8s.io/client-go/kubernetes"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
 )
 
 // The usage test's namespace and the label whose value picks the webhook

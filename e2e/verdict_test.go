@@ -11,7 +11,7 @@ import (
 	"time"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/egressprobe"
 )
 
 // frozenFix is in wait's fix when it names a stuck agent.
@@ -72,9 +72,9 @@ func TestVerdictLeakedDials(t *testing.T) {
 	}
 	switch keeps := proxyVersion.KeepsDepartedDials; {
 	case keeps && leaked == 0:
-		t.Fatalf("proxy %s dropped the departed agent's dials; anp.Version.KeepsDepartedDials says it keeps them", proxyVersion)
+		t.Fatalf("proxy %s dropped the departed agent's dials; proxyversion.Version.KeepsDepartedDials says it keeps them", proxyVersion)
 	case !keeps && leaked != 0:
-		t.Fatalf("proxy %s kept %d dials of a departed agent; anp.Version.KeepsDepartedDials says it drops them", proxyVersion, leaked)
+		t.Fatalf("proxy %s kept %d dials of a departed agent; proxyversion.Version.KeepsDepartedDials says it drops them", proxyVersion, leaked)
 	}
 	for _, dial := range []string{"8s", "3s"} {
 		t.Run("dial-timeout "+dial, func(t *testing.T) {

@@ -11,7 +11,7 @@
 #   --print  build nothing: print each name with its module dir and package
 #
 # The proxy versions are the ones `konnectivity-bundle proxy-version --list`
-# prints (internal/anp.Versions): version V is built from the module
+# prints (internal/proxyversion.Versions): version V is built from the module
 # tools/anp-V as proxy-server-V and proxy-agent-V, so adding a version to the
 # code and its module here is all it takes.
 #

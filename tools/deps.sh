@@ -10,7 +10,7 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v envsubst >/dev/null || need+=(gettext-base)
 command -v flock >/dev/null || need+=(util-linux)
 command -v strace >/dev/null || need+=(strace)
-# Firewall rules (internal/firewall): applied in network namespaces with nft and
+# Firewall rules (internal/bundle/firewall): applied in network namespaces with nft and
 # iptables/ip6tables; firewalld's rich rules checked with firewall-offline-cmd.
 command -v nft >/dev/null || need+=(nftables)
 command -v iptables >/dev/null || need+=(iptables)

@@ -19,7 +19,7 @@ var version string
 
 // memoryLimit is the heap the collector works to stay under (GOMEMLIMIT
 // overrides it). Each answer of the kube-apiserver is capped at 32 MiB
-// (internal/kuberead), but wait reads them poll after poll, and the
+// (internal/intake/kuberead), but wait reads them poll after poll, and the
 // collector's default pacing lets the garbage of earlier answers double the
 // heap before it runs: wait against an endless kube-apiserver was measured
 // at 194 MiB resident, next to the 200 MB ceiling TestHostilePeers holds

@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
@@ -31,7 +31,7 @@ func stage(t *testing.T, root, image string, env []string, args ...string) (stri
 	cmd.Env = append(append(podmantest.Env(t),
 		"HOST_ROOT="+root,
 		"KONNECTIVITY_BUNDLE_IMAGE="+image,
-		"KONNECTIVITY_IMAGE="+podmantest.ProxyImage(t, anp.V028),
+		"KONNECTIVITY_IMAGE="+podmantest.ProxyImage(t, proxyversion.V028),
 		"OPENSHIFT_INSTALL_BOOTSTRAP_NODE_IP=192.0.2.10",
 	), env...)
 	var stdout, stderr bytes.Buffer
@@ -129,14 +129,14 @@ func TestStageAsksTheImage(t *testing.T) {
 	image := podmantest.BundleImage(t)
 	for _, tc := range []struct {
 		name    string
-		proxy   *anp.Version
+		proxy   *proxyversion.Version
 		env     []string
-		want    *anp.Version
+		want    *proxyversion.Version
 		bounded bool // --backend-dial-timeout rendered
 	}{
-		{"v0.28 image", anp.V028, nil, anp.V028, false},
-		{"v0.36 image", anp.V036, nil, anp.V036, true},
-		{"variable wins", anp.V036, []string{"KONNECTIVITY_PROXY_VERSION=v0.28"}, anp.V028, false},
+		{"v0.28 image", proxyversion.V028, nil, proxyversion.V028, false},
+		{"v0.36 image", proxyversion.V036, nil, proxyversion.V036, true},
+		{"variable wins", proxyversion.V036, []string{"KONNECTIVITY_PROXY_VERSION=v0.28"}, proxyversion.V028, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := scratchRoot(t)
@@ -148,7 +148,7 @@ func TestStageAsksTheImage(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if want := anp.AnnotationProxyVersion + ": " + tc.want.Name; !strings.Contains(string(pod), want) {
+			if want := proxyversion.AnnotationProxyVersion + ": " + tc.want.Name; !strings.Contains(string(pod), want) {
 				t.Errorf("the server pod does not say %q:\n%s", want, pod)
 			}
 			if got := strings.Contains(string(pod), "--backend-dial-timeout="); got != tc.bounded {
@@ -241,7 +241,7 @@ func TestStageExplainsPodmanSettings(t *testing.T) {
 func TestStageKeepsAnOverlaysPin(t *testing.T) {
 	image := podmantest.BundleImage(t)
 	root := scratchRoot(t)
-	proxyImage := podmantest.ProxyImage(t, anp.V028)
+	proxyImage := podmantest.ProxyImage(t, proxyversion.V028)
 	if _, _, err := stage(t, root, image, []string{"KONNECTIVITY_OVERLAY=upi"}, "render"); err != nil {
 		t.Fatalf("render stage of the upi overlay with KONNECTIVITY_IMAGE=%s: %v", proxyImage, err)
 	}

@@ -8,8 +8,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/kustomize/kyaml/kio"
@@ -141,13 +141,13 @@ func checkTargetVersion(t *testing.T, b *bundleObjects) {
 	if v == nil {
 		t.Fatalf("spec.proxyVersion %q names no version", b.spec.ProxyVersion)
 	}
-	for _, got := range []string{b.pod.Annotations[anp.AnnotationProxyVersion], b.daemonSet.Annotations[anp.AnnotationProxyVersion]} {
+	for _, got := range []string{b.pod.Annotations[proxyversion.AnnotationProxyVersion], b.daemonSet.Annotations[proxyversion.AnnotationProxyVersion]} {
 		if got != v.Name {
-			t.Errorf("annotation %s = %q, want %s", anp.AnnotationProxyVersion, got, v.Name)
+			t.Errorf("annotation %s = %q, want %s", proxyversion.AnnotationProxyVersion, got, v.Name)
 		}
 	}
 	for _, c := range []struct {
-		bin  *anp.Binary
+		bin  *proxyversion.Binary
 		args []string
 	}{{v.Server, b.server.Args}, {v.Agent, b.agent.Args}} {
 		for _, u := range c.bin.Parse(append([]string{c.bin.Name}, c.args...)).Unknown {

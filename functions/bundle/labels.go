@@ -2,8 +2,8 @@ package bundle
 
 import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // What the emitted containers run and mount; only the generator names them,
@@ -25,8 +25,8 @@ func placement(where, hostPath string) map[string]string {
 }
 
 // targeted adds the proxy version the workload's flags were rendered for,
-// which check, status and wait read back (internal/bundlemodel.Target).
+// which check, status and wait read back (internal/bundle/bundlemodel.Target).
 func targeted(s *v1alpha1.Spec, annotations map[string]string) map[string]string {
-	annotations[anp.AnnotationProxyVersion] = s.Version().Name
+	annotations[proxyversion.AnnotationProxyVersion] = s.Version().Name
 	return annotations
 }

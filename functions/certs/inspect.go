@@ -8,7 +8,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // inspectCA returns the CA when it can sign this run's leaves, else the

@@ -11,8 +11,8 @@ import (
 	"net/netip"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // Certificate shape as the installer makes them (functions/certs/README.md).

@@ -10,8 +10,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // Result is what Plan decided and the files that follow from it.
@@ -128,7 +128,7 @@ func reuseReason(s settings, files map[string][]byte) string {
 }
 
 // readFiles returns the certificate files that exist, each read through
-// internal/hostfs: a link, a FIFO or a device in place of one is an error
+// internal/rootdir/hostfs: a link, a FIFO or a device in place of one is an error
 // naming it, never followed or opened. A missing directory is an empty
 // one; any other read error is returned.
 func readFiles(dir string) (map[string][]byte, error) {

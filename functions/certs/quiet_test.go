@@ -6,7 +6,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	cflog "github.com/cloudflare/cfssl/log"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"testing/cryptotest"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 	corev1 "k8s.io/api/core/v1"
 	"sigs.k8s.io/yaml"

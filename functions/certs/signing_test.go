@@ -12,7 +12,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // previousRelease holds roots rendered by the release that signed with

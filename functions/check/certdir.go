@@ -6,12 +6,12 @@ import (
 	"io/fs"
 	"os"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // ReadCertDir reads the certificates of a certificate directory for
-// Options.CertFiles through internal/hostfs: a link, a FIFO or a device in
+// Options.CertFiles through internal/rootdir/hostfs: a link, a FIFO or a device in
 // place of a file is an error naming it, never followed or opened.
 func ReadCertDir(dir string) (map[string][]byte, error) {
 	st, err := os.Stat(dir)

@@ -1,6 +1,6 @@
 // Package check finds what would break a bootstrap Konnectivity bundle before
 // a cluster install does: objects that disagree with each other, flags the real
-// proxy-server and proxy-agent of the targeted version (internal/anp.Versions)
+// proxy-server and proxy-agent of the targeted version (internal/proxyversion.Versions)
 // refuse, and KAS configuration the kube-apiserver would reject or silently
 // ignore.
 package check
@@ -8,8 +8,8 @@ package check
 import (
 	"fmt"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -28,7 +28,7 @@ type Options struct {
 // Check parses a YAML stream and returns every finding, in a deterministic
 // order. The error is only for a stream that is not parsable YAML.
 //
-// A finding is one problem in the bundle: a result (internal/result) whose
+// A finding is one problem in the bundle: a result (internal/krm/result) whose
 // tags name the rule (a stable kebab-case id; README.md lists every one),
 // the object ("Kind namespace/name", or "Kind name" without a namespace)
 // and the fix, and whose field is the path inside the object, e.g.

@@ -6,12 +6,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // TestEgressAgreesWithKAS: for the egress object of every case, the checker

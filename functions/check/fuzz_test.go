@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 

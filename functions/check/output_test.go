@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
 )
 

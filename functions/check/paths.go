@@ -5,8 +5,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // kasMount is the KAS container's mount of the bootstrap-configs directory.

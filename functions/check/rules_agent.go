@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -54,7 +54,7 @@ func checkAgentTLS(w *bundlemodel.Workload, r *report) {
 
 func checkAgentTiming(w *bundlemodel.Workload, r *report) {
 	f, ref := w.Flags, w.Object.Ref()
-	if d, ok := f.Duration("keepalive-time"); ok && d < anp.MinAgentKeepalive {
+	if d, ok := f.Duration("keepalive-time"); ok && d < proxyversion.MinAgentKeepalive {
 		r.errorf("agent-keepalive-too-short", ref, f.FieldOr("keepalive-time", w.Field+".args"),
 			"set --keepalive-time=30s or more",
 			"--keepalive-time=%s is below the server's 30s keepalive minimum; the server drops the agent with too_many_pings", d)
@@ -95,13 +95,13 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 			continue
 		}
 		for _, v := range q[k] {
-			msg := anp.IdentifierValueProblem(k, v)
+			msg := proxyversion.IdentifierValueProblem(k, v)
 			if msg == "" {
 				continue
 			}
 			// proxy-agent starts with such a value; the server just never matches it.
 			sev, why := framework.Warning, ""
-			if s := anp.StrategyRelyingOn(k); slices.Contains(strategies, s) {
+			if s := proxyversion.StrategyRelyingOn(k); slices.Contains(strategies, s) {
 				sev, why = framework.Error, fmt.Sprintf(" (the %s strategy relies on it)", s)
 			}
 			r.add(sev, "agent-identifiers-invalid", w.Object.Ref(), u.Field,

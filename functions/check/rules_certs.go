@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"path"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
 // certSource is one certificate and where it came from, for messages.

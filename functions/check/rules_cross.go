@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"net"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // checkCross: values two objects must agree on (mode-protocol-mismatch,
@@ -25,8 +25,8 @@ func checkCross(b *bundlemodel.Bundle, _ Options, r *report) {
 
 // protocolForMode is the egress proxyProtocol each server --mode speaks.
 var protocolForMode = map[string]egressconfig.ProtocolType{
-	anp.ModeHTTPConnect: egressconfig.ProtocolHTTPConnect,
-	anp.ModeGRPC:        egressconfig.ProtocolGRPC,
+	proxyversion.ModeHTTPConnect: egressconfig.ProtocolHTTPConnect,
+	proxyversion.ModeGRPC:        egressconfig.ProtocolGRPC,
 }
 
 func checkModeProtocol(b *bundlemodel.Bundle, r *report) {

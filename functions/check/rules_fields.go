@@ -1,8 +1,8 @@
 package check
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/strictobj"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/strictobj"
 )
 
 // UnknownFieldRule is the rule id of checkFields: a field that is bad
@@ -11,7 +11,7 @@ import (
 const UnknownFieldRule = "unknown-field"
 
 // checkFields: a field the object's Kubernetes type does not have
-// (unknown-field), found by strict decoding (internal/strictobj). The API
+// (unknown-field), found by strict decoding (internal/bundle/strictobj). The API
 // server drops such a field at apply time, so a misspelled nodeSelector in a
 // patch would leave the agents unrestricted without a word. The
 // KubeAPIServerConfig override has no Go type here; checkOverride reads it.

@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
 // checkFlagSyntax: flags the binary does not have (unknown-flag) and values it

@@ -3,7 +3,7 @@ package check
 import (
 	"net"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
 // checkHealthBind: the server's probes must reach the address its health

@@ -1,8 +1,8 @@
 package check
 
 import (
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // reportConflict: the binaries do not refuse a shared port; one listener
@@ -54,7 +54,7 @@ func checkPorts(b *bundlemodel.Bundle, _ Options, r *report) {
 			if p.name == "server-port" && uds && v == 0 {
 				return ""
 			}
-			if !anp.PortInRange(int64(v)) {
+			if !proxyversion.PortInRange(int64(v)) {
 				return "outside 1024..49151; proxy-server refuses reserved and ephemeral ports"
 			}
 			return ""

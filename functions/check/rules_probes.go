@@ -7,8 +7,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // checkReadiness: probes must hit the health port in the args
@@ -93,7 +93,7 @@ func checkReadyz(b *bundlemodel.Bundle, r *report) {
 	}
 	first := firstStrategy(w)
 	q, _, err := b.Agent.Flags.Identifiers()
-	if err != nil || !anp.IsProxyStrategy(first) || anp.Serves(first, q) {
+	if err != nil || !proxyversion.IsProxyStrategy(first) || proxyversion.Serves(first, q) {
 		return
 	}
 	var why string

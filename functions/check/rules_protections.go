@@ -3,8 +3,8 @@ package check
 import (
 	"slices"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // checkProtections holds the server to the protections ANP added after
@@ -20,7 +20,7 @@ func checkProtections(w *bundlemodel.Workload, r *report) {
 		// server; in grpc mode the kube-apiserver's own cancel removes it
 		// (docs/proxy-versions.md), so only http-connect keeps the promise.
 		named := "wait names such an agent from the change of the server's pending dials"
-		if f.ValueOr("mode") == anp.ModeGRPC {
+		if f.ValueOr("mode") == proxyversion.ModeGRPC {
 			named = "in grpc mode the call's own cancel ends the dial, and wait names no agent"
 		}
 		r.infof("backend-dial-timeout-unavailable", ref, args,
@@ -37,10 +37,10 @@ func checkProtections(w *bundlemodel.Workload, r *report) {
 			r.warnf("backend-dial-timeout-unbounded", ref, f.FieldOr("backend-dial-timeout", args),
 				"set --backend-dial-timeout=6s: above the agent's own 5s dial timeout, below the kube-apiserver's 10s default webhook timeout",
 				"--backend-dial-timeout is 0 (unbounded): dials to a stuck agent pile up until each webhook call's own timeout")
-		case d >= anp.MaxWebhookTimeout:
+		case d >= proxyversion.MaxWebhookTimeout:
 			r.warnf("backend-dial-timeout-unbounded", ref, f.FieldOr("backend-dial-timeout", args),
 				"set --backend-dial-timeout=6s",
-				"--backend-dial-timeout=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", d, anp.MaxWebhookTimeout)
+				"--backend-dial-timeout=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", d, proxyversion.MaxWebhookTimeout)
 		}
 	}
 	tlsFlag, hasTLS := f.Binary.Flags["tls-min-version"]
@@ -50,7 +50,7 @@ func checkProtections(w *bundlemodel.Workload, r *report) {
 		r.errorf("flag-value-invalid", ref, f.FieldOr("tls-min-version", args),
 			"set --tls-min-version=VersionTLS12 or VersionTLS13",
 			"--tls-min-version=%q is not a TLS version proxy-server knows; it refuses to start", v)
-	case v != "" && !slices.Contains(anp.SecureTLSVersions, v):
+	case v != "" && !slices.Contains(proxyversion.SecureTLSVersions, v):
 		r.warnf("tls-min-version-insecure", ref, f.FieldOr("tls-min-version", args),
 			"set --tls-min-version=VersionTLS12 (or VersionTLS13); agents never need less",
 			"--tls-min-version=%s lets the agent listener speak TLS versions RFC 8996 deprecates", v)

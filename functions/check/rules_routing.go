@@ -5,8 +5,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // checkRouting: at least one of the server's proxy strategies must be able to
@@ -19,7 +19,7 @@ func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
 		return
 	}
 	strategies := b.Server.Flags.Strategies()
-	if len(strategies) == 0 || slices.ContainsFunc(strategies, func(s string) bool { return !anp.IsProxyStrategy(s) }) {
+	if len(strategies) == 0 || slices.ContainsFunc(strategies, func(s string) bool { return !proxyversion.IsProxyStrategy(s) }) {
 		return // proxy-strategy-unknown already says so
 	}
 	q, _, err := b.Agent.Flags.Identifiers()
@@ -27,10 +27,10 @@ func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
 		return // agent-identifiers-invalid already says so
 	}
 	field := b.Server.Flags.FieldOr("proxy-strategies", b.Server.Field+".args")
-	unserved := anp.Unserved(strategies, q)
+	unserved := proxyversion.Unserved(strategies, q)
 	switch {
 	case len(unserved) == len(strategies):
-		r.errorf("strategies-cannot-route", b.Server.Object.Ref(), field, anp.RoutingFix,
+		r.errorf("strategies-cannot-route", b.Server.Object.Ref(), field, proxyversion.RoutingFix,
 			"no proxy strategy in --proxy-strategies=%s can route to the agents (--agent-identifiers=%q): every request through the tunnel gets `No agent available`",
 			strings.Join(strategies, ","), q.Encode())
 	case len(unserved) > 0 && unserved[0] == strategies[0]:

@@ -3,8 +3,8 @@ package check
 import (
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -109,7 +109,7 @@ func checkStrategies(w *bundlemodel.Workload, r *report) {
 	field := w.Flags.FieldOr("proxy-strategies", w.Field+".args")
 	strategies := w.Flags.Strategies()
 	for _, s := range strategies {
-		if !anp.IsProxyStrategy(s) {
+		if !proxyversion.IsProxyStrategy(s) {
 			r.errorf("proxy-strategy-unknown", w.Object.Ref(), field, "use default, destHost or defaultRoute (case matters)",
 				"unknown proxy strategy %q in --proxy-strategies=%s", s, v)
 			return

@@ -3,8 +3,8 @@ package check
 import (
 	"fmt"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // checkTarget: the bundle must say which proxy version it is for, since the
@@ -22,7 +22,7 @@ func checkTarget(b *bundlemodel.Bundle, _ Options, r *report) {
 	ref, field := w.Object.Ref(), "metadata.annotations"
 	if t.Version == nil {
 		r.errorf("proxy-version-unknown", ref, field,
-			fmt.Sprintf("rebuild with spec.proxyVersion or --proxy-version (%s), or annotate the server pod and agent DaemonSet with %s", anp.Names(), anp.AnnotationProxyVersion),
+			fmt.Sprintf("rebuild with spec.proxyVersion or --proxy-version (%s), or annotate the server pod and agent DaemonSet with %s", proxyversion.Names(), proxyversion.AnnotationProxyVersion),
 			"%s; its flags are checked against %s, which may not be what the image runs", t.Problem, t.Binaries())
 		return
 	}

@@ -13,9 +13,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 // TestCommandsReadFlagsAlike feeds one hostile server command line to every

@@ -10,11 +10,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 )
 
 // How the commands that take a bundle name it, the same in each: an

@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/certset"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 func newCertsCommand() *Command {

@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 

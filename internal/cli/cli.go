@@ -15,8 +15,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // ProgramName is how the binary calls itself in help and errors.
@@ -229,7 +229,7 @@ func exitCode(stderr io.Writer, c *Command, err error) int {
 
 // errorText is an error as the terminal is shown it: errors quote paths,
 // names and values from bundles and hosts, so each line is escaped
-// (internal/textsafe); the line breaks between an error's own lines stay.
+// (internal/report/textsafe); the line breaks between an error's own lines stay.
 func errorText(err error) string {
 	lines := strings.Split(err.Error(), "\n")
 	for i, l := range lines {

@@ -11,9 +11,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // complete runs one __complete request in-process, as the shell scripts
@@ -67,8 +67,8 @@ func TestCompletion(t *testing.T) {
 		{"check's --output", []string{"check", "--output", ""}, formats, nil, noFiles},
 		{"ports' -o", []string{"ports", "-o", ""}, append(formats, firewall.Formats()...), nil, noFiles},
 		{"proxy-version's flags", []string{"proxy-version", "--"}, nil, []string{"--from-image", "--from-help", "--list"}, noFiles},
-		{"--proxy-version", []string{"render", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
-		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, anp.VersionNames(), nil, noFiles},
+		{"--proxy-version", []string{"render", "--proxy-version", ""}, proxyversion.VersionNames(), nil, noFiles},
+		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, proxyversion.VersionNames(), nil, noFiles},
 		{"--key-algorithm", []string{"certs", "--key-algorithm", ""}, certs.KeyAlgorithms, nil, noFiles},
 		{"the shells", []string{"completion", ""}, shellNames(), nil, noFiles},
 	} {

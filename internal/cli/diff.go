@@ -9,10 +9,10 @@ import (
 	"github.com/spf13/pflag"
 	"golang.org/x/term"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlediff"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/manifest"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
 var diffLong = wrap(`Compares bundle A (old) with bundle B (new) the way a reviewer reads them:

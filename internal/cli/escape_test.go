@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostiletext"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/teardown"
 )
 
 // TestTeardownReportEscapesNames: paths from the state file and object names

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // The exit codes of the commands that share the root's lock and the

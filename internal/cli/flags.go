@@ -11,12 +11,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // The flags several commands share (--output, --root, --bootstrap-ip,
@@ -135,21 +135,21 @@ func (v *pinValue) Set(s string) error {
 
 // proxyVersionHelp says what --proxy-version decides and where it defaults from.
 var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the image runs, which decides the flags rendered: %s (default $%s, else the image's OpenShift tag :4.N)",
-	strings.Join(anp.VersionNames(), " or "), anp.EnvProxyVersion)
+	strings.Join(proxyversion.VersionNames(), " or "), proxyversion.EnvProxyVersion)
 
 // proxyVersionFlag declares --proxy-version, checked when the flags are
 // read: an unknown version fails there, naming the supported ones.
 func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
 	fs.Var(&versionValue{p: p}, "proxy-version", proxyVersionHelp)
 	markShared(fs, "proxy-version")
-	markValues(fs, "proxy-version", anp.VersionNames())
+	markValues(fs, "proxy-version", proxyversion.VersionNames())
 }
 
 // proxyVersionPairFlag is diff's --proxy-version: one for both sides, or A,B.
 func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
 	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
 	markShared(fs, "proxy-version")
-	markValues(fs, "proxy-version", anp.VersionNames())
+	markValues(fs, "proxy-version", proxyversion.VersionNames())
 }
 
 // versionValue is one --proxy-version.
@@ -164,7 +164,7 @@ func (v *versionValue) String() string {
 func (v *versionValue) Type() string { return "version" }
 
 func (v *versionValue) Set(s string) error {
-	got, err := anp.Lookup(s)
+	got, err := proxyversion.Lookup(s)
 	if err != nil {
 		return err
 	}
@@ -186,7 +186,7 @@ func (v *versionListValue) Type() string { return "versions" }
 func (v *versionListValue) Set(s string) error {
 	var out []string
 	for _, item := range strings.Split(s, ",") {
-		got, err := anp.Lookup(strings.TrimSpace(item))
+		got, err := proxyversion.Lookup(strings.TrimSpace(item))
 		if err != nil {
 			return err
 		}

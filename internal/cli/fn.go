@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/spf13/pflag"
 )
 

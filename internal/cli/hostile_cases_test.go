@@ -17,11 +17,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostileserver"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 // hostileSource is where a command's input comes from.

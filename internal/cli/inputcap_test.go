@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // v036Help is a proxy-server --help of v0.36 whose flags v0.28 lacks come
@@ -18,8 +18,8 @@ import (
 func v036Help(pad int) string {
 	var b strings.Builder
 	var late []string
-	for name := range anp.V036.Server.Flags {
-		if _, old := anp.V028.Server.Flags[name]; old {
+	for name := range proxyversion.V036.Server.Flags {
+		if _, old := proxyversion.V028.Server.Flags[name]; old {
 			b.WriteString("      --" + name + " string   usage\n")
 		} else {
 			late = append(late, name)

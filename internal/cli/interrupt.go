@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
 // signalError is the cause of a context the first SIGTERM or SIGINT

@@ -15,7 +15,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 

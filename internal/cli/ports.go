@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 )
 
 const portsLong = `Prints the network requirements of a bundle, read from its objects (so a

@@ -9,11 +9,11 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/netreq"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
 // ruleFlags are ports' flags for the firewall rule formats.

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 func TestPortsCommand(t *testing.T) {

@@ -6,10 +6,10 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/webhookprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/webhookprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
 const probeLong = `Dials TARGET through the Konnectivity socket exactly as the bootstrap

@@ -7,8 +7,8 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 func newProxyVersionCommand() *Command {
@@ -17,7 +17,7 @@ func newProxyVersionCommand() *Command {
 		Args:  "--from-image REF | --from-help FILE|- | --list",
 		Short: "Print which apiserver-network-proxy version an image runs, for --proxy-version",
 		Long: wrap(`Prints the proxy version that --proxy-version and spec.proxyVersion take,
-`+anp.Names()+`:
+`+proxyversion.Names()+`:
 from the image's OpenShift tag (:4.N; a reference by
 digest or a tag that names no release cannot tell), or from the flags the
 image's own proxy-server --help lists, which is what the bootkube stage does
@@ -42,7 +42,7 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 					if *image != "" || *helpFile != "" {
 						return Usagef("--list takes neither --from-image nor --from-help")
 					}
-					_, err := fmt.Fprintln(io.Stdout, strings.Join(anp.VersionNames(), "\n"))
+					_, err := fmt.Fprintln(io.Stdout, strings.Join(proxyversion.VersionNames(), "\n"))
 					return err
 				}
 				if (*image == "") == (*helpFile == "") {
@@ -60,11 +60,11 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 }
 
 // proxyVersionOf reads the version from the image's tag or its help text.
-func proxyVersionOf(stdin io.Reader, image, helpFile string) (*anp.Version, error) {
+func proxyVersionOf(stdin io.Reader, image, helpFile string) (*proxyversion.Version, error) {
 	if image != "" {
-		v, err := anp.FromImage(image)
+		v, err := proxyversion.FromImage(image)
 		if err != nil {
-			return nil, fmt.Errorf("%w (fix: %s)", err, anp.LearnFromImage(image))
+			return nil, fmt.Errorf("%w (fix: %s)", err, proxyversion.LearnFromImage(image))
 		}
 		return v, nil
 	}
@@ -72,7 +72,7 @@ func proxyVersionOf(stdin io.Reader, image, helpFile string) (*anp.Version, erro
 	if err != nil {
 		return nil, fmt.Errorf("--from-help: %w", err)
 	}
-	v, err := anp.FromHelp(string(raw))
+	v, err := proxyversion.FromHelp(string(raw))
 	if err != nil {
 		return nil, fmt.Errorf("--from-help %s: %w", helpFile, err)
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // TestProxyVersionList: --list prints every supported version, one a line,
@@ -16,11 +16,11 @@ func TestProxyVersionList(t *testing.T) {
 		t.Fatalf("exit %d, want 0\n%s", code, stderr)
 	}
 	lines := strings.Split(strings.TrimSuffix(stdout, "\n"), "\n")
-	if want := anp.VersionNames(); strings.Join(lines, ",") != strings.Join(want, ",") {
+	if want := proxyversion.VersionNames(); strings.Join(lines, ",") != strings.Join(want, ",") {
 		t.Errorf("--list printed %q, want %q one a line", stdout, want)
 	}
-	if last := lines[len(lines)-1]; last != anp.Newest.Name {
-		t.Errorf("--list's last line is %q, want the newest, %s", last, anp.Newest.Name)
+	if last := lines[len(lines)-1]; last != proxyversion.Newest.Name {
+		t.Errorf("--list's last line is %q, want the newest, %s", last, proxyversion.Newest.Name)
 	}
 }
 

@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/inputread"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 const renderLong = `Builds OVERLAY (an embedded overlay or a kustomization directory; default

@@ -8,11 +8,11 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // The status and probe scenarios against the real server and agent are in
-// internal/hoststatus and internal/egressprobe; these cover the command's
+// internal/diagnostics/hoststatus and internal/diagnostics/egressprobe; these cover the command's
 // own contract: arguments, formats and exit codes.
 func TestStatusAndProbeCommands(t *testing.T) {
 	empty := t.TempDir()

@@ -5,11 +5,11 @@ import (
 	"io"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/nodeverdict"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 )
 
 // statusNodes is the node side status shows: with a cluster reader, when

@@ -4,8 +4,8 @@ import (
 	"fmt"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 )
 
 // refuseUnknownFields refuses a bundle FILE or stdin (src.Read) holding a

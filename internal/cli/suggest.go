@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fieldhint"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/fieldhint"
 )
 
 // nearest are the candidates closest to name by edit distance (at most a

@@ -10,12 +10,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/teardown"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/textsafe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gather"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/teardown"
 )
 
 const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivity-bundle/state.json:

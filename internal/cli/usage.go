@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 )
 
 // collectUsage builds the usage report from a status run on the host and

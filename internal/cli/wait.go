@@ -7,12 +7,12 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/egressprobe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gather"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kuberead"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/nodeverdict"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/egressprobe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gather"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/nodeverdict"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
 // waitLong is what wait --help says before its flags; the rest, how it

@@ -9,7 +9,7 @@ import (
 )
 
 // The gate's verdicts against the real server and agents are in
-// internal/gate; these cover the command's contract: arguments, formats,
+// internal/diagnostics/gate; these cover the command's contract: arguments, formats,
 // progress on stderr and exit codes.
 func TestWaitCommand(t *testing.T) {
 	empty := t.TempDir()

@@ -3,7 +3,7 @@ package cli
 import (
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
 )
 
 // helpWidth is how wide --help wraps the paragraphs it builds (wait's causes,

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
 )
 
 // TestWaitHelpListsEveryCause: wait --help names every cause of the gate's

@@ -24,7 +24,7 @@ func kustomizationDir(t *testing.T, resource []byte) string {
 // alias bomb and a duplicate key, naming the limit or the key, with the
 // command's own exit code for bad input.
 func TestHostileYAMLEveryCommand(t *testing.T) {
-	bomb, err := os.ReadFile("../yamlguard/testdata/alias-bomb.yaml")
+	bomb, err := os.ReadFile("../intake/yamlguard/testdata/alias-bomb.yaml")
 	if err != nil {
 		t.Fatal(err)
 	}

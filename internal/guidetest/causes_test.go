@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/gate"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
 )
 
 // causeName is a backticked word of the causes' list: a cause.

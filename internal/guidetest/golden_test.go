@@ -24,7 +24,7 @@ func TestGoldenOverlayRefreshesOne(t *testing.T) {
 	tooltest.EditFile(t, patch, "ipFamily: ipv6", "ipFamily: ipv6\n  server:\n    agentPort: 9191")
 	before := goldens(t, sb.repo)
 
-	const verify = "go test ./internal/kustbuild -run 'TestGolden$' -count=1" // make verify's golden check
+	const verify = "go test ./internal/fnrun/kustbuild -run 'TestGolden$' -count=1" // make verify's golden check
 	out, err := sb.run(verify, env...)
 	if err == nil || !strings.Contains(out, "then run make golden-overlay OVERLAY=ipv6)") {
 		t.Fatalf("the golden check of a drifted ipv6 overlay: %v; want a failure naming make golden-overlay OVERLAY=ipv6:\n%s", err, lastLines(out, 30))

@@ -61,7 +61,7 @@ func TestProgressNamesRunningPackages(t *testing.T) {
 	const mod = "github.com/bootstrap-konnectivity/konnectivity-bundle/"
 	lines := []string{
 		`{"Action":"start","Package":"` + mod + `deploy/bootkube"}`,
-		`{"Action":"start","Package":"` + mod + `internal/anp"}`,
+		`{"Action":"start","Package":"` + mod + `internal/proxyversion"}`,
 		`{"Action":"start","Package":"` + mod + `internal/done"}`,
 		`{"Action":"run","Package":"` + mod + `deploy/bootkube","Test":"TestStage"}`,
 		`{"Action":"run","Package":"` + mod + `deploy/bootkube","Test":"TestStage/render"}`,
@@ -86,7 +86,7 @@ exit 9`
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := "s (in deploy/bootkube: TestStage/render, internal/anp)\n"; !strings.Contains(string(got), want) {
+	if want := "s (in deploy/bootkube: TestStage/render, internal/proxyversion)\n"; !strings.Contains(string(got), want) {
 		t.Errorf("progress lines lack %q:\n%s", want, got)
 	}
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/firewall"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 )

@@ -6,11 +6,11 @@ import (
 
 	"sigs.k8s.io/yaml"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 )
 
 // FieldError is one invalid field, with the fix. This alias and FieldErrors
-// keep Decode's and Validate's errors part of this API: internal/krmconfig
+// keep Decode's and Validate's errors part of this API: internal/krm/krmconfig
 // cannot be imported from outside this module.
 type FieldError = krmconfig.FieldError
 

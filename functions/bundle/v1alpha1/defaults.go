@@ -5,20 +5,20 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // Defaults that match the OpenShift installer (docs/config.md). Those set
-// from internal/hostlayout (namespace and installer directories) are
+// from internal/bundle/hostlayout (namespace and installer directories) are
 // hostlayout's, named here because they are this API's defaults and
 // internal/ packages cannot be imported from outside this module.
 const (
 	DefaultNamespace = hostlayout.AgentNamespace
 	DefaultImage     = "apiserver-network-proxy"
 	// DefaultMode is the mode of a spec whose proxy version is not known
-	// yet; a known version's own default (anp.Version.DefaultMode) wins.
+	// yet; a known version's own default (proxyversion.Version.DefaultMode) wins.
 	DefaultMode             = ModeHTTPConnect
 	DefaultIPFamily         = string(bootstrapip.IPv4)
 	DefaultAgentPort        = 8091
@@ -41,7 +41,7 @@ const (
 	// DefaultBackendDialTimeout bounds a dial an agent never answers (a
 	// frozen or partitioned agent): upstream's 0s lets such dials pile up
 	// until each caller's own timeout. 6s is one second above the agent's
-	// own dial timeout (anp.AgentDialTimeout), so a live agent always
+	// own dial timeout (proxyversion.AgentDialTimeout), so a live agent always
 	// answers first with the real error (refused, unreachable), and below
 	// the kube-apiserver's default webhook timeout of 10s, so the
 	// kube-apiserver sees the tunnel's verdict (e2e TestFrozenAgent).
@@ -71,14 +71,14 @@ const (
 const (
 	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
 	EnvImage        = "KONNECTIVITY_IMAGE"
-	EnvProxyVersion = anp.EnvProxyVersion
+	EnvProxyVersion = proxyversion.EnvProxyVersion
 )
 
 // Accepted values of spec.mode: anp's, named here as part of this API
-// (internal/anp cannot be imported from outside this module).
+// (internal/proxyversion cannot be imported from outside this module).
 const (
-	ModeHTTPConnect = anp.ModeHTTPConnect // spec.mode is proxy-server's --mode
-	ModeGRPC        = anp.ModeGRPC
+	ModeHTTPConnect = proxyversion.ModeHTTPConnect // spec.mode is proxy-server's --mode
+	ModeGRPC        = proxyversion.ModeGRPC
 )
 
 // Default fills every unset field. getenv supplies runtime values and may be nil.
@@ -96,7 +96,7 @@ func (s *Spec) Default(getenv func(string) string) {
 	setString(&s.Image, DefaultImage)
 	setString(&s.ProxyVersion, getenv(EnvProxyVersion))
 	if s.ProxyVersion == "" {
-		if v, err := anp.FromImage(s.Image); err == nil {
+		if v, err := proxyversion.FromImage(s.Image); err == nil {
 			s.ProxyVersion = v.Name
 		}
 	}
@@ -112,8 +112,8 @@ func (s *Spec) Default(getenv func(string) string) {
 
 // Version is the proxy version the spec targets; nil until ProxyVersion
 // names a supported one.
-func (s *Spec) Version() *anp.Version {
-	v, err := anp.Lookup(s.ProxyVersion)
+func (s *Spec) Version() *proxyversion.Version {
+	v, err := proxyversion.Lookup(s.ProxyVersion)
 	if err != nil {
 		return nil
 	}
@@ -122,7 +122,7 @@ func (s *Spec) Version() *anp.Version {
 
 // defaults fill the server's fields; the protections only where version v
 // has their flags, so a v0.28 bundle renders none of them.
-func (s *ServerSpec) defaults(v *anp.Version) {
+func (s *ServerSpec) defaults(v *proxyversion.Version) {
 	setPort(&s.AgentPort, DefaultAgentPort)
 	setPort(&s.HealthPort, DefaultServerHealthPort)
 	setPort(&s.AdminPort, DefaultServerAdminPort)

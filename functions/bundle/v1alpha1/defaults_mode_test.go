@@ -3,7 +3,7 @@ package v1alpha1
 import (
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // TestModeDefaultsToTheVersions: an unset spec.mode takes the target
@@ -16,11 +16,11 @@ func TestModeDefaultsToTheVersions(t *testing.T) {
 		env  map[string]string
 		want string
 	}{
-		{"v0.28 by spec", Spec{ProxyVersion: "v0.28"}, nil, anp.V028.DefaultMode},
-		{"v0.36 by spec", Spec{ProxyVersion: "v0.36"}, nil, anp.V036.DefaultMode},
-		{"v0.28 by environment", Spec{}, map[string]string{EnvProxyVersion: "v0.28"}, anp.V028.DefaultMode},
-		{"v0.28 by image tag", Spec{Image: "quay.io/x/apiserver-network-proxy:4.20"}, nil, anp.V028.DefaultMode},
-		{"v0.36 by image tag", Spec{Image: "quay.io/x/apiserver-network-proxy:4.23"}, nil, anp.V036.DefaultMode},
+		{"v0.28 by spec", Spec{ProxyVersion: "v0.28"}, nil, proxyversion.V028.DefaultMode},
+		{"v0.36 by spec", Spec{ProxyVersion: "v0.36"}, nil, proxyversion.V036.DefaultMode},
+		{"v0.28 by environment", Spec{}, map[string]string{EnvProxyVersion: "v0.28"}, proxyversion.V028.DefaultMode},
+		{"v0.28 by image tag", Spec{Image: "quay.io/x/apiserver-network-proxy:4.20"}, nil, proxyversion.V028.DefaultMode},
+		{"v0.36 by image tag", Spec{Image: "quay.io/x/apiserver-network-proxy:4.23"}, nil, proxyversion.V036.DefaultMode},
 		{"explicit grpc kept", Spec{ProxyVersion: "v0.28", Mode: ModeGRPC}, nil, ModeGRPC},
 		{"explicit http-connect kept", Spec{ProxyVersion: "v0.28", Mode: ModeHTTPConnect}, nil, ModeHTTPConnect},
 		{"no version yet", Spec{}, nil, DefaultMode},

@@ -1,6 +1,6 @@
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 
 // Host and container paths derived from the config. Each is computed in one
 // place so the server, the egress file and the override cannot disagree.

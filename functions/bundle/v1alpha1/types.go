@@ -6,7 +6,7 @@ package v1alpha1
 import (
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 )
 
 // API group, version and kind of the generator's config. APIVersion is
@@ -27,7 +27,7 @@ type KonnectivityBundle struct {
 }
 
 // ObjectMeta is the part of metadata a function config may carry. The
-// alias keeps it part of this API: internal/krmconfig cannot be imported
+// alias keeps it part of this API: internal/krm/krmconfig cannot be imported
 // from outside this module.
 type ObjectMeta = krmconfig.ObjectMeta
 

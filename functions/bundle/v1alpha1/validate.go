@@ -13,9 +13,9 @@ import (
 	"github.com/distribution/reference"
 	corev1 "k8s.io/api/core/v1"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bootstrapip"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 type validator struct {
@@ -109,7 +109,7 @@ func (v *validator) image(ref string) {
 }
 
 func (v *validator) port(field string, p int32) {
-	if !anp.PortInRange(int64(p)) {
+	if !proxyversion.PortInRange(int64(p)) {
 		v.add(field, "pick a port between 1024 and 49151", "port %d is outside 1024..49151, which proxy-server and proxy-agent reject", p)
 	}
 }
@@ -151,7 +151,7 @@ func (v *validator) server(s *ServerSpec) {
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
 	for i, st := range s.ProxyStrategies {
-		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, anp.ProxyStrategies...)
+		v.oneOf(fmt.Sprintf("spec.server.proxyStrategies[%d]", i), st, proxyversion.ProxyStrategies...)
 	}
 	v.podSettings("spec.server", s.PriorityClassName, s.Resources)
 }
@@ -168,12 +168,12 @@ func (v *validator) backendDialTimeout(raw string) {
 	case d <= 0:
 		v.add(field, "give a bound such as "+DefaultBackendDialTimeout,
 			"%s leaves dials unbounded: dials to a stuck agent pile up until each caller's own timeout", raw)
-	case d <= anp.AgentDialTimeout:
-		v.add(field, fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", anp.AgentDialTimeout, DefaultBackendDialTimeout),
-			"%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, anp.AgentDialTimeout)
-	case d >= anp.MaxWebhookTimeout:
-		v.add(field, fmt.Sprintf("use less than %s, e.g. %s", anp.MaxWebhookTimeout, DefaultBackendDialTimeout),
-			"%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, anp.MaxWebhookTimeout)
+	case d <= proxyversion.AgentDialTimeout:
+		v.add(field, fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", proxyversion.AgentDialTimeout, DefaultBackendDialTimeout),
+			"%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, proxyversion.AgentDialTimeout)
+	case d >= proxyversion.MaxWebhookTimeout:
+		v.add(field, fmt.Sprintf("use less than %s, e.g. %s", proxyversion.MaxWebhookTimeout, DefaultBackendDialTimeout),
+			"%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, proxyversion.MaxWebhookTimeout)
 	}
 }
 
@@ -215,7 +215,7 @@ func (v *validator) agent(a *AgentSpec) {
 	v.port("spec.agent.healthPort", a.HealthPort)
 	v.port("spec.agent.adminPort", a.AdminPort)
 	v.distinct("proxy-agent", map[string]int32{"spec.agent.healthPort": a.HealthPort, "spec.agent.adminPort": a.AdminPort})
-	v.duration("spec.agent.keepaliveTime", a.KeepaliveTime, anp.MinAgentKeepalive)
+	v.duration("spec.agent.keepaliveTime", a.KeepaliveTime, proxyversion.MinAgentKeepalive)
 	sync := v.duration("spec.agent.syncInterval", a.SyncInterval, time.Second)
 	v.duration("spec.agent.probeInterval", a.ProbeInterval, time.Second)
 	if limit := v.duration("spec.agent.syncIntervalCap", a.SyncIntervalCap, time.Second); limit < sync {
@@ -231,13 +231,13 @@ func (v *validator) identifiers(raw string) {
 	if raw == "" {
 		return
 	}
-	_, unknown, err := anp.ParseIdentifiers(raw)
+	_, unknown, err := proxyversion.ParseIdentifiers(raw)
 	if err != nil || strings.Contains(raw, ",") {
 		v.add(field, "join identifiers with & in URL-query form, e.g. ipv4=10.0.0.5&default-route=true", "%q is not in URL-query form", raw)
 		return
 	}
 	for _, k := range unknown {
-		v.add(field, "use only the keys "+strings.Join(anp.IdentifierKeys, ", "), "unknown identifier key %q", k)
+		v.add(field, "use only the keys "+strings.Join(proxyversion.IdentifierKeys, ", "), "unknown identifier key %q", k)
 	}
 }
 

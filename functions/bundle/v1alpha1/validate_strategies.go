@@ -7,7 +7,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // strategies: the server must be able to route to the agents it is given.
@@ -15,21 +15,21 @@ import (
 // `No agent available` when none of them has an agent; an identifier value
 // a listed strategy relies on must be one the server parses (proxy-agent
 // starts with any value, so nothing else would catch it). The same rules,
-// from package anp, are the checker's strategies-cannot-route and
+// from package proxyversion, are the checker's strategies-cannot-route and
 // agent-identifiers-invalid.
 func (v *validator) strategies(s *Spec) {
 	strategies := s.Server.ProxyStrategies
-	if slices.ContainsFunc(strategies, func(st string) bool { return !anp.IsProxyStrategy(st) }) {
+	if slices.ContainsFunc(strategies, func(st string) bool { return !proxyversion.IsProxyStrategy(st) }) {
 		return // already reported per item
 	}
-	q, _, err := anp.ParseIdentifiers(s.Agent.Identifiers)
+	q, _, err := proxyversion.ParseIdentifiers(s.Agent.Identifiers)
 	if err != nil || strings.Contains(s.Agent.Identifiers, ",") {
 		// not URL-query form: v.identifiers reports it; the server would
 		// read a comma-joined list as one value no strategy matches.
 		q = nil
 	}
 	v.reliedIdentifiers(strategies, q)
-	if len(anp.Unserved(strategies, q)) < len(strategies) {
+	if len(proxyversion.Unserved(strategies, q)) < len(strategies) {
 		return
 	}
 	v.add("spec.server.proxyStrategies",
@@ -47,12 +47,12 @@ func (v *validator) reliedIdentifiers(strategies []string, q url.Values) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		st := anp.StrategyRelyingOn(k)
+		st := proxyversion.StrategyRelyingOn(k)
 		if !slices.Contains(strategies, st) {
 			continue
 		}
 		for _, val := range q[k] {
-			if msg := anp.IdentifierValueProblem(k, val); msg != "" {
+			if msg := proxyversion.IdentifierValueProblem(k, val); msg != "" {
 				v.add("spec.agent.identifiers", fmt.Sprintf("give %s a value the server parses, e.g. %s", k, identifierExample(k)),
 					"%s=%q %s; the %s strategy relies on it and would never match", k, val, msg, st)
 			}

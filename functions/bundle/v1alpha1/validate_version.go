@@ -4,26 +4,26 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // versionFix is how a user names the target, for every proxyVersion error.
-var versionFix = fmt.Sprintf("set spec.proxyVersion, %s or --proxy-version to the version the image runs: %s (docs/proxy-versions.md)", EnvProxyVersion, anp.Names())
+var versionFix = fmt.Sprintf("set spec.proxyVersion, %s or --proxy-version to the version the image runs: %s (docs/proxy-versions.md)", EnvProxyVersion, proxyversion.Names())
 
 // proxyVersion: the target must be known, since a flag the image's proxy
 // lacks crash-loops the server. It returns the target, or nil after
 // recording why there is none.
-func (v *validator) proxyVersion(s *Spec) *anp.Version {
+func (v *validator) proxyVersion(s *Spec) *proxyversion.Version {
 	const field = "spec.proxyVersion"
 	if s.ProxyVersion == "" {
 		if s.Image == DefaultImage {
 			v.add(field, versionFix, "the proxy version is required: the image is the placeholder %q, which kustomize images: may replace later, so it does not say which proxy runs", s.Image)
-		} else if _, err := anp.FromImage(s.Image); err != nil {
-			v.add(field, versionFix+", or "+anp.LearnFromImage(s.Image), "the proxy version is required: %v", err)
+		} else if _, err := proxyversion.FromImage(s.Image); err != nil {
+			v.add(field, versionFix+", or "+proxyversion.LearnFromImage(s.Image), "the proxy version is required: %v", err)
 		}
 		return nil
 	}
-	target, err := anp.Lookup(s.ProxyVersion)
+	target, err := proxyversion.Lookup(s.ProxyVersion)
 	if err != nil {
 		v.add(field, versionFix, "%v", err)
 		return nil
@@ -34,7 +34,7 @@ func (v *validator) proxyVersion(s *Spec) *anp.Version {
 // protections: each protection flag is rendered only where the target has
 // it, and a value the user set for a target without it is an error rather
 // than a silently dropped setting.
-func (v *validator) protections(s *ServerSpec, target *anp.Version) {
+func (v *validator) protections(s *ServerSpec, target *proxyversion.Version) {
 	if target == nil {
 		return
 	}
@@ -54,7 +54,7 @@ func (v *validator) protections(s *ServerSpec, target *anp.Version) {
 }
 
 // unavailable refuses a field set for a target whose server lacks its flag.
-func (v *validator) unavailable(target *anp.Version, field, flag string, set bool) {
+func (v *validator) unavailable(target *proxyversion.Version, field, flag string, set bool) {
 	if !set || target.Has(flag) {
 		return
 	}
@@ -68,9 +68,9 @@ func (v *validator) unavailable(target *anp.Version, field, flag string, set boo
 
 func (v *validator) tlsMinVersion(raw string) {
 	const field = "spec.server.tlsMinVersion"
-	if !slices.Contains(anp.TLSVersions, raw) {
-		v.oneOf(field, raw, anp.SecureTLSVersions...)
-	} else if !slices.Contains(anp.SecureTLSVersions, raw) {
+	if !slices.Contains(proxyversion.TLSVersions, raw) {
+		v.oneOf(field, raw, proxyversion.SecureTLSVersions...)
+	} else if !slices.Contains(proxyversion.SecureTLSVersions, raw) {
 		v.add(field, "use VersionTLS12 or VersionTLS13", "%s allows TLS versions RFC 8996 deprecates; proxy-server warns about it and agents never need it", raw)
 	}
 }

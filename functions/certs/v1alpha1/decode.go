@@ -1,9 +1,9 @@
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 
 // FieldError is a problem with one field of the config. The alias keeps
-// Decode's errors part of this API: internal/krmconfig cannot be imported
+// Decode's errors part of this API: internal/krm/krmconfig cannot be imported
 // from outside this module.
 type FieldError = krmconfig.FieldError
 

@@ -1,6 +1,6 @@
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 
 // Decode parses a KonnectivityCheck config strictly (see krmconfig.Decode):
 // a misspelt field is an error naming it, so a typo cannot silently turn a

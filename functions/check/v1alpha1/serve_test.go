@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 )
 
 // TestMain: with EnvServe set, the test binary is the function kustomize

@@ -4,7 +4,7 @@
 // resource (kustomize rejects validators that do).
 package v1alpha1
 
-import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krmconfig"
+import "github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 
 // API version and kind of the validator's config. APIVersion is
 // krmconfig's, named here because internal/ packages cannot be imported

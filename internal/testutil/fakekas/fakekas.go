@@ -1,5 +1,5 @@
 // Package fakekas serves a stand-in kube-apiserver for the tests of the
-// commands that read one (internal/kuberead and everything above it): a
+// commands that read one (internal/intake/kuberead and everything above it): a
 // /metrics page of the test's choosing, 404 for every other path (objects
 // then count as gone, lists as unreadable) (Serve); a hostile one that
 // stalls, drips, streams an endless list or sends one huge object

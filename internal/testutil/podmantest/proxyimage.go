@@ -7,7 +7,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -18,7 +18,7 @@ var proxyImages sync.Map // version name -> image reference
 // proxy-agent at the paths OpenShift's image has them (nothing is pulled),
 // and returns its reference. Its tag names no OpenShift release, as an
 // image by digest would not: what runs in it is learnt by asking it.
-func ProxyImage(tb testing.TB, v *anp.Version) string {
+func ProxyImage(tb testing.TB, v *proxyversion.Version) string {
 	tb.Helper()
 	ref := "localhost/apiserver-network-proxy:test-" + v.Name
 	if _, done := proxyImages.Load(v.Name); done {

@@ -10,7 +10,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // RepoRoot is the repository's top directory, three levels above this
@@ -66,7 +66,7 @@ func BuildSelf(tb testing.TB, dir string) string {
 
 // ProxyBin returns the path of proxy-server or proxy-agent of version v, as
 // tools/build.sh names them (proxy-server-v0.28, proxy-agent-v0.36, ...).
-func ProxyBin(tb testing.TB, v *anp.Version, name string) string {
+func ProxyBin(tb testing.TB, v *proxyversion.Version, name string) string {
 	tb.Helper()
 	return Bin(tb, name+"-"+v.Name)
 }

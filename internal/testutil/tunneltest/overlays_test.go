@@ -6,9 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
 )
 
@@ -24,7 +24,7 @@ func TestEveryOverlayRunsOnItsTarget(t *testing.T) {
 		if overlay == "sno" {
 			continue // bootstrap-in-place: nothing to run
 		}
-		for _, v := range anp.Versions {
+		for _, v := range proxyversion.Versions {
 			t.Run(overlay+"/"+v.Name, func(t *testing.T) {
 				h := tunneltest.NewWith(t, tunneltest.Options{Overlay: overlay, IPv6: overlay == "ipv6", Version: v})
 				h.StartServer(t)

@@ -17,15 +17,15 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/anp"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundlemodel"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/render"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/shortroot"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 // Addresses: documentation prefixes that exist only inside the namespaces.
@@ -54,11 +54,11 @@ type Host struct {
 	Outsider   string // a third namespace, outside the node network ("" unless Options.Outsider)
 	Addr       Addrs  // the addresses of this host's family
 	Rendered   *renderedroot.Root
-	Server     []string     // argv mapped from the static pod
-	Agent      []string     // argv mapped from the DaemonSet
-	ServerEnv  []string     // the static pod container's env, NAME=value
-	Socket     string       // host path of the server's socket
-	Version    *anp.Version // the proxy version rendered and run
+	Server     []string              // argv mapped from the static pod
+	Agent      []string              // argv mapped from the DaemonSet
+	ServerEnv  []string              // the static pod container's env, NAME=value
+	Socket     string                // host path of the server's socket
+	Version    *proxyversion.Version // the proxy version rendered and run
 	logDir     string
 	server     *proctest.Proc
 	agent      *proctest.Proc
@@ -86,9 +86,9 @@ type Options struct {
 	// Version is the proxy version to render for and run; nil is the
 	// newest. An overlay that names its own (upi) keeps it, and the host
 	// runs the binaries of the version the rendered bundle targets.
-	Version *anp.Version
+	Version *proxyversion.Version
 	// Mode, when set, is patched into the config as spec.mode, overriding
-	// the version's default mode (anp.Version.DefaultMode).
+	// the version's default mode (proxyversion.Version.DefaultMode).
 	Mode string
 }
 
@@ -111,7 +111,7 @@ func NewWith(t *testing.T, o Options) *Host {
 	h.Root = newRoot(t)
 	var err error
 	if o.Version == nil {
-		o.Version = anp.Newest
+		o.Version = proxyversion.Newest
 	}
 	if _, err := render.Run(context.Background(), render.Options{Overlay: modeOverlay(t, o), Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
 		Image: image, Pin: kustbuild.PinKeep, ProxyVersion: o.Version.Name}); err != nil {
@@ -302,7 +302,7 @@ func ServeAccepts(t *testing.T, ns, addr string) { ServeGreeting(t, ns, addr, ""
 // ServeGreeting is ServeAccepts for a server that speaks first: it writes
 // greeting on each connection before it closes it. Through a proxy that
 // accepts a CONNECT before its agent dials (v0.28), a target's first bytes
-// are what proves the dial (internal/egressprobe).
+// are what proves the dial (internal/diagnostics/egressprobe).
 func ServeGreeting(t *testing.T, ns, addr, greeting string) {
 	t.Helper()
 	l, err := Listen(ns, addr)

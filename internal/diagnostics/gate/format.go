@@ -1,0 +1,47 @@
+package gate
+
+import (
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
+)
+
+// WriteProgress writes one "waiting" line.
+func WriteProgress(w io.Writer, p Progress) {
+	fmt.Fprintf(w, "waiting %s for %s: %s\n", p.Elapsed.Round(100*time.Millisecond), p.Waiting, textsafe.Escape(p.Detail))
+}
+
+// WriteText writes the verdict: one line when ready; otherwise the cause,
+// its detail and its fix, escaped: the detail quotes the server's log and
+// what the server and the cluster said (internal/report/textsafe).
+func (v *Verdict) WriteText(w io.Writer) error {
+	waited := v.Waited.Round(10 * time.Millisecond)
+	if v.Ready {
+		_, err := fmt.Fprintf(w, "ready after %s: server healthy, %d agent(s) connected (at least %d), %d test dial(s) through the socket succeeded\n",
+			waited, v.Agents, v.MinAgents, len(v.Targets))
+		return err
+	}
+	if _, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
+		return err
+	}
+	if v.Nodes == nil {
+		return nil
+	}
+	return v.Nodes.WriteIndented(w, "  ")
+}
+
+// JSONDocument is the verdict with the last status run's checks, as
+// --output json and wait --gather write it.
+func (v *Verdict) JSONDocument() any {
+	out := struct {
+		*Verdict
+		Checks []hoststatus.CheckJSON `json:"checks,omitempty"`
+	}{Verdict: v}
+	if v.Status != nil {
+		out.Checks = hoststatus.ChecksJSON(v.Status)
+	}
+	return out
+}

@@ -1,0 +1,154 @@
+// Package gate waits, on the bootstrap host, until the Konnectivity tunnel
+// can carry the kube-apiserver's webhook calls: the server is healthy,
+// enough agents are connected, and a test dial through the socket succeeds.
+// Every poll is one `status` run (internal/diagnostics/hoststatus) and one `probe` of
+// each target (internal/diagnostics/egressprobe, internal/diagnostics/webhookprobe), so the gate
+// and status give the same verdicts from the same code; on a timeout the
+// gate names the one cause that is still in the way and its fix.
+package gate
+
+import (
+	"context"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/nodeverdict"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+)
+
+// Options say what to wait for and how long.
+type Options struct {
+	// Status is how each poll runs `status`: root, health host, dialer.
+	Status hoststatus.Options
+	// MinAgents is how many agents must be connected; 0 means 1.
+	MinAgents int
+	// Targets are host:port or URLs dialed through the socket (--target).
+	Targets []string
+	// Cluster, when set, lists the Service-backed webhooks and APIServices
+	// to dial, as `probe --webhooks` does.
+	Cluster         *kuberead.Reader
+	EndpointRouting bool
+	// Timeout is the whole wait; Interval the pause between polls.
+	Timeout, Interval time.Duration
+	// DialTimeout bounds each test dial; 0 = 5s.
+	DialTimeout time.Duration
+	// Nodes, when set, reads the node side (internal/diagnostics/nodeverdict) while
+	// fewer than MinAgents agents are connected; nil = no kubeconfig.
+	Nodes nodeverdict.Reader
+	// NoNodes is why Nodes is nil, as the verdict says it (the kubeconfig
+	// lookup's answer, internal/intake/kuberead.Find); "" = NoKubeconfig.
+	NoNodes string
+	// ServerLog is the server's log, read for refused agent handshakes
+	// while no agent is connected; "" = the kubelet's log under the root.
+	ServerLog string
+	// Progress, when set, is told what the gate is waiting for.
+	Progress func(Progress)
+	Now      func() time.Time
+}
+
+// Progress is one line of "still waiting".
+type Progress struct {
+	Waiting string        `json:"waiting"` // what for
+	Detail  string        `json:"detail"`
+	Elapsed time.Duration `json:"elapsed"`
+}
+
+func (o *Options) defaults() {
+	if o.MinAgents <= 0 {
+		o.MinAgents = 1
+	}
+	if o.Interval <= 0 {
+		o.Interval = 200 * time.Millisecond
+	}
+	if o.DialTimeout <= 0 {
+		o.DialTimeout = 5 * time.Second
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	if o.Status.Timeout == 0 {
+		o.Status.Timeout = 2 * time.Second
+	}
+}
+
+// Wait polls until the tunnel is ready or opts.Timeout passes, and returns
+// the last poll's verdict (Ready or the cause in the way). The poll under
+// way when the timeout passes runs to its end (pollBudget), so the wait
+// may last that much longer: a test dial or a rate-limited list of webhooks
+// cut short by the deadline would report the deadline, not the tunnel.
+func Wait(ctx context.Context, opts Options) *Verdict {
+	opts.defaults()
+	start := opts.Now()
+	deadline := start.Add(opts.Timeout)
+	w := &waiter{opts: opts, start: start}
+	for {
+		pctx, cancel := context.WithTimeout(ctx, max(deadline.Sub(opts.Now()), opts.pollBudget()))
+		v := w.poll(pctx)
+		cancel()
+		now := opts.Now()
+		v.Waited = now.Sub(start)
+		if v.Ready || ctx.Err() != nil || !now.Before(deadline) {
+			return v
+		}
+		w.report(v)
+		select {
+		case <-ctx.Done():
+			return v
+		case <-time.After(min(opts.Interval, deadline.Sub(now))):
+		}
+	}
+}
+
+// pollBudget is the least time one poll is given: one test dial, the
+// wait for an agent's late answer to one that got none and a second status
+// run (judgedial.go), and room for the kube-apiserver client's rate limiter
+// (5 requests/s by default; a poll lists three kinds and reads two objects
+// per target).
+func (o *Options) pollBudget() time.Duration {
+	return max(o.DialTimeout, settleTime) + 2*o.Status.Timeout + 10*time.Second
+}
+
+// waiter is one wait's memory across polls.
+type waiter struct {
+	opts      Options
+	start     time.Time
+	maxAgents int   // the most agents seen connected at once
+	last      Cause // the last progress line's cause, to print changes
+	lastAt    time.Time
+	nodes     *nodeverdict.Report // the last read of the node side
+	nodesAt   time.Time
+}
+
+// poll runs status, then the targets when the tunnel itself is up.
+func (w *waiter) poll(ctx context.Context) *Verdict {
+	rep := hoststatus.Run(ctx, w.opts.Status)
+	w.maxAgents = max(w.maxAgents, rep.Agents)
+	v := fromStatus(rep, w.opts.MinAgents, w.maxAgents)
+	if r, ok := rowOf(v.Cause); ok && r.readsLog {
+		w.refusedHandshakes(v)
+	}
+	if rep.Agents < w.opts.MinAgents {
+		w.nodeSide(ctx, v, rep)
+	}
+	if v.Cause != "" {
+		return v
+	}
+	w.dialTargets(ctx, v)
+	return v
+}
+
+// report calls Progress when the cause changes, and every 5s otherwise.
+func (w *waiter) report(v *Verdict) {
+	if w.opts.Progress == nil {
+		return
+	}
+	now := w.opts.Now()
+	if v.Cause == w.last && now.Sub(w.lastAt) < 5*time.Second {
+		return
+	}
+	w.last, w.lastAt = v.Cause, now
+	w.opts.Progress(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)})
+	if v.Nodes != nil {
+		w.opts.Progress(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)})
+	}
+}

@@ -1,0 +1,246 @@
+// Package kustbuild builds kustomizations in-process with the
+// bundle.konnectivity.io functions available, and without a kustomize binary
+// or a konnectivity-bundle binary on PATH.
+package kustbuild
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/netip"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
+	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"sigs.k8s.io/kustomize/api/krusty"
+	"sigs.k8s.io/kustomize/api/resmap"
+	"sigs.k8s.io/kustomize/api/types"
+	"sigs.k8s.io/kustomize/kyaml/filesys"
+	"sigs.k8s.io/kustomize/kyaml/fn/framework"
+)
+
+// DefaultOverlay is what a build with no target builds.
+const DefaultOverlay = "ipv4"
+
+// Options are the runtime values of a build.
+type Options struct {
+	// BootstrapIP is the address the generator gets as a value (never
+	// through KONNECTIVITY_BOOTSTRAP_IP), validated where it was read
+	// (bootstrapip.Validate); the generator checks only its family. The
+	// zero Addr leaves it to each config's own spec.bootstrapIP or the
+	// environment. Build and BuildModel take it as --bootstrap-ip and
+	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle,
+	// which passes an address render settled already as it is).
+	BootstrapIP netip.Addr
+	Image       string // KONNECTIVITY_IMAGE for the generator
+	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
+	// generator; checked against proxyversion.Versions where the flag is read.
+	ProxyVersion string
+	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
+	// Notes, when set, receives the warnings and info results of the
+	// checks the kustomization wires in (an error result fails the build):
+	// `build` prints them, as kustomize would not.
+	Notes *framework.Results
+	// Pin says what an image given by Image (or KONNECTIVITY_IMAGE) does to
+	// an image the overlay pins (an images: entry for the placeholder, or
+	// spec.image): by default the two together are a PinConflictError.
+	Pin PinPolicy
+}
+
+// Build builds target ("" = the default overlay, an embedded overlay name, or
+// a kustomization directory) and returns the YAML stream. The output is
+// byte-identical to `kustomize build --enable-alpha-plugins --enable-exec`.
+func Build(target string, opts Options) ([]byte, error) {
+	fsys, dir, err := resolve(target)
+	if err != nil {
+		return nil, err
+	}
+	return build(fsys, dir, target, opts)
+}
+
+// BuildOverlay builds an embedded overlay by name, even when a directory of
+// that name exists in the working directory.
+func BuildOverlay(name string, opts Options) ([]byte, error) {
+	if !slices.Contains(Overlays(), name) {
+		return nil, fmt.Errorf("%q is not an overlay; overlays: %s", name, strings.Join(Overlays(), ", "))
+	}
+	fsys, err := embeddedFS()
+	if err != nil {
+		return nil, err
+	}
+	return build(fsys, "/overlays/"+name, name, opts)
+}
+
+func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, error) {
+	m, _, err := run(fsys, dir, target, opts, false)
+	if err != nil {
+		return nil, err
+	}
+	return m.AsYaml()
+}
+
+// run is one kustomize run with our functions in-process and the wired
+// checks applied to its result. A specOnly run (ReadSpec) stops at the
+// first KonnectivityBundle config and returns no resources.
+func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
+	wrapped := newFnFS(fsys, opts.env())
+	wrapped.ip, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, specOnly, overlayName(target)
+	wrapped.overridePin = opts.Pin == PinOverride
+	_, wrapped.immutable = fsys.(embeddedTree)
+	k := krusty.MakeKustomizer(kustomizerOptions())
+	m, err := k.Run(wrapped, dir)
+	if specOnly && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
+		return nil, wrapped, nil // the spec is read, or there is none: the build reports the rest
+	}
+	if wrapped.err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
+	}
+	if err != nil {
+		if pt := patchTargetError(fsys, opts, dir, err); pt != nil {
+			err = pt
+		}
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := wrapped.validate(m, dir); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := wrapped.checkPins(opts); err != nil {
+		if _, conflict := err.(*PinConflictError); conflict && opts.Pin == PinKeep {
+			return run(fsys, dir, target, opts.withoutImage(), specOnly)
+		}
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if err := refuseUnknownFields(m); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
+	if opts.Notes != nil {
+		*opts.Notes = append(*opts.Notes, wrapped.notes...)
+	}
+	return m, wrapped, nil
+}
+
+// kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
+// default does not sort) and exec functions enabled for wirings the
+// in-process path does not recognise.
+func kustomizerOptions() *krusty.Options {
+	o := krusty.MakeDefaultOptions()
+	o.Reorder = krusty.ReorderOptionLegacy
+	o.PluginConfig = types.EnabledPluginConfig(types.BploUseStaticallyLinked)
+	o.PluginConfig.FnpLoadingOptions.EnableExec = true
+	return o
+}
+
+func (o Options) env() func(string) string {
+	base := o.Getenv
+	if base == nil {
+		base = os.Getenv
+	}
+	return func(key string) string {
+		if key == bundle.EnvImage && o.Image != "" {
+			return o.Image
+		}
+		if key == bundle.EnvProxyVersion && o.ProxyVersion != "" {
+			return o.ProxyVersion
+		}
+		return base(key)
+	}
+}
+
+// Overlays lists the embedded overlay names.
+func Overlays() []string {
+	entries, err := fs.ReadDir(konnectivitybundle.Kustomizations, "overlays")
+	if err != nil {
+		panic(err) // the embed pattern guarantees the directory
+	}
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// resolve picks the filesystem: an existing directory wins over an embedded
+// overlay of the same name, so a user's ./ipv6 is never shadowed.
+func resolve(target string) (filesys.FileSystem, string, error) {
+	if target == "" {
+		target = DefaultOverlay
+	}
+	if st, err := os.Stat(target); err == nil {
+		if !st.IsDir() {
+			return nil, "", &UnknownTargetError{Target: target, IsFile: true}
+		}
+		abs, err := filepath.Abs(target)
+		if err != nil {
+			return nil, "", err
+		}
+		return filesys.MakeFsOnDisk(), abs, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, "", err
+	}
+	if !strings.ContainsRune(target, filepath.Separator) {
+		for _, name := range Overlays() {
+			if name == target {
+				mem, err := embeddedFS()
+				return mem, "/overlays/" + name, err
+			}
+		}
+	}
+	return nil, "", &UnknownTargetError{Target: target}
+}
+
+// UnknownTargetError is a build target that is neither a kustomization
+// directory nor an embedded overlay.
+type UnknownTargetError struct {
+	Target string
+	IsFile bool // it exists but is a file
+}
+
+func (e *UnknownTargetError) Error() string {
+	if e.IsFile {
+		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", e.Target, strings.Join(Overlays(), ", "))
+	}
+	return fmt.Sprintf("%q is neither a directory nor an overlay; overlays: %s", e.Target, strings.Join(Overlays(), ", "))
+}
+
+// overlayName is target as render names the overlay in its messages, so
+// the settle policy's errors read the same from every command.
+func overlayName(target string) string {
+	if target == "" {
+		return DefaultOverlay
+	}
+	return target
+}
+
+func describe(target, dir string) string {
+	if strings.HasPrefix(dir, "/overlays/") && !filepath.IsAbs(target) && !strings.ContainsRune(target, filepath.Separator) {
+		return "overlay " + strings.TrimPrefix(dir, "/overlays/")
+	}
+	return dir
+}
+
+// embeddedTree marks the in-memory copy of the embedded overlays, whose
+// content cannot change while the process runs.
+type embeddedTree struct{ filesys.FileSystem }
+
+// embeddedFS copies the embedded tree into an in-memory filesystem rooted at /.
+func embeddedFS() (filesys.FileSystem, error) {
+	mem := filesys.MakeFsInMemory()
+	err := fs.WalkDir(konnectivitybundle.Kustomizations, ".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := fs.ReadFile(konnectivitybundle.Kustomizations, path)
+		if err != nil {
+			return err
+		}
+		return mem.WriteFile("/"+path, data)
+	})
+	return embeddedTree{mem}, err
+}

@@ -1,0 +1,109 @@
+package kuberead
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+)
+
+// Where a kubeconfig came from, in the order Find tries them.
+const (
+	FromFlag = "--kubeconfig"
+	FromEnv  = "$KUBECONFIG"
+	FromRoot = "--root's admin kubeconfig"
+)
+
+// Lookup is what Find decides from: the command's flag, the environment
+// and the root render wrote.
+type Lookup struct {
+	Flag      string // --kubeconfig's value
+	FlagGiven bool   // --kubeconfig was on the command line, even empty
+	Env       string // $KUBECONFIG
+	Root      string // --root; "" when the command has none
+}
+
+// Choice is the kubeconfig a command reads the kube-apiserver with, or
+// why it reads none.
+type Choice struct {
+	// Paths are the files, merged in order as client-go merges
+	// $KUBECONFIG's list; one file otherwise. Empty: none is read.
+	Paths []string `json:"paths,omitempty"`
+	// From is where they were found: FromFlag, FromEnv or FromRoot.
+	From string `json:"from,omitempty"`
+	// None says why no kubeconfig is read, when Paths is empty.
+	None string `json:"none,omitempty"`
+}
+
+// Found says a kubeconfig is to be read.
+func (c Choice) Found() bool { return len(c.Paths) > 0 }
+
+// String is the line each command prints: which kubeconfig and from
+// where, or why none.
+func (c Choice) String() string {
+	if !c.Found() {
+		return "no kubeconfig: " + c.None
+	}
+	return fmt.Sprintf("kubeconfig: %s (from %s)", strings.Join(c.Paths, string(filepath.ListSeparator)), c.From)
+}
+
+// Find is the one rule every command follows, as a Kubernetes user expects
+// from kubectl: --kubeconfig wins, and --kubeconfig "" reads no cluster
+// (for scripts that want the files only); else $KUBECONFIG, a list of
+// files merged as client-go's loading rules merge it (empty entries
+// dropped, repeats read once; files that do not exist are skipped); else,
+// for a root render wrote, that root's opt/openshift/auth/kubeconfig, the
+// bootstrap node's admin kubeconfig. ~/.kube/config is not read: on a
+// bootstrap node it is not the bootstrap kube-apiserver's, and a cluster
+// read the user did not ask for is worse than a report that says none was.
+func Find(l Lookup) Choice {
+	switch {
+	case l.FlagGiven && l.Flag == "":
+		return Choice{None: `--kubeconfig "" given: the cluster is not read`}
+	case l.FlagGiven:
+		return Choice{Paths: []string{l.Flag}, From: FromFlag}
+	}
+	if paths := envPaths(l.Env); len(paths) > 0 {
+		return Choice{Paths: paths, From: FromEnv}
+	}
+	if l.Root == "" {
+		return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset"}
+	}
+	admin := filepath.Join(l.Root, hostlayout.AdminKubeconfig)
+	why := rootAdmin(l.Root, admin)
+	if why == "" {
+		return Choice{Paths: []string{admin}, From: FromRoot}
+	}
+	return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + why}
+}
+
+// envPaths are $KUBECONFIG's files as client-go reads the list.
+func envPaths(env string) []string {
+	var out []string
+	for _, p := range filepath.SplitList(env) {
+		if p != "" && !slices.Contains(out, p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// rootAdmin says why admin, under root, is not the kubeconfig to read, or
+// "" when it is: root must be one render wrote (its state file), and
+// admin a regular file (not a link that may lead off the root).
+func rootAdmin(root, admin string) string {
+	fi, err := os.Lstat(admin)
+	switch {
+	case err != nil:
+		return "no " + admin
+	case !fi.Mode().IsRegular():
+		return admin + " is not a regular file"
+	}
+	if _, err := os.Stat(filepath.Join(root, hostlayout.StatePath)); err != nil {
+		return fmt.Sprintf("%s is not a root render wrote (no %s), so its %s is not taken", root, hostlayout.StatePath, hostlayout.AdminKubeconfig)
+	}
+	return ""
+}

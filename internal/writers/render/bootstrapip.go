@@ -1,0 +1,57 @@
+package render
+
+import (
+	"errors"
+	"net/netip"
+
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+)
+
+// bootstrapIPFlag is the flag render's errors name for the address given.
+const bootstrapIPFlag = bootstrapip.FlagField
+
+// settleIP decides the bootstrap IP once, before the build, by
+// bootstrapip.Resolve from --bootstrap-ip (an address, auto, or none) and
+// the overlay's spec as kustbuild.ReadSpec read it (nil: no
+// KonnectivityBundle config, or one its generator will refuse in the
+// build). It returns the address and, for auto, where it came from; render
+// only words the policy's errors as its input errors.
+func settleIP(d *deps, opts Options, spec *bundlev1.Spec) (netip.Addr, string, error) {
+	g := bootstrapip.Given{Flag: opts.BootstrapIP, Auto: opts.AutoBootstrapIP, Overlay: overlayName(opts.Overlay)}
+	if spec != nil {
+		g.Spec, g.Family = spec.BootstrapIP, bootstrapip.Family(spec.IPFamily)
+		g.Enabled = spec.Enabled == nil || *spec.Enabled
+	}
+	det, err := bootstrapip.Resolve(g, func(fam bootstrapip.Family) (bootstrapip.Detection, error) {
+		return d.detectIP(fam, getenvOf(opts))
+	})
+	if err != nil {
+		return netip.Addr{}, "", settleError(err)
+	}
+	return det.Addr, det.Source, nil
+}
+
+// settleError maps the settle policy's errors to render's input errors: a
+// missing or unusable --bootstrap-ip is a usage error (exit 2), a flag that
+// disagrees with the overlay, or an address of the wrong family, bad input
+// (exit 3).
+func settleError(err error) error {
+	var (
+		missing  *bootstrapip.MissingError
+		conflict *bootstrapip.ConflictError
+		field    *bootstrapip.FieldError
+		detect   *bootstrapip.DetectError
+	)
+	switch {
+	case errors.As(err, &missing):
+		return inputSentencef(bootstrapIPFlag, missing.Fix(), "%s", missing.Message()).usage()
+	case errors.As(err, &conflict):
+		return inputSentencef(bootstrapIPFlag, conflict.Fix(), "%s", conflict.Message())
+	case errors.As(err, &field):
+		return ipInputError(field.Field, field.Err)
+	case errors.As(err, &detect):
+		return inputErrorf(bootstrapIPFlag, "pass the address explicitly", "%v", detect)
+	}
+	return err
+}

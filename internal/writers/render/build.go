@@ -1,0 +1,116 @@
+package render
+
+import (
+	"errors"
+	"net/netip"
+	"strings"
+
+	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
+)
+
+// buildModel builds the overlay once, for the bootstrap IP settled before
+// the build: kustbuild.ReadSpec reads the overlay's config first (its own
+// spec.bootstrapIP, ipFamily and whether it is enabled; nothing generated),
+// settleIP decides the address from it, and the build hands that address
+// to the generator. It returns the model, the address (the zero Addr when
+// the overlay has no KonnectivityBundle config and no flag gave one) and,
+// for auto, where the address came from.
+func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, error) {
+	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Pin: opts.Pin, Getenv: getenvOf(opts)}
+	if !opts.AutoBootstrapIP {
+		kopts.BootstrapIP = opts.BootstrapIP // what a function other than the generator may take before the build
+	}
+	spec, err := d.readSpec(opts.Overlay, kopts)
+	if err != nil {
+		return nil, netip.Addr{}, "", buildError(err)
+	}
+	if err := versionUntold(opts, spec); err != nil {
+		return nil, netip.Addr{}, "", err
+	}
+	ip, source, err := settleIP(d, opts, spec)
+	if err != nil {
+		return nil, netip.Addr{}, "", err
+	}
+	kopts.BootstrapIP = ip
+	m, err := d.build(opts.Overlay, kopts)
+	if err != nil {
+		return nil, netip.Addr{}, "", buildError(err)
+	}
+	return m, ip, source, nil
+}
+
+// buildError words an error of the overlay's build (or of reading its
+// spec, which is the same build stopped early). The build's own text
+// already names the overlay and the field at fault, with its fix, so a bad
+// input is passed on as that text, neither named again nor given a second
+// fix.
+func buildError(err error) error {
+	var input *InputError
+	if errors.As(err, &input) {
+		return input // already says which flag or field to change
+	}
+	var pin *kustbuild.PinConflictError
+	if errors.As(err, &pin) {
+		return &InputError{Field: pin.Source, Message: pin.Conflict(), Fix: pin.Fix(), Sentence: true}
+	}
+	var unknown *kustbuild.UnknownTargetError
+	if errors.As(err, &unknown) {
+		return inputErrorf("OVERLAY", "give a kustomization directory or an overlay name", "%v", unknown)
+	}
+	if kustbuild.IsBadInput(err) || errors.Is(err, inputread.ErrTooLarge) { // a file over its cap too
+		e := &InputError{Message: err.Error()}
+		if !strings.Contains(e.Message, "(fix: ") { // the YAML guard says what it refused, not what to do
+			e.Fix = "correct that YAML"
+		}
+		return e
+	}
+	var failed *kustbuild.ValidatorError
+	if errors.As(err, &failed) {
+		return &CheckError{Findings: failed.Findings}
+	}
+	return err // the build's errors name the overlay ("building overlay ipv4: ...")
+}
+
+// versionUntold refuses a missing --image, or an --image whose reference
+// does not tell its proxy version (by digest, say), when nothing else names
+// the version: no --proxy-version, no $KONNECTIVITY_PROXY_VERSION and no
+// spec.proxyVersion in the overlay. The generator would refuse it too, but
+// naming spec.proxyVersion, which the user did not write; the flags are what
+// to change.
+func versionUntold(opts Options, spec *bundlev1.Spec) error {
+	switch {
+	case spec == nil || spec.ProxyVersion != "" || spec.Enabled != nil && !*spec.Enabled: // a disabled bundle runs no image
+		return nil
+	case opts.Image == "" && spec.Image == bundlev1.DefaultImage:
+		return inputSentencef("--image", "pass --image REF (and --proxy-version when its tag is no OpenShift release :4.N), or set spec.image or spec.proxyVersion in the overlay",
+			"was not given, and overlay %s sets neither spec.image nor spec.proxyVersion, so render cannot tell which proxy version the image runs", overlayName(opts.Overlay)).usage()
+	case opts.Image == "" || spec.Image != opts.Image:
+		return nil
+	}
+	_, err := proxyversion.FromImage(opts.Image)
+	var untold *proxyversion.NoReleaseError
+	if !errors.As(err, &untold) {
+		return nil
+	}
+	return inputSentencef("--image", "--proxy-version "+strings.Join(proxyversion.VersionNames(), "|")+", or "+proxyversion.LearnFromImage(opts.Image),
+		"%s %s and no --proxy-version was given, so render cannot tell which proxy version it runs", opts.Image, untold.Why).usage()
+}
+
+// getenvOf never returns nil: a nil Getenv means no environment, where the
+// build would otherwise fall back to the process's.
+func getenvOf(opts Options) func(string) string {
+	if opts.Getenv == nil {
+		return func(string) string { return "" }
+	}
+	return opts.Getenv
+}
+
+func overlayName(o string) string {
+	if o == "" {
+		return kustbuild.DefaultOverlay
+	}
+	return o
+}
