@@ -1,0 +1,129 @@
+package konnectivitybundle_test
+
+import (
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/bootstrap-konnectivity/konnectivity-bundle/"
+
+// wingRules are the walls between the parts of the house (CONTRIBUTING.md,
+// "Layout"): a package under from never reaches one under to, directly or
+// through others. Each rule says why the wall is there.
+var wingRules = []struct{ from, to, why string }{
+	{"internal/diagnostics/", "internal/writers/", "a diagnostic only reads: status, wait and probe never change the host"},
+	{"internal/writers/", "internal/diagnostics/", "what render, certs and teardown do never depends on what a probe saw"},
+	{"functions/", "internal/writers/", "a KRM function runs in kustomize too, where no host command exists"},
+	{"functions/", "internal/diagnostics/", "a KRM function runs in kustomize too, where no host command exists"},
+	{"functions/", "internal/cli/", "a KRM function runs in kustomize too, where no host command exists"},
+	{"functions/", "internal/fnrun/", "the functions are what fnrun runs, not the other way round"},
+	{"internal/proxyversion/", "internal/", "the version table is the ground floor: everything may read it, it reads nothing of ours"},
+}
+
+// TestWingRules holds wingRules over the import graph of the production
+// code (tests may cross: a diagnostic's test renders a root to look at).
+func TestWingRules(t *testing.T) {
+	graph := ownImports(t)
+	for _, r := range wingRules {
+		for pkg := range graph {
+			if !under(pkg, r.from) {
+				continue
+			}
+			for _, path := range reach(graph, pkg) {
+				if to := path[len(path)-1]; under(to, r.to) && !under(to, r.from) {
+					t.Errorf("%s reaches %s (%s): %s", pkg, r.to, strings.Join(path, " -> "), r.why)
+				}
+			}
+		}
+	}
+}
+
+// TestInternalStaysGrouped: a new package joins one of the groups under
+// internal/ rather than starting a row of its own.
+func TestInternalStaysGrouped(t *testing.T) {
+	const most = 14
+	entries, err := os.ReadDir("internal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) > most {
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		t.Errorf("internal/ has %d entries (%s), more than %d: put the new package in the group that matches its job (CONTRIBUTING.md, Layout)", len(entries), strings.Join(names, " "), most)
+	}
+}
+
+// ownImports maps each production package (a directory, from the
+// repository root) to the packages of this module it imports.
+func ownImports(t *testing.T) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	for _, top := range []string{"internal", "functions", "cmd"} {
+		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
+			switch {
+			case err != nil:
+				return err
+			case d.IsDir() && (d.Name() == "testdata" || path == "internal/testutil"):
+				return filepath.SkipDir
+			case d.IsDir() || filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go"):
+				return nil
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			pkg := filepath.Dir(path)
+			graph[pkg] = append(graph[pkg], []string{}...)
+			for _, imp := range f.Imports {
+				p, _ := strconv.Unquote(imp.Path.Value)
+				if own, ok := strings.CutPrefix(p, module); ok && !slices.Contains(graph[pkg], own) {
+					graph[pkg] = append(graph[pkg], own)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(graph) < 30 {
+		t.Fatalf("found only %d packages; was the walk cut short?", len(graph))
+	}
+	return graph
+}
+
+// reach lists, for every package pkg reaches, one import path from pkg to it.
+func reach(graph map[string][]string, pkg string) [][]string {
+	seen := map[string]bool{pkg: true}
+	var paths [][]string
+	queue := [][]string{{pkg}}
+	for len(queue) > 0 {
+		path := queue[0]
+		queue = queue[1:]
+		for _, next := range graph[path[len(path)-1]] {
+			if seen[next] {
+				continue
+			}
+			seen[next] = true
+			p := append(slices.Clone(path), next)
+			paths = append(paths, p)
+			queue = append(queue, p)
+		}
+	}
+	return paths
+}
+
+// under reports whether the package at dir lies in the folder prefix
+// ("internal/writers/"), the folder's own package included.
+func under(dir, prefix string) bool {
+	return strings.HasPrefix(dir+"/", prefix)
+}
