@@ -36,6 +36,10 @@ type Options struct {
 	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle,
 	// which passes an address render settled already as it is).
 	BootstrapIP netip.Addr
+	// BootstrapIPFrom says where BootstrapIP came from when it was not
+	// --bootstrap-ip (render settles one config's address for all), so a
+	// conflict with another config blames the right source; "" = the flag.
+	BootstrapIPFrom string
 	Image       string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
 	// generator; checked against proxyversion.Versions where the flag is read.
@@ -88,7 +92,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // first KonnectivityBundle config and returns no resources.
 func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.ip, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, specOnly, overlayName(target)
+	wrapped.ip, wrapped.ipFrom, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, opts.BootstrapIPFrom, specOnly, overlayName(target)
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
