@@ -40,7 +40,7 @@ type Options struct {
 	// --bootstrap-ip (render settles one config's address for all), so a
 	// conflict with another config blames the right source; "" = the flag.
 	BootstrapIPFrom string
-	Image       string // KONNECTIVITY_IMAGE for the generator
+	Image           string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
 	// generator; checked against proxyversion.Versions where the flag is read.
 	ProxyVersion string
