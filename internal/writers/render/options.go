@@ -69,7 +69,10 @@ type FileReport struct {
 
 // Report says what render did, or with DryRun would do.
 type Report struct {
-	Root        string
+	Root string
+	// Overlay names the overlay as it was given, or the default overlay's
+	// name when none was.
+	Overlay     string
 	DryRun      bool
 	Disabled    bool // the overlay produces nothing (bootstrap-in-place)
 	BootstrapIP string
