@@ -38,23 +38,12 @@ const (
 	DefaultProbeInterval   = "5s"
 	DefaultSyncIntervalCap = "3s"
 	DefaultPriorityClass   = "system-node-critical"
-	// DefaultBackendDialTimeout bounds a dial an agent never answers (a
-	// frozen or partitioned agent): upstream's 0s lets such dials pile up
-	// until each caller's own timeout. 6s is one second above the agent's
-	// own dial timeout (proxyversion.AgentDialTimeout), so a live agent always
-	// answers first with the real error (refused, unreachable), and below
-	// the kube-apiserver's default webhook timeout of 10s, so the
-	// kube-apiserver sees the tunnel's verdict (e2e TestFrozenAgent).
-	DefaultBackendDialTimeout = "6s"
-	// DefaultTLSMinVersion is what proxy-server uses when the flag is
-	// empty; rendered so the bundle states it and check can hold it.
-	DefaultTLSMinVersion = "VersionTLS12"
-	// DefaultXfrChannelSize is upstream's server default, rendered so that
-	// a change shows in diff; see docs/config.md for why it stays.
-	DefaultXfrChannelSize = 10
-	// MaxXfrChannelSize bounds the buffer: each agent stream and each
-	// kube-apiserver stream holds up to that many packets.
-	MaxXfrChannelSize = 1000
+	// The protections' defaults and bounds (proxyversion.Protections),
+	// which docs/config.md explains.
+	DefaultBackendDialTimeout = proxyversion.DefaultBackendDialTimeout
+	DefaultTLSMinVersion      = proxyversion.DefaultTLSMinVersion
+	DefaultXfrChannelSize     = proxyversion.DefaultXfrChannelSize
+	MaxXfrChannelSize         = proxyversion.MaxXfrChannelSize
 
 	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
 	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
@@ -130,14 +119,10 @@ func (s *ServerSpec) defaults(v *proxyversion.Version) {
 	if len(s.ProxyStrategies) == 0 {
 		s.ProxyStrategies = []string{"default"}
 	}
-	if v != nil && v.Has("backend-dial-timeout") {
-		setString(&s.BackendDialTimeout, DefaultBackendDialTimeout)
-	}
-	if v != nil && v.Has("tls-min-version") {
-		setString(&s.TLSMinVersion, DefaultTLSMinVersion)
-	}
-	if v != nil && v.Has("xfr-channel-size") {
-		setPort(&s.XfrChannelSize, DefaultXfrChannelSize)
+	for _, p := range proxyversion.Protections {
+		if v != nil && v.Has(p.Flag) {
+			s.defaultProtection(p)
+		}
 	}
 	if s.Resources == nil {
 		// Measured (e2e TestScale): about 30 MiB with no agent plus about
