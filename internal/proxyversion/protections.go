@@ -25,6 +25,9 @@ type Protection struct {
 	// Default is the field's value when the spec leaves it unset, written
 	// as the flag takes it.
 	Default string
+	// Zero, for an integer field, is why the spec may not write 0: decoded,
+	// 0 is unset and would quietly become Default.
+	Zero string
 	// Validate judges a value the spec gives (written as the flag takes
 	// it) for a target that has the flag: a fix and a message, or "", "".
 	Validate func(value string) (fix, msg string)
@@ -95,7 +98,8 @@ var (
 	// XfrChannelSize is the packets buffered per stream (a flag since
 	// v0.31, a constant of 10 before).
 	XfrChannelSize = &Protection{Flag: flagXfrChannel, Field: "spec.server.xfrChannelSize",
-		Default: strconv.Itoa(DefaultXfrChannelSize), Validate: validateXfrChannel, Check: checkXfrChannel}
+		Default: strconv.Itoa(DefaultXfrChannelSize), Zero: "a channel of 0 packets is refused by proxy-server (channel size 0 must be greater than 0)",
+		Validate: validateXfrChannel, Check: checkXfrChannel}
 
 	// Protections are every protection flag, in the order rendered.
 	Protections = []*Protection{BackendDialTimeout, TLSMinVersion, XfrChannelSize}
