@@ -83,31 +83,35 @@ func (s *Spec) Default(getenv func(string) string) {
 	setString(&s.BootstrapIP, getenv(EnvBootstrapIP))
 	setString(&s.Image, getenv(EnvImage))
 	setString(&s.Image, DefaultImage)
-	setString(&s.ProxyVersion, getenv(EnvProxyVersion))
-	if s.ProxyVersion == "" {
-		if v, err := proxyversion.FromImage(s.Image); err == nil {
-			s.ProxyVersion = v.Name
-		}
-	}
+	s.resolveVersion(getenv)
 	setString(&s.Namespace, DefaultNamespace)
-	if v := s.Version(); v != nil {
-		setString(&s.Mode, v.DefaultMode)
+	if s.version != nil {
+		setString(&s.Mode, s.version.DefaultMode)
 	}
 	setString(&s.Mode, DefaultMode)
-	s.Server.defaults(s.Version())
+	s.Server.defaults(s.version)
 	s.Agent.defaults()
 	s.Paths.defaults()
 }
 
-// Version is the proxy version the spec targets; nil until ProxyVersion
-// names a supported one.
-func (s *Spec) Version() *proxyversion.Version {
-	v, err := proxyversion.Lookup(s.ProxyVersion)
-	if err != nil {
-		return nil
+// resolveVersion settles the target once, for every later reader:
+// spec.proxyVersion, else the environment's (proxyversion.EnvName), else
+// the version the image's OpenShift tag names, which then fills the field.
+func (s *Spec) resolveVersion(getenv func(string) string) {
+	setString(&s.ProxyVersion, proxyversion.EnvName(getenv))
+	if s.ProxyVersion != "" {
+		s.version, s.versionErr = proxyversion.Lookup(s.ProxyVersion)
+		return
 	}
-	return v
+	s.version, s.versionErr = proxyversion.FromImage(s.Image)
+	if s.version != nil {
+		s.ProxyVersion = s.version.Name
+	}
 }
+
+// Version is the proxy version the spec targets, resolved by Default; nil
+// before Default, or when ProxyVersion names no supported one.
+func (s *Spec) Version() *proxyversion.Version { return s.version }
 
 // defaults fill the server's fields; the protections only where version v
 // has their flags, so a v0.28 bundle renders none of them.

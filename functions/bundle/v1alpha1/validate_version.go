@@ -14,20 +14,16 @@ var versionFix = fmt.Sprintf("set spec.proxyVersion, %s or --proxy-version to th
 // recording why there is none.
 func (v *validator) proxyVersion(s *Spec) *proxyversion.Version {
 	const field = "spec.proxyVersion"
-	if s.ProxyVersion == "" {
-		if s.Image == DefaultImage {
-			v.add(field, versionFix, "the proxy version is required: the image is the placeholder %q, which kustomize images: may replace later, so it does not say which proxy runs", s.Image)
-		} else if _, err := proxyversion.FromImage(s.Image); err != nil {
-			v.add(field, versionFix+", or "+proxyversion.LearnFromImage(s.Image), "the proxy version is required: %v", err)
-		}
-		return nil
+	switch {
+	case s.version != nil:
+	case s.ProxyVersion != "":
+		v.add(field, versionFix, "%v", s.versionErr)
+	case s.Image == DefaultImage:
+		v.add(field, versionFix, "the proxy version is required: the image is the placeholder %q, which kustomize images: may replace later, so it does not say which proxy runs", s.Image)
+	default: // the image's tag named none
+		v.add(field, versionFix+", or "+proxyversion.LearnFromImage(s.Image), "the proxy version is required: %v", s.versionErr)
 	}
-	target, err := proxyversion.Lookup(s.ProxyVersion)
-	if err != nil {
-		v.add(field, versionFix, "%v", err)
-		return nil
-	}
-	return target
+	return s.version
 }
 
 // protections: each protection flag is rendered only where the target has
