@@ -56,14 +56,14 @@ const (
 )
 
 // Environment variables a bootstrap script sets to supply runtime values.
-// EnvProxyVersion is anp's, named here as part of this API (see above).
+// EnvProxyVersion is proxyversion's, named here as part of this API (see above).
 const (
 	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
 	EnvImage        = "KONNECTIVITY_IMAGE"
 	EnvProxyVersion = proxyversion.EnvProxyVersion
 )
 
-// Accepted values of spec.mode: anp's, named here as part of this API
+// Accepted values of spec.mode: proxyversion's, named here as part of this API
 // (internal/proxyversion cannot be imported from outside this module).
 const (
 	ModeHTTPConnect = proxyversion.ModeHTTPConnect // spec.mode is proxy-server's --mode
