@@ -117,7 +117,7 @@ func WriteState(h *hostfs.Root, s *State) error {
 	if err != nil {
 		return err
 	}
-	tmp := hostfs.TempName(StatePath)
+	tmp := TempName(StatePath)
 	err = h.WriteNew(tmp, data, 0o644)
 	if err == nil {
 		err = h.Sync(tmp)

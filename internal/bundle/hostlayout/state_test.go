@@ -52,7 +52,7 @@ func TestWriteStateFault(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, e := range entries {
-				if hostfs.IsScratch(e.Name()) {
+				if IsScratch(e.Name()) {
 					t.Errorf("temporary file %s left behind", e.Name())
 				}
 			}

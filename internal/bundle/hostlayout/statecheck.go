@@ -6,8 +6,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // CheckRel accepts a clean, relative, slash-separated path beneath the
@@ -74,7 +72,7 @@ func CheckPlacement(f StateFile) error {
 			return fmt.Errorf("unknown placement %q", f.Placement)
 		}
 	}
-	if hostfs.IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), StagedMark) {
+	if IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), StagedMark) {
 		return errors.New("is one of render's scratch names")
 	}
 	if strings.HasPrefix(f.Path, StateDir+"/") && f.Placement != PlacementState {

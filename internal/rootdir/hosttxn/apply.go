@@ -160,31 +160,31 @@ func planJournal(command string, changes []Change, dirs []string) (*journal, map
 	}
 	park = park && pod != nil && pod.Old != "" && pod.Action != Remove
 	if pod != nil && pod.Action == Remove {
-		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.Rel, Placement: pod.Placement, Backup: hostfs.BackupName(pod.Rel), Old: pod.Old})
+		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.Rel, Placement: pod.Placement, Backup: hostlayout.BackupName(pod.Rel), Old: pod.Old})
 	}
 	var podBackup string
 	if park {
-		podBackup = hostfs.BackupName(pod.Rel)
+		podBackup = hostlayout.BackupName(pod.Rel)
 		j.Ops = append(j.Ops, journalOp{Kind: opPark, Path: pod.Rel, Placement: pod.Placement, Backup: podBackup, Old: pod.Old})
 	}
 	aside := map[string]bool{}
 	for _, c := range changes {
 		if c.Aside && c.Action == Update && c.Old != SHA256(c.Data) {
 			aside[c.Rel] = true
-			j.Ops = append(j.Ops, journalOp{Kind: opAside, Path: c.Rel, Placement: c.Placement, Backup: hostfs.BackupName(c.Rel), Old: c.Old})
+			j.Ops = append(j.Ops, journalOp{Kind: opAside, Path: c.Rel, Placement: c.Placement, Backup: hostlayout.BackupName(c.Rel), Old: c.Old})
 		}
 	}
 	add := func(c *Change, parked bool) {
 		switch c.Action {
 		case Create, Update:
-			op := journalOp{Kind: opWrite, Path: c.Rel, Placement: c.Placement, Temp: hostfs.TempName(c.Rel), New: SHA256(c.Data), Old: c.Old}
+			op := journalOp{Kind: opWrite, Path: c.Rel, Placement: c.Placement, Temp: hostlayout.TempName(c.Rel), New: SHA256(c.Data), Old: c.Old}
 			if c.Old != "" && !parked && !aside[c.Rel] {
-				op.Backup = hostfs.BackupName(c.Rel)
+				op.Backup = hostlayout.BackupName(c.Rel)
 			}
 			contents[op.Temp] = newFile{data: c.Data, mode: c.Mode}
 			j.Ops = append(j.Ops, op)
 		case Remove:
-			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.Rel, Placement: c.Placement, Backup: hostfs.BackupName(c.Rel), Old: c.Old})
+			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.Rel, Placement: c.Placement, Backup: hostlayout.BackupName(c.Rel), Old: c.Old})
 		case Unchanged:
 			if parked {
 				j.Ops = append(j.Ops, journalOp{Kind: opUnpark, Path: c.Rel, Placement: c.Placement, Backup: podBackup, Old: c.Old})

@@ -56,7 +56,7 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 		return err
 	}
 	if top == "" {
-		tmp := hostfs.TempName(hostlayout.JournalPath)
+		tmp := hostlayout.TempName(hostlayout.JournalPath)
 		if err := h.WriteNew(tmp, data, 0o600); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
@@ -119,7 +119,7 @@ func stagedName(rel string) string {
 }
 
 func randomSuffix() string {
-	n := hostfs.TempName("x")
+	n := hostlayout.TempName("x")
 	return n[strings.LastIndex(n, "-")+1:]
 }
 
@@ -170,7 +170,7 @@ func (j *journal) validate() error {
 			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
 		}
 		for _, s := range []string{op.Temp, op.Backup} {
-			if s != "" && (path.Dir(s) != path.Dir(op.Path) || !hostfs.IsScratch(path.Base(s))) {
+			if s != "" && (path.Dir(s) != path.Dir(op.Path) || !hostlayout.IsScratch(path.Base(s))) {
 				return fmt.Errorf("%s %q: scratch name %q is not beside it", op.Kind, op.Path, s)
 			}
 		}

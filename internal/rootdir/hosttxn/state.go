@@ -54,7 +54,7 @@ func ownsOnly(h *hostfs.Root, dir string) bool {
 			if !ownsOnly(h, p) {
 				return false
 			}
-		case p == hostlayout.StatePath || p == hostlayout.JournalPath || (path.Dir(p) == hostlayout.StateDir && hostfs.IsScratch(n)):
+		case p == hostlayout.StatePath || p == hostlayout.JournalPath || (path.Dir(p) == hostlayout.StateDir && hostlayout.IsScratch(n)):
 		default:
 			return false
 		}
