@@ -25,10 +25,10 @@ func CheckRel(p string) error {
 // configurable are the placements whose path the config chooses freely.
 var configurable = []string{PlacementStaticPod, PlacementKASEgressConfig, PlacementKASConfigOverride}
 
-// validate refuses a state render could not have written: every entry is a
+// Validate refuses a state render could not have written: every entry is a
 // clean relative path, of a known placement, and shaped as that placement
 // allows (the state itself, a certificate or cluster manifest file name).
-func (s *State) validate() error {
+func (s *State) Validate() error {
 	seen := map[string]bool{}
 	for _, f := range s.Files {
 		if err := CheckRel(f.Path); err != nil {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // Journal op kinds, executed in journal order.
@@ -68,7 +69,7 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 		}
 		return h.Sync(hostlayout.StateDir)
 	}
-	stage := stagedName(top)
+	stage := hostlayout.StagedName(top)
 	rest := strings.TrimPrefix(strings.TrimPrefix(hostlayout.StateDir, top), "/")
 	dir := stage
 	if err := h.Mkdir(dir, 0o755); err != nil {
@@ -112,15 +113,6 @@ func firstMissing(h *hostfs.Root, rel string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-func stagedName(rel string) string {
-	return path.Join(path.Dir(rel), "."+path.Base(rel)+hostlayout.StagedMark+randomSuffix())
-}
-
-func randomSuffix() string {
-	n := hostlayout.TempName("x")
-	return n[strings.LastIndex(n, "-")+1:]
 }
 
 func parentOf(rel string) string {
@@ -179,4 +171,17 @@ func (j *journal) validate() error {
 		}
 	}
 	return nil
+}
+
+// dropJournal removes the journal, with the state directory chain when the
+// transaction created it (statefile.DropChain).
+func dropJournal(h *hostfs.Root, created []string) error {
+	top := statefile.CreatedChain(created)
+	if top == "" {
+		if err := ignoreNotExist(h.Remove(hostlayout.JournalPath)); err != nil {
+			return fmt.Errorf("remove the journal: %w", err)
+		}
+		return h.Sync(hostlayout.StateDir)
+	}
+	return statefile.DropChain(h, top)
 }
