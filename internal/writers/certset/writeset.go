@@ -1,10 +1,11 @@
-package certs
+package certset
 
 import (
 	"context"
 	"fmt"
 	"path"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
@@ -25,7 +26,7 @@ func WriteSet(ctx context.Context, h *hostfs.Root, dir string, files map[string]
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
 		}
 		rel := path.Join(dir, name)
-		mode := ModeOf(name)
+		mode := certs.ModeOf(name)
 		action, old, err := hosttxn.Compare(h, rel, data, mode)
 		if err != nil {
 			return nil, fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
