@@ -2,7 +2,7 @@
 // certs command's host transaction: under the lock of a host root it
 // recovers an interrupted run, removes what an older certs left, plans the
 // certificate set and writes what changed as one journaled transaction
-// (docs/render.md, certs). The journaled writer itself (WriteSet) is the
+// (docs/render.md, certs). The journaled writer itself (writeSet) is the
 // one every writer of the set uses: this command, and the KonnectivityCerts
 // function with spec.generate (EnsureDir, in the directory alone), which
 // internal/fnrun/dispatch hands to the function so that no KRM function
@@ -99,8 +99,8 @@ func confine(h *hostfs.Root, dir string) (string, error) {
 	return rel, nil
 }
 
-// write plans the set and writes what changed (WriteSet), then makes the
-// directory a safe place as WriteDir does.
+// write plans the set and writes what changed (writeSet), then makes the
+// directory a safe place as writeDir does.
 func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, rep *Report) error {
 	if err := hosttxn.Stopped(ctx); err != nil {
 		return err
@@ -110,7 +110,7 @@ func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, 
 		return err
 	}
 	rep.Reason = r.Reason
-	if rep.Written, err = WriteSet(ctx, h, rel, r.Files); err != nil {
+	if rep.Written, err = writeSet(ctx, h, rel, r.Files); err != nil {
 		return fmt.Errorf("write the certificates: %w", err)
 	}
 	if err := certs.SecureDir(h.Abs(rel)); err != nil {

@@ -16,36 +16,36 @@ import (
 )
 
 // EnsureDir plans the set in opts.Dir and writes whatever changed there
-// (WriteDir): what the KonnectivityCerts function does with spec.generate
+// (writeDir): what the KonnectivityCerts function does with spec.generate
 // (internal/fnrun/dispatch hands it to the function).
 func EnsureDir(opts certs.Options) (*certs.Result, error) {
 	r, err := certs.Plan(opts)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := WriteDir(opts.Dir, r); err != nil {
+	if _, err := writeDir(opts.Dir, r); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// WriteDir makes dir hold exactly r.Files and returns the names it
-// rewrote, through the journaled writer the certs command uses (WriteSet).
+// writeDir makes dir hold exactly r.Files and returns the names it
+// rewrote, through the journaled writer the certs command uses (writeSet).
 // Nothing hands the KonnectivityCerts function a host root, so dir itself
 // is the root it locks and journals in: the journal's directories exist inside
-// dir only while a set is written, and the next WriteDir finishes or undoes
+// dir only while a set is written, and the next writeDir finishes or undoes
 // what a killed one left, then removes the temporary files an older writer
 // left (functions/certs/README.md, "Writing").
-func WriteDir(dir string, r *certs.Result) ([]string, error) {
+func writeDir(dir string, r *certs.Result) ([]string, error) {
 	return writeWithin(dir, r, hostfs.DefaultLockTimeout)
 }
 
-// writeWithin is WriteDir waiting at most wait for another writer of dir.
+// writeWithin is writeDir waiting at most wait for another writer of dir.
 func writeWithin(dir string, r *certs.Result, wait time.Duration) ([]string, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	// Under the lock, before recovery: a WriteDir that waits for another
+	// Under the lock, before recovery: a writeDir that waits for another
 	// writer changes nothing meanwhile.
 	var planted error
 	s, err := hosttxn.Begin(context.Background(), dir, hosttxn.SessionOptions{LockTimeout: wait,
@@ -64,7 +64,7 @@ func writeWithin(dir string, r *certs.Result, wait time.Duration) ([]string, err
 	if _, err := s.Sweep("."); err != nil {
 		return nil, fmt.Errorf("certificate directory: %w", err)
 	}
-	written, err := WriteSet(context.Background(), s.Root, ".", r.Files)
+	written, err := writeSet(context.Background(), s.Root, ".", r.Files)
 	if err != nil {
 		return nil, fmt.Errorf("write certificates: %w", err)
 	}

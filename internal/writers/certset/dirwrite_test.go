@@ -48,7 +48,7 @@ func mtimes(t *testing.T, dir string) map[string]time.Time {
 	return out
 }
 
-// TestWriteDirLeavesOnlyTheSet: WriteDir journals in the certificate directory
+// TestWriteDirLeavesOnlyTheSet: writeDir journals in the certificate directory
 // itself (nothing gives it another root); once a set is in place, fresh, a
 // refresh or a reuse, the directory holds the six files and nothing of the
 // journal, and each file has its mode.
@@ -110,10 +110,10 @@ func TestWriteDirWaitsForTheDirectory(t *testing.T) {
 	before, _ := os.ReadFile(filepath.Join(opts.Dir, hostlayout.ServerCertFile))
 	_, err = writeWithin(opts.Dir, r, 0)
 	if err == nil || !strings.Contains(err.Error(), "is in use by") {
-		t.Fatalf("WriteDir beside a held lock: %v, want an in-use error", err)
+		t.Fatalf("writeDir beside a held lock: %v, want an in-use error", err)
 	}
 	if after, _ := os.ReadFile(filepath.Join(opts.Dir, hostlayout.ServerCertFile)); string(after) != string(before) {
-		t.Error("WriteDir changed the directory without its lock")
+		t.Error("writeDir changed the directory without its lock")
 	}
 }
 

@@ -11,13 +11,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
-// WriteSet makes dir (root-relative) hold files through one host
+// writeSet makes dir (root-relative) hold files through one host
 // transaction and returns the names it rewrote. Each replaced file is moved
 // aside before any new one is put in place (hosttxn.Change.Aside), so at no
 // instant, and after no kill, does the directory hold a certificate beside
 // a key or CA it does not match; the next run that recovers h finishes or
 // undoes an interrupted set from the journal. The caller holds h's lock.
-func WriteSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
+func writeSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
 	var changes []hosttxn.Change
 	var written []string
 	for _, name := range hostlayout.CertFileNames {
