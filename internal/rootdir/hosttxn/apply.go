@@ -1,8 +1,10 @@
 // Package hosttxn changes a set of files under a host root all or nothing,
 // through a journal the next run reads to finish or undo a transaction a
 // crash interrupted. render and certs write through it; teardown and
-// status recover with it, and teardown removes the state through it
-// (docs/render.md).
+// status recover with it (docs/render.md). The journal lives in the state
+// file's directory: when a transaction created that directory, it goes
+// with the journal through internal/rootdir/statefile (DropChain), the
+// one place the state file and its directory are removed.
 package hosttxn
 
 import (
