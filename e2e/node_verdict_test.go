@@ -26,6 +26,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 // nodeLine is one node's line of `wait -o json`.
@@ -260,7 +261,7 @@ func (c *nodeCase) serverRefused() bool {
 func otherCA(t *testing.T, bootstrapIP string) map[string][]byte {
 	t.Helper()
 	dir := filepath.Join(testDir(t), "other-ca")
-	if _, err := certs.Ensure(certs.Options{Dir: dir, BootstrapIP: netip.MustParseAddr(bootstrapIP)}); err != nil {
+	if _, err := certset.EnsureDir(certs.Options{Dir: dir, BootstrapIP: netip.MustParseAddr(bootstrapIP)}); err != nil {
 		t.Fatal(err)
 	}
 	data := map[string][]byte{}

@@ -36,7 +36,11 @@ func fipsChild() int {
 	}
 	defer os.RemoveAll(dir)
 	for _, algo := range []string{"ecdsa", "rsa"} {
-		if _, err := Ensure(Options{Dir: dir + "/" + algo, BootstrapIP: netip.MustParseAddr("192.0.2.10"), KeyAlgorithm: algo}); err != nil {
+		fresh, err := Plan(Options{Dir: dir + "/" + algo, BootstrapIP: netip.MustParseAddr("192.0.2.10"), KeyAlgorithm: algo})
+		if err == nil {
+			err = writeSet(dir+"/"+algo, fresh)
+		}
+		if err != nil {
 			fmt.Printf("%s: %v\n", algo, err)
 			return 1
 		}
@@ -55,7 +59,7 @@ func fipsChild() int {
 	return 0
 }
 
-// copyCertDir copies a certificate directory with the modes Write gives it
+// copyCertDir copies a certificate directory with the modes the writer gives it
 // (git keeps none), so Plan trusts it.
 func copyCertDir(from, to string) error {
 	if err := os.Mkdir(to, DirMode); err != nil {

@@ -1,6 +1,7 @@
 package certs
 
 import (
+	"bytes"
 	"crypto/x509"
 	"net/netip"
 	"os"
@@ -25,13 +26,53 @@ func options(t testing.TB, ip string) Options {
 	return Options{Dir: filepath.Join(t.TempDir(), "tls", "konnectivity"), BootstrapIP: netip.MustParseAddr(ip), Now: at(t0)}
 }
 
+// ensure plans the set in opts.Dir and writes it there with writeSet.
 func ensure(t testing.TB, opts Options) *Result {
 	t.Helper()
-	r, err := Ensure(opts)
+	r, err := Plan(opts)
+	if err == nil {
+		err = writeSet(opts.Dir, r)
+	}
 	if err != nil {
-		t.Fatalf("Ensure(%+v): %v", opts, err)
+		t.Fatalf("plan and write %+v: %v", opts, err)
 	}
 	return r
+}
+
+// writeSet leaves dir as the host writers' journaled writer does
+// (internal/writers/certset, whose tests hold that writer, journal and
+// all; this package cannot import it): parents 0755, the directory made a
+// safe place (SecureDir), and each file whose bytes or mode differ replaced
+// by a new one with its mode. What these tests look at is Plan's decision.
+func writeSet(dir string, r *Result) error {
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	if err := os.Mkdir(dir, DirMode); err != nil && !os.IsExist(err) {
+		return err
+	}
+	if err := SecureDir(dir); err != nil {
+		return err
+	}
+	for name, data := range r.Files {
+		p := filepath.Join(dir, name)
+		if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == ModeOf(name) {
+			if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+				continue
+			}
+		}
+		tmp := filepath.Join(dir, ".new-"+name)
+		if err := os.WriteFile(tmp, data, ModeOf(name)); err != nil {
+			return err
+		}
+		if err := os.Chmod(tmp, ModeOf(name)); err != nil {
+			return err
+		}
+		if err := os.Rename(tmp, p); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func mustCert(t testing.TB, pemBytes []byte) *x509.Certificate {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/netip"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -47,69 +46,6 @@ func TestInvalidOptions(t *testing.T) {
 				t.Errorf("a rejected Plan left files: %v", entries)
 			}
 		})
-	}
-}
-
-// TestDirIsAFile: a file where the directory should be is an error, and
-// nothing is written.
-func TestDirIsAFile(t *testing.T) {
-	file := filepath.Join(t.TempDir(), "konnectivity")
-	if err := os.WriteFile(file, []byte("x"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	_, err := Ensure(Options{Dir: file, BootstrapIP: netip.MustParseAddr("192.0.2.1")})
-	if err == nil || !strings.Contains(err.Error(), "not a directory") {
-		t.Fatalf("Ensure into a file: %v, want a 'not a directory' error", err)
-	}
-	if b, _ := os.ReadFile(file); string(b) != "x" {
-		t.Errorf("the file was changed: %q", b)
-	}
-}
-
-func TestModes(t *testing.T) {
-	opts := options(t, "192.0.2.10")
-	ensure(t, opts)
-	checkModes(t, opts.Dir)
-	if fi, err := os.Stat(filepath.Dir(opts.Dir)); err != nil || fi.Mode().Perm() != 0o755 {
-		t.Errorf("parent directory: %v %v, want 0755", fi.Mode(), err)
-	}
-	// Loosened modes make the place unsafe (TrustReason): everything is
-	// regenerated and the modes repaired; then the files are reused as they are.
-	os.Chmod(opts.Dir, 0o755)
-	os.Chmod(filepath.Join(opts.Dir, hostlayout.CAKeyFile), 0o644)
-	if r := ensure(t, opts); !r.Generated {
-		t.Fatal("certificates reused from a directory open to others")
-	}
-	checkModes(t, opts.Dir)
-	before := mtimes(t, opts.Dir)
-	if r := ensure(t, opts); r.Generated {
-		t.Fatalf("regenerated after the repair: %s", r.Reason)
-	}
-	for n, m := range mtimes(t, opts.Dir) {
-		if !m.Equal(before[n]) {
-			t.Errorf("%s rewritten on reuse", n)
-		}
-	}
-	if entries, _ := os.ReadDir(opts.Dir); len(entries) != len(hostlayout.CertFileNames) {
-		t.Errorf("directory holds %d entries, want exactly the %d files (no temporaries)", len(entries), len(hostlayout.CertFileNames))
-	}
-}
-
-func checkModes(t *testing.T, dir string) {
-	t.Helper()
-	fi, err := os.Stat(dir)
-	if err != nil || fi.Mode().Perm() != DirMode {
-		t.Errorf("%s: mode %v (%v), want %v", dir, fi.Mode().Perm(), err, DirMode)
-	}
-	for _, n := range hostlayout.CertFileNames {
-		fi, err := os.Stat(filepath.Join(dir, n))
-		want := CertMode
-		if strings.HasSuffix(n, ".key") {
-			want = 0o600
-		}
-		if err != nil || fi.Mode().Perm() != want {
-			t.Errorf("%s: mode %v (%v), want %v", n, fi.Mode().Perm(), err, want)
-		}
 	}
 }
 

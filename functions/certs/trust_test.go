@@ -31,7 +31,8 @@ func chmod(m os.FileMode) func(string) error { return func(p string) error { ret
 
 // TestUnsafePlaceIsNeverReused: good certificates in a place another user
 // could have written (or a key others could have read) are replaced, all
-// six, and the reason says what was wrong; Write then repairs the place.
+// six, and the reason says what was wrong; once the new set is written
+// (writeSet, as the host writers leave it) the place is trusted again.
 func TestUnsafePlaceIsNeverReused(t *testing.T) {
 	cases := []struct {
 		name, target string // target "" is the directory itself
@@ -84,11 +85,11 @@ func TestUnsafePlaceIsNeverReused(t *testing.T) {
 			if bytes.Contains(secret, []byte(b64(planted.Files[hostlayout.AgentKeyFile]))) {
 				t.Error("the planted agent key reached the Secret")
 			}
-			if _, err := Write(opts.Dir, r); err != nil {
+			if err := writeSet(opts.Dir, r); err != nil {
 				t.Fatal(err)
 			}
 			if reason := TrustReason(opts.Dir); reason != "" {
-				t.Errorf("after Write the place is still unsafe: %s", reason)
+				t.Errorf("after the write the place is still unsafe: %s", reason)
 			}
 			if again := ensure(t, opts); again.Generated {
 				t.Errorf("not reused after the repair: %s", again.Reason)
@@ -101,7 +102,7 @@ func TestSafePlaceIsTrusted(t *testing.T) {
 	opts := options(t, "192.0.2.10")
 	ensure(t, opts)
 	if reason := TrustReason(opts.Dir); reason != "" {
-		t.Errorf("a directory Ensure made is not trusted: %s", reason)
+		t.Errorf("a directory the set was written to is not trusted: %s", reason)
 	}
 	if reason := TrustReason(filepath.Join(opts.Dir, "missing")); reason != "" {
 		t.Errorf("a missing directory (nothing to reuse) gives %q", reason)

@@ -13,6 +13,13 @@ import (
 // ReadCertDir reads the certificates of a certificate directory for
 // Options.CertFiles through internal/rootdir/hostfs: a link, a FIFO or a device in
 // place of a file is an error naming it, never followed or opened.
+//
+// The read is the function's own: the KonnectivityCheck function runs in
+// kustomize against spec.certDir, a directory it is handed with no host
+// command around it, so it must read that directory itself, and as safely
+// as the host commands do. hostfs is that one confined reader (it locks and
+// journals nothing; the host transaction, internal/rootdir/hosttxn, stays
+// with the writers). check --cert-dir reads through it too.
 func ReadCertDir(dir string) (map[string][]byte, error) {
 	st, err := os.Stat(dir)
 	if err != nil {

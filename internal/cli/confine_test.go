@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/planttest"
 )
 
@@ -138,7 +139,7 @@ func readState(t *testing.T, root string) *hostlayout.State {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	st, err := hostlayout.ReadState(h)
+	st, err := statefile.Read(h)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 	kyaml "sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -26,7 +27,7 @@ spec: {generate: true, certDir: "` + dir + `"}
 `)
 	run := func() []byte {
 		rl := &framework.ResourceList{FunctionConfig: config}
-		if err := (Function{Getenv: os.Getenv}).Process(rl); err != nil {
+		if err := (Function{Getenv: os.Getenv, Generate: certset.EnsureDir}).Process(rl); err != nil {
 			t.Fatal(err)
 		}
 		if len(rl.Items) != 1 {

@@ -30,6 +30,12 @@ type Function struct {
 	// address when the config sets none, ahead of the environment.
 	BootstrapIP netip.Addr
 	Now         func() time.Time // nil: time.Now
+	// Generate plans the set in opts.Dir and writes what changed there, for
+	// spec.generate. It is the journaled writer of the host writers
+	// (internal/writers/certset.EnsureDir), which the binary hands over
+	// (internal/fnrun/dispatch): a KRM function imports no host
+	// transaction. nil refuses spec.generate.
+	Generate func(opts certs.Options) (*certs.Result, error)
 }
 
 // Process appends the agent Secret to rl.Items.
@@ -103,7 +109,11 @@ func (f Function) options(s Spec) (certs.Options, error) {
 // what is there can be used as is.
 func (f Function) certificates(s Spec, opts certs.Options) (*certs.Result, error) {
 	if s.Generate {
-		return certs.Ensure(opts)
+		if f.Generate == nil {
+			return nil, &FieldError{Field: "spec.generate", Message: "this caller of the function cannot write the certificate directory",
+				Fix: "run the function through konnectivity-bundle fn, or run konnectivity-bundle certs --dir " + s.CertDir + " first"}
+		}
+		return f.Generate(opts)
 	}
 	r, err := certs.Plan(opts)
 	if err != nil {

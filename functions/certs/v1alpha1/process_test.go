@@ -18,6 +18,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/goldenfile"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 var t0 = time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
@@ -48,7 +49,7 @@ func writeFixtures(t *testing.T) {
 			t.Fatal(err)
 		}
 		cryptotest.SetGlobalRandom(t, 1)
-		if _, err := certs.Ensure(certs.Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Now: func() time.Time { return t0 }}); err != nil {
+		if _, err := certset.EnsureDir(certs.Options{Dir: dir, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Now: func() time.Time { return t0 }}); err != nil {
 			t.Fatal(err)
 		}
 		if err := damage(dir); err != nil {
@@ -96,7 +97,7 @@ func TestFunction(t *testing.T) {
 		UpdateExpectedFromActual: goldenfile.Update(t),
 		Processor: func() framework.ResourceListProcessor {
 			cryptotest.SetGlobalRandom(t, 1) // each case starts from the same stream
-			return Function{Getenv: caseEnv(t), Now: func() time.Time { return t0 }}
+			return Function{Getenv: caseEnv(t), Now: func() time.Time { return t0 }, Generate: certset.EnsureDir}
 		},
 	}
 	checker.Assert(t)

@@ -1,8 +1,10 @@
 // Package hostlayout is the contract between the bundle and the bootstrap
 // host: the annotations that say where an object goes, the names the host
-// and the cluster agree on, and render's state file. The generator writes
-// to it; check, render, teardown, status and probe read it, so each name is
-// declared here once.
+// and the cluster agree on, and the shape of render's state file. The
+// generator writes to it; check, render, teardown, status and probe read
+// it, so each name is declared here once. It does no file I/O: reading and
+// writing the state is internal/rootdir/statefile's, reading what render
+// wrote internal/rootdir/renderedroot's.
 package hostlayout
 
 // AnnotationPrefix marks the internal annotations: render strips every key

@@ -1,13 +1,8 @@
 package hostlayout
 
 import (
-	"errors"
-	"fmt"
-	"io/fs"
 	"path"
 	"strings"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // Mount maps a host directory into a container.
@@ -50,16 +45,12 @@ type KAS struct {
 	Mount        Mount  // how the kube-apiserver sees the egress file's directory
 }
 
-// ReadKAS finds the KAS files in st and infers the mount from them: the
-// override names the egress file as the kube-apiserver sees it, the state
-// says where it is on the host, and their common tail is the mounted
-// directory's content. Without an override, or one that does not name the
-// egress file, it is InstallerKASMount. The error is for an override that
-// cannot be read: a link, a FIFO or a device in its place (never followed
-// or opened), or an I/O error.
-func ReadKAS(h *hostfs.Root, st *State) (KAS, error) {
+// KAS finds the KAS files in the state; the mount is InstallerKASMount
+// until WithOverride infers it (internal/rootdir/renderedroot.ReadKAS reads
+// the override for it).
+func (s *State) KAS() KAS {
 	k := KAS{Mount: InstallerKASMount}
-	for _, f := range st.Files {
+	for _, f := range s.Files {
 		switch f.Placement {
 		case PlacementKASEgressConfig:
 			k.EgressFile = f.Path
@@ -67,20 +58,22 @@ func ReadKAS(h *hostfs.Root, st *State) (KAS, error) {
 			k.OverrideFile = f.Path
 		}
 	}
-	if k.EgressFile == "" || k.OverrideFile == "" {
-		return k, nil
+	return k
+}
+
+// WithOverride infers the mount from the override file's content: the
+// override names the egress file as the kube-apiserver sees it, the state
+// says where it is on the host, and their common tail is the mounted
+// directory's content. An override that does not name the egress file, or
+// a KAS without both files, keeps the mount it has.
+func (k KAS) WithOverride(override []byte) KAS {
+	if k.EgressFile == "" {
+		return k
 	}
-	data, err := h.ReadFile(k.OverrideFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return k, nil
-	}
-	if err != nil {
-		return k, fmt.Errorf("rendered file listed in the state file: %w", err)
-	}
-	if inKAS, ok := overrideFileEgressArg(data); ok {
+	if inKAS, ok := overrideFileEgressArg(override); ok {
 		k.Mount = commonTail(inKAS, "/"+k.EgressFile, k.Mount)
 	}
-	return k, nil
+	return k
 }
 
 // commonTail strips the path elements inKAS and onHost share from the end;

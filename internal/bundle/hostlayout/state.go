@@ -1,15 +1,9 @@
 package hostlayout
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"sort"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // StateVersion changes only when the state format does.
@@ -49,43 +43,6 @@ type ObjectRef struct {
 	Name       string `json:"name"`
 }
 
-// ErrNotRendered means the root has no state file: render has not run there.
-var ErrNotRendered = errors.New("no state file")
-
-// ReadState is the one reader of the state file: it loads it through the
-// confined root and refuses a state render could not have written, since
-// render and teardown act on the paths it lists. A missing file is
-// ErrNotRendered, with the fix.
-func ReadState(h *hostfs.Root) (*State, error) {
-	p := h.Abs(StatePath)
-	data, err := h.ReadFile(StatePath)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%w at %s: render has not written this root (run konnectivity-bundle render --root %s, or pass the right --root)", ErrNotRendered, p, h.Dir())
-	}
-	if err != nil {
-		return nil, fmt.Errorf("read state file: %w", err)
-	}
-	// The state is JSON, which YAML includes: the same limits and the
-	// duplicate-key refusal apply to it as to every other input.
-	err = yamlguard.Check(data)
-	var s State
-	if err == nil {
-		dec := json.NewDecoder(bytes.NewReader(data))
-		dec.DisallowUnknownFields()
-		err = dec.Decode(&s)
-	}
-	if err != nil {
-		return nil, fmt.Errorf("state file %s is damaged (%v); fix: remove the files it listed by hand and delete it", p, err)
-	}
-	if s.Version != StateVersion {
-		return nil, fmt.Errorf("state file %s has version %d, this binary understands %d", p, s.Version, StateVersion)
-	}
-	if err := s.validate(); err != nil {
-		return nil, fmt.Errorf("state file %s: %w; render and teardown act only on paths the bundle can place (fix: restore the file render wrote, or remove the bundle's files by hand and delete it)", p, err)
-	}
-	return &s, nil
-}
-
 // File returns the record for a root-relative path.
 func (s *State) File(rel string) (StateFile, bool) {
 	for _, f := range s.Files {
@@ -108,26 +65,4 @@ func (s *State) Encode() ([]byte, error) {
 		return nil, fmt.Errorf("encode state: %w", err)
 	}
 	return append(data, '\n'), nil
-}
-
-// WriteState replaces the state file under the root atomically (teardown
-// keeps a smaller one while cluster objects remain to be deleted).
-func WriteState(h *hostfs.Root, s *State) error {
-	data, err := s.Encode()
-	if err != nil {
-		return err
-	}
-	tmp := hostfs.TempName(StatePath)
-	err = h.WriteNew(tmp, data, 0o644)
-	if err == nil {
-		err = h.Sync(tmp)
-	}
-	if err == nil {
-		err = h.Rename(tmp, StatePath)
-	}
-	if err != nil {
-		_ = h.Remove(tmp)
-		return fmt.Errorf("write state file: %w", err)
-	}
-	return h.Sync(StateDir)
 }

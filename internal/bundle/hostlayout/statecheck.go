@@ -6,8 +6,6 @@ import (
 	"path"
 	"slices"
 	"strings"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // CheckRel accepts a clean, relative, slash-separated path beneath the
@@ -27,10 +25,10 @@ func CheckRel(p string) error {
 // configurable are the placements whose path the config chooses freely.
 var configurable = []string{PlacementStaticPod, PlacementKASEgressConfig, PlacementKASConfigOverride}
 
-// validate refuses a state render could not have written: every entry is a
+// Validate refuses a state render could not have written: every entry is a
 // clean relative path, of a known placement, and shaped as that placement
 // allows (the state itself, a certificate or cluster manifest file name).
-func (s *State) validate() error {
+func (s *State) Validate() error {
 	seen := map[string]bool{}
 	for _, f := range s.Files {
 		if err := CheckRel(f.Path); err != nil {
@@ -74,7 +72,7 @@ func CheckPlacement(f StateFile) error {
 			return fmt.Errorf("unknown placement %q", f.Placement)
 		}
 	}
-	if hostfs.IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), StagedMark) {
+	if IsScratch(path.Base(f.Path)) || strings.Contains(path.Base(f.Path), StagedMark) {
 		return errors.New("is one of render's scratch names")
 	}
 	if strings.HasPrefix(f.Path, StateDir+"/") && f.Placement != PlacementState {

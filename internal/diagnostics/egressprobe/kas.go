@@ -10,6 +10,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // kasView is what the probe needs of a rendered root: the egress file and
@@ -24,7 +26,7 @@ type kasView struct {
 	KASMount   hostlayout.Mount
 }
 
-// readKAS reads the state under root through hostlayout's one reader, and
+// readKAS reads the state under root through statefile's one reader, and
 // the egress file it records.
 func readKAS(root string) (*kasView, error) {
 	h, err := hostfs.Open(root)
@@ -40,11 +42,11 @@ func readKAS(root string) (*kasView, error) {
 }
 
 func (v *kasView) read() error {
-	st, err := hostlayout.ReadState(v.h)
+	st, err := statefile.Read(v.h)
 	if err != nil {
 		return err
 	}
-	kas, err := hostlayout.ReadKAS(v.h, st)
+	kas, err := renderedroot.ReadKAS(v.h, st)
 	if err != nil {
 		return err
 	}

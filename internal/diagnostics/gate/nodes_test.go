@@ -22,6 +22,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tunneltest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 // TestWaitNamesTheNode: with the real server and agent of every version
@@ -61,7 +62,7 @@ func namesTheNode(t *testing.T, ver *proxyversion.Version) {
 	t.Run("agent certificate from another CA", func(t *testing.T) {
 		h := tunneltest.NewWith(t, tunneltest.Options{Overlay: "ipv4", Version: ver})
 		other := t.TempDir()
-		if _, err := certs.Ensure(certs.Options{Dir: filepath.Join(other, "certs"), BootstrapIP: netip.MustParseAddr(tunneltest.BootIP)}); err != nil {
+		if _, err := certset.EnsureDir(certs.Options{Dir: filepath.Join(other, "certs"), BootstrapIP: netip.MustParseAddr(tunneltest.BootIP)}); err != nil {
 			t.Fatal(err)
 		}
 		h.StartServer(t)

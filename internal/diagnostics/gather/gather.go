@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
@@ -68,7 +69,7 @@ func writeAtomic(dir, name string, data []byte) error {
 		return err
 	}
 	defer h.Close()
-	tmp := hostfs.TempName(name)
+	tmp := hostlayout.TempName(name)
 	if err := h.WriteNew(tmp, data, 0o644); err != nil {
 		return err
 	}

@@ -19,6 +19,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 // Factory makes a kind's processor from the runtime values: the environment
@@ -47,7 +48,9 @@ func functions() []Function {
 	return []Function{
 		{Kind: bundle.Kind, Role: Generator, Factory: bundlefn.Processor},
 		{Kind: certs.Kind, Role: Generator, Factory: func(in bundle.Inputs) framework.ResourceListProcessor {
-			return certs.Function{Getenv: in.Getenv, BootstrapIP: in.BootstrapIP}
+			// spec.generate writes through the host writers' journaled
+			// writer: the binary hands it over, the function cannot import it.
+			return certs.Function{Getenv: in.Getenv, BootstrapIP: in.BootstrapIP, Generate: certset.EnsureDir}
 		}},
 		// The check reads nothing from the environment.
 		{Kind: check.Kind, Role: Validator, Factory: func(bundle.Inputs) framework.ResourceListProcessor {

@@ -5,8 +5,6 @@
 package hostfs
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -272,24 +270,6 @@ func (r *Root) ReadDirNames(rel string) ([]string, error) {
 	}
 	defer f.Close()
 	return f.Readdirnames(-1)
-}
-
-// TempName is the hidden name a new version of rel is written to first.
-func TempName(rel string) string { return hidden(rel, "kb-tmp") }
-
-// BackupName is the hidden name the old version of rel is kept under.
-func BackupName(rel string) string { return hidden(rel, "kb-bak") }
-
-func hidden(rel, kind string) string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	dir, base := filepath.Split(filepath.FromSlash(rel))
-	return filepath.ToSlash(filepath.Join(dir, "."+base+"."+kind+"-"+hex.EncodeToString(b[:])))
-}
-
-// IsScratch reports whether a file name is one of the hidden names above.
-func IsScratch(name string) bool {
-	return strings.HasPrefix(name, ".") && (strings.Contains(name, ".kb-tmp-") || strings.Contains(name, ".kb-bak-"))
 }
 
 // WriteNew creates rel (which must not exist) with data and perm. It does

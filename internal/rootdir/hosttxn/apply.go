@@ -1,8 +1,10 @@
 // Package hosttxn changes a set of files under a host root all or nothing,
 // through a journal the next run reads to finish or undo a transaction a
 // crash interrupted. render and certs write through it; teardown and
-// status recover with it, and teardown removes the state through it
-// (docs/render.md).
+// status recover with it (docs/render.md). The journal lives in the state
+// file's directory: when a transaction created that directory, it goes
+// with the journal through internal/rootdir/statefile (DropChain), the
+// one place the state file and its directory are removed.
 package hosttxn
 
 import (
@@ -160,31 +162,31 @@ func planJournal(command string, changes []Change, dirs []string) (*journal, map
 	}
 	park = park && pod != nil && pod.Old != "" && pod.Action != Remove
 	if pod != nil && pod.Action == Remove {
-		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.Rel, Placement: pod.Placement, Backup: hostfs.BackupName(pod.Rel), Old: pod.Old})
+		j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: pod.Rel, Placement: pod.Placement, Backup: hostlayout.BackupName(pod.Rel), Old: pod.Old})
 	}
 	var podBackup string
 	if park {
-		podBackup = hostfs.BackupName(pod.Rel)
+		podBackup = hostlayout.BackupName(pod.Rel)
 		j.Ops = append(j.Ops, journalOp{Kind: opPark, Path: pod.Rel, Placement: pod.Placement, Backup: podBackup, Old: pod.Old})
 	}
 	aside := map[string]bool{}
 	for _, c := range changes {
 		if c.Aside && c.Action == Update && c.Old != SHA256(c.Data) {
 			aside[c.Rel] = true
-			j.Ops = append(j.Ops, journalOp{Kind: opAside, Path: c.Rel, Placement: c.Placement, Backup: hostfs.BackupName(c.Rel), Old: c.Old})
+			j.Ops = append(j.Ops, journalOp{Kind: opAside, Path: c.Rel, Placement: c.Placement, Backup: hostlayout.BackupName(c.Rel), Old: c.Old})
 		}
 	}
 	add := func(c *Change, parked bool) {
 		switch c.Action {
 		case Create, Update:
-			op := journalOp{Kind: opWrite, Path: c.Rel, Placement: c.Placement, Temp: hostfs.TempName(c.Rel), New: SHA256(c.Data), Old: c.Old}
+			op := journalOp{Kind: opWrite, Path: c.Rel, Placement: c.Placement, Temp: hostlayout.TempName(c.Rel), New: SHA256(c.Data), Old: c.Old}
 			if c.Old != "" && !parked && !aside[c.Rel] {
-				op.Backup = hostfs.BackupName(c.Rel)
+				op.Backup = hostlayout.BackupName(c.Rel)
 			}
 			contents[op.Temp] = newFile{data: c.Data, mode: c.Mode}
 			j.Ops = append(j.Ops, op)
 		case Remove:
-			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.Rel, Placement: c.Placement, Backup: hostfs.BackupName(c.Rel), Old: c.Old})
+			j.Ops = append(j.Ops, journalOp{Kind: opRemove, Path: c.Rel, Placement: c.Placement, Backup: hostlayout.BackupName(c.Rel), Old: c.Old})
 		case Unchanged:
 			if parked {
 				j.Ops = append(j.Ops, journalOp{Kind: opUnpark, Path: c.Rel, Placement: c.Placement, Backup: podBackup, Old: c.Old})

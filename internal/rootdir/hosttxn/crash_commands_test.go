@@ -132,7 +132,7 @@ func assertCertsFinal(t *testing.T, bin, root string) {
 }
 
 // TestKillCertsFunctionAtEveryChange kills the KonnectivityCerts function
-// with spec.generate (functions/certs.Write) at the Nth call of each
+// with spec.generate (internal/writers/certset.EnsureDir) at the Nth call of each
 // changing syscall, run as kustomize's exec wiring runs it: `fn` in the
 // kustomization's directory with a ResourceList on stdin, on a fresh
 // directory and when a new bootstrap IP refreshes the server pair. After

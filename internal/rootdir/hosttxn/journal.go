@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // Journal op kinds, executed in journal order.
@@ -56,7 +57,7 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 		return err
 	}
 	if top == "" {
-		tmp := hostfs.TempName(hostlayout.JournalPath)
+		tmp := hostlayout.TempName(hostlayout.JournalPath)
 		if err := h.WriteNew(tmp, data, 0o600); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
@@ -68,7 +69,7 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 		}
 		return h.Sync(hostlayout.StateDir)
 	}
-	stage := stagedName(top)
+	stage := hostlayout.StagedName(top)
 	rest := strings.TrimPrefix(strings.TrimPrefix(hostlayout.StateDir, top), "/")
 	dir := stage
 	if err := h.Mkdir(dir, 0o755); err != nil {
@@ -112,15 +113,6 @@ func firstMissing(h *hostfs.Root, rel string) (string, error) {
 		}
 	}
 	return "", nil
-}
-
-func stagedName(rel string) string {
-	return path.Join(path.Dir(rel), "."+path.Base(rel)+hostlayout.StagedMark+randomSuffix())
-}
-
-func randomSuffix() string {
-	n := hostfs.TempName("x")
-	return n[strings.LastIndex(n, "-")+1:]
 }
 
 func parentOf(rel string) string {
@@ -170,7 +162,7 @@ func (j *journal) validate() error {
 			return fmt.Errorf("%s %q: %w", op.Kind, op.Path, err)
 		}
 		for _, s := range []string{op.Temp, op.Backup} {
-			if s != "" && (path.Dir(s) != path.Dir(op.Path) || !hostfs.IsScratch(path.Base(s))) {
+			if s != "" && (path.Dir(s) != path.Dir(op.Path) || !hostlayout.IsScratch(path.Base(s))) {
 				return fmt.Errorf("%s %q: scratch name %q is not beside it", op.Kind, op.Path, s)
 			}
 		}
@@ -179,4 +171,17 @@ func (j *journal) validate() error {
 		}
 	}
 	return nil
+}
+
+// dropJournal removes the journal, with the state directory chain when the
+// transaction created it (statefile.DropChain).
+func dropJournal(h *hostfs.Root, created []string) error {
+	top := statefile.CreatedChain(created)
+	if top == "" {
+		if err := ignoreNotExist(h.Remove(hostlayout.JournalPath)); err != nil {
+			return fmt.Errorf("remove the journal: %w", err)
+		}
+		return h.Sync(hostlayout.StateDir)
+	}
+	return statefile.DropChain(h, top)
 }

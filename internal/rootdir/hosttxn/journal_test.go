@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // everyOp is a journal holding each kind of operation once, as planJournal
@@ -18,11 +17,11 @@ func everyOp() *journal {
 	secret, key := secretRel, certDir+"/"+hostlayout.ServerKeyFile
 	return &journal{Version: hostlayout.StateVersion, Command: "render", Dirs: []string{"opt", "opt/openshift", certDir},
 		Ops: []journalOp{
-			{Kind: opPark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostfs.BackupName(podRel), Old: SHA256([]byte("pod"))},
-			{Kind: opAside, Path: key, Placement: hostlayout.PlacementCertificate, Backup: hostfs.BackupName(key), Old: SHA256([]byte("old key"))},
-			{Kind: opWrite, Path: key, Placement: hostlayout.PlacementCertificate, Temp: hostfs.TempName(key), New: SHA256([]byte("key")), Old: SHA256([]byte("old key"))},
-			{Kind: opRemove, Path: secret, Placement: hostlayout.PlacementClusterManifest, Backup: hostfs.BackupName(secret), Old: SHA256([]byte("secret"))},
-			{Kind: opUnpark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostfs.BackupName(podRel), Old: SHA256([]byte("pod"))},
+			{Kind: opPark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostlayout.BackupName(podRel), Old: SHA256([]byte("pod"))},
+			{Kind: opAside, Path: key, Placement: hostlayout.PlacementCertificate, Backup: hostlayout.BackupName(key), Old: SHA256([]byte("old key"))},
+			{Kind: opWrite, Path: key, Placement: hostlayout.PlacementCertificate, Temp: hostlayout.TempName(key), New: SHA256([]byte("key")), Old: SHA256([]byte("old key"))},
+			{Kind: opRemove, Path: secret, Placement: hostlayout.PlacementClusterManifest, Backup: hostlayout.BackupName(secret), Old: SHA256([]byte("secret"))},
+			{Kind: opUnpark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostlayout.BackupName(podRel), Old: SHA256([]byte("pod"))},
 		}}
 }
 
@@ -98,7 +97,7 @@ func TestDamagedJournalIsRefused(t *testing.T) {
 		{"unknown placement", edit(func(j *journal) { j.Ops[3].Placement = "anywhere" }), `unknown placement "anywhere"`},
 		{"a certificate of another name", edit(func(j *journal) { j.Ops[2].Path = "etc/ssh/ssh_host_rsa_key" }), "allows only ca.crt"},
 		{"into the state directory", edit(func(j *journal) { j.Ops[0].Path = hostlayout.StateDir + "/pod.yaml" }), "cannot be in render's state directory"},
-		{"a scratch name as the path", edit(func(j *journal) { j.Ops[0].Path = hostfs.TempName(podRel) }), "scratch names"},
+		{"a scratch name as the path", edit(func(j *journal) { j.Ops[0].Path = hostlayout.TempName(podRel) }), "scratch names"},
 		{"temporary file elsewhere", edit(func(j *journal) { j.Ops[2].Temp = "tmp/.server.key.kb-tmp-0011223344aa" }), "is not beside it"},
 		{"backup that is no scratch name", edit(func(j *journal) { j.Ops[3].Backup = victim }), "is not beside it"},
 		{"unknown operation", edit(func(j *journal) { j.Ops[1].Kind = "chmod" }), `unknown operation "chmod"`},

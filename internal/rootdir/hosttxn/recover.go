@@ -10,6 +10,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // rollForward finishes an interrupted transaction whose new content is all
@@ -65,7 +66,7 @@ func rollBack(h *hostfs.Root, j *journal) error {
 		}
 	}
 	for i := len(j.Dirs) - 1; i >= 0; i-- {
-		if inStateChain(j.Dirs[i]) {
+		if statefile.InChain(j.Dirs[i]) {
 			continue
 		}
 		// Someone else's file in it makes the directory theirs too: it stays

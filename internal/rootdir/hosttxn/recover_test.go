@@ -35,7 +35,7 @@ func TestRecoverSaysOnlyWhatItVerified(t *testing.T) {
 			// A render killed after it made the directory, before its
 			// temporary file was written: it cannot be completed.
 			j := &journal{Version: hostlayout.StateVersion, Command: "render", Dirs: []string{"etc", "etc/kubernetes", dir},
-				Ops: []journalOp{{Kind: opWrite, Path: file, Placement: hostlayout.PlacementKASEgressConfig, Temp: hostfs.TempName(file), New: SHA256([]byte("new"))}}}
+				Ops: []journalOp{{Kind: opWrite, Path: file, Placement: hostlayout.PlacementKASEgressConfig, Temp: hostlayout.TempName(file), New: SHA256([]byte("new"))}}}
 			if err := writeJournal(h, j); err != nil {
 				t.Fatal(err)
 			}

@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // TestRecoverReportsWhatItCouldNotVerify: when the host does not match
@@ -24,7 +23,7 @@ func TestRecoverReportsWhatItCouldNotVerify(t *testing.T) {
 		name:  "completed, but the parked static pod is gone",
 		files: map[string]string{"etc/kubernetes/manifests/kube-apiserver-pod.yaml": "theirs"},
 		op: func(string) journalOp {
-			return journalOp{Kind: opUnpark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostfs.BackupName(podRel), Old: SHA256([]byte("pod"))}
+			return journalOp{Kind: opUnpark, Path: podRel, Placement: hostlayout.PlacementStaticPod, Backup: hostlayout.BackupName(podRel), Old: SHA256([]byte("pod"))}
 		},
 		want: "was completed, but the host does not show it: " + "%ROOT%/" + podRel + " is not back",
 	}, {
@@ -45,7 +44,7 @@ func TestRecoverReportsWhatItCouldNotVerify(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			h := openRoot(t, root)
-			temp := hostfs.TempName(secret)
+			temp := hostlayout.TempName(secret)
 			for rel, data := range tc.files {
 				if rel == "%TEMP%" {
 					rel = temp

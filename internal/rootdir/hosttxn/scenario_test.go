@@ -170,7 +170,7 @@ func assertNoScratch(t *testing.T, root, when string) {
 		if err != nil {
 			return err
 		}
-		if n := d.Name(); hostfs.IsScratch(n) || filepath.Base(p) == filepath.Base(hostlayout.JournalPath) || containsStaged(n) {
+		if n := d.Name(); hostlayout.IsScratch(n) || filepath.Base(p) == filepath.Base(hostlayout.JournalPath) || containsStaged(n) {
 			t.Errorf("%s: %s is left behind", when, p)
 		}
 		return nil

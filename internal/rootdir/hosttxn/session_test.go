@@ -23,7 +23,7 @@ func plantInterrupted(t *testing.T, root string) {
 	defer h.Close()
 	const file = "etc/x.yaml"
 	j := &journal{Version: hostlayout.StateVersion, Command: "render", Dirs: []string{"etc"},
-		Ops: []journalOp{{Kind: opWrite, Path: file, Placement: hostlayout.PlacementKASEgressConfig, Temp: hostfs.TempName(file), New: SHA256([]byte("new"))}}}
+		Ops: []journalOp{{Kind: opWrite, Path: file, Placement: hostlayout.PlacementKASEgressConfig, Temp: hostlayout.TempName(file), New: SHA256([]byte("new"))}}}
 	if err := writeJournal(h, j); err != nil {
 		t.Fatal(err)
 	}

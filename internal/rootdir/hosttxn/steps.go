@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // DurabilityError is an error after the commit point: the new files are in
@@ -51,7 +52,7 @@ func (t *txn) prepare(ctx context.Context, j *journal, contents map[string]newFi
 		modes[d] = 0o755
 	}
 	for _, d := range j.Dirs {
-		if inStateChain(d) {
+		if statefile.InChain(d) {
 			continue // writeJournal made them
 		}
 		mode := fs.FileMode(0o755)
@@ -88,11 +89,6 @@ func isPrivateDir(j *journal, dir string) bool {
 		}
 	}
 	return false
-}
-
-// inStateChain reports whether dir is the state directory or one of its parents.
-func inStateChain(dir string) bool {
-	return dir == hostlayout.StateDir || strings.HasPrefix(hostlayout.StateDir, dir+"/")
 }
 
 // do runs one operation exactly (this run planned it and knows the disk).
@@ -181,7 +177,7 @@ func finish(h *hostfs.Root, j *journal) error {
 // state directory chain with it when this transaction created that chain
 // and left no state file there (certs writes no state).
 func removeJournal(h *hostfs.Root, j *journal) error {
-	if !exists(h, hostlayout.StatePath) && createdChain(j.Dirs) != "" {
+	if !exists(h, hostlayout.StatePath) && statefile.CreatedChain(j.Dirs) != "" {
 		return dropJournal(h, j.Dirs)
 	}
 	if err := h.Remove(hostlayout.JournalPath); err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
@@ -134,7 +135,7 @@ func (r *Root) Abs(hostPath string) string {
 	return filepath.Join(r.Dir, filepath.FromSlash(path.Clean("/"+hostPath)))
 }
 
-// readState reads the state through hostlayout's one reader, and what it
+// readState reads the state through statefile's one reader, and what it
 // says about the KAS files.
 func (r *Root) readState() (hostlayout.KAS, error) {
 	h, err := hostfs.Open(r.Dir)
@@ -142,12 +143,12 @@ func (r *Root) readState() (hostlayout.KAS, error) {
 		return hostlayout.KAS{}, err
 	}
 	defer h.Close()
-	st, err := hostlayout.ReadState(h)
+	st, err := statefile.Read(h)
 	if err != nil {
 		return hostlayout.KAS{}, err
 	}
 	r.Files = st.Files
-	return hostlayout.ReadKAS(h, st)
+	return ReadKAS(h, st)
 }
 
 func (r *Root) addObjects(abs string) error {
@@ -196,4 +197,24 @@ func (r *Root) ServerHostPath(containerPath string) (string, bool) {
 		return "", false
 	}
 	return r.Abs(h), true
+}
+
+// ReadKAS finds the KAS files in st and infers the mount from them
+// (hostlayout.KAS.WithOverride). Without an override, or one that does not
+// name the egress file, it is hostlayout.InstallerKASMount. The error is
+// for an override that cannot be read: a link, a FIFO or a device in its
+// place (never followed or opened), or an I/O error.
+func ReadKAS(h *hostfs.Root, st *hostlayout.State) (hostlayout.KAS, error) {
+	k := st.KAS()
+	if k.EgressFile == "" || k.OverrideFile == "" {
+		return k, nil
+	}
+	data, err := h.ReadFile(k.OverrideFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return k, nil
+	}
+	if err != nil {
+		return k, fmt.Errorf("rendered file listed in the state file: %w", err)
+	}
+	return k.WithOverride(data), nil
 }

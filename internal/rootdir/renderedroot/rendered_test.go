@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
@@ -80,8 +81,8 @@ func TestKASMountFromTheRenderedFiles(t *testing.T) {
 
 func TestLoadErrors(t *testing.T) {
 	empty := t.TempDir()
-	if _, err := Load(empty); !errors.Is(err, hostlayout.ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+empty) {
-		t.Errorf("unrendered root: %v, want hostlayout.ErrNotRendered with the fix", err)
+	if _, err := Load(empty); !errors.Is(err, statefile.ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+empty) {
+		t.Errorf("unrendered root: %v, want statefile.ErrNotRendered with the fix", err)
 	}
 	damaged := t.TempDir()
 	write(t, filepath.Join(damaged, hostlayout.StatePath), "{not json")

@@ -1,7 +1,13 @@
-// Package certset is the certs command's host transaction: under the lock
-// of a host root it recovers an interrupted run, removes what an older
-// certs left, plans the certificate set and writes what changed as one
-// journaled transaction (docs/render.md, certs).
+// Package certset writes the certificate set on a host. It holds the
+// certs command's host transaction: under the lock of a host root it
+// recovers an interrupted run, removes what an older certs left, plans the
+// certificate set and writes what changed as one journaled transaction
+// (docs/render.md, certs). The journaled writer itself (writeSet) is the
+// one every writer of the set uses: this command, and the KonnectivityCerts
+// function with spec.generate (EnsureDir, in the directory alone), which
+// internal/fnrun/dispatch hands to the function so that no KRM function
+// imports the host transaction. The rule for a certificate directory under
+// a root (ConfineDir) is here too; render checks its configured one with it.
 package certset
 
 import (
@@ -13,7 +19,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
 
 // Options is one certs run.
@@ -91,14 +96,14 @@ func confine(h *hostfs.Root, dir string) (string, error) {
 		return "", &NotBeneathError{Dir: dir, Root: h.Dir()}
 	}
 	rel = filepath.ToSlash(rel)
-	if err := render.ConfineCertDir(h, rel); err != nil {
-		return "", fmt.Errorf("--dir: %w", err)
+	if bad, err := ConfineDir(h, rel); err != nil {
+		return "", fmt.Errorf("--dir: %w", destinationError(h, bad, err))
 	}
 	return rel, nil
 }
 
-// write plans the set and writes what changed (certs.WriteSet), then makes
-// the directory a safe place as certs.Write does.
+// write plans the set and writes what changed (writeSet), then makes the
+// directory a safe place as writeDir does.
 func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, rep *Report) error {
 	if err := hosttxn.Stopped(ctx); err != nil {
 		return err
@@ -108,7 +113,7 @@ func write(ctx context.Context, h *hostfs.Root, rel string, opts certs.Options, 
 		return err
 	}
 	rep.Reason = r.Reason
-	if rep.Written, err = certs.WriteSet(ctx, h, rel, r.Files); err != nil {
+	if rep.Written, err = writeSet(ctx, h, rel, r.Files); err != nil {
 		return fmt.Errorf("write the certificates: %w", err)
 	}
 	if err := certs.SecureDir(h.Abs(rel)); err != nil {

@@ -8,6 +8,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
 // checkCertFiles refuses damaged files in the certificate directory rel
@@ -38,33 +39,14 @@ func checkCertFiles(root, rel string) error {
 }
 
 // confineDir refuses a certificate directory reached through a symbolic
-// link, or that is one: the certificate library reads it by absolute path,
-// so it must be the directory beneath the root that it appears to be.
+// link, or that is one, or holds a link or special file in place of a
+// certificate file (certset.ConfineDir, the one rule), as a bad input.
 func confineDir(h *hostfs.Root, rel string) error {
-	fi, err := h.Lstat(rel)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return inspectError(h, rel, err)
-	}
-	if !fi.IsDir() {
-		return inspectError(h, rel, &hostfs.UnsafeError{Path: h.Abs(rel), Problem: "is not a directory"})
-	}
-	for _, name := range hostlayout.CertFileNames { // a planted link would be read (and its key reused)
-		if _, err := h.Regular(rel + "/" + name); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return inspectError(h, rel+"/"+name, err)
-		}
+	if bad, err := certset.ConfineDir(h, rel); err != nil {
+		return inspectError(h, bad, err)
 	}
 	return nil
 }
-
-// ConfineCertDir refuses a certificate directory under h (rel is
-// root-relative) that is, or is reached through, a symbolic link, or that
-// holds a link or special file in place of a certificate file: the certs
-// command checks its --dir with it, on the root it holds, as render checks
-// the configured one.
-func ConfineCertDir(h *hostfs.Root, rel string) error { return confineDir(h, rel) }
 
 // confineCertDir opens the root for confineDir.
 func confineCertDir(root, rel string) error {

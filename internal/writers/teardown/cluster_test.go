@@ -17,6 +17,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 func stateOwner(t *testing.T, root string) string {
@@ -120,7 +121,7 @@ func setStateOwner(t *testing.T, root, owner string) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	if err := hostlayout.WriteState(h, st); err != nil {
+	if err := statefile.Write(h, st); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -10,7 +10,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // removalRank removes the static pod first so the kubelet stops the server
@@ -50,7 +50,7 @@ func removeFiles(h *hostfs.Root, st *hostlayout.State, rep *Report) error {
 
 // removeDirs removes directories render created, deepest first, when they
 // are empty; anything someone else put there keeps its directory. The state
-// directory's chain is left to hosttxn.RemoveState.
+// directory's chain is left to statefile.Remove.
 func removeDirs(h *hostfs.Root, dirs []string, rep *Report) {
 	sorted := append([]string(nil), dirs...)
 	sort.Sort(sort.Reverse(sort.StringSlice(sorted)))
@@ -80,9 +80,9 @@ func finishState(h *hostfs.Root, st *hostlayout.State, pending []hostlayout.Obje
 	removeDirs(h, st.Dirs, rep)
 	if len(pending) > 0 {
 		rest := &hostlayout.State{Version: st.Version, Namespace: st.Namespace, ClusterObjects: pending, Dirs: st.Dirs}
-		return hostlayout.WriteState(h, rest)
+		return statefile.Write(h, rest)
 	}
-	removed, err := hosttxn.RemoveState(h, st.Dirs)
+	removed, err := statefile.Remove(h, st.Dirs)
 	if err != nil {
 		return fmt.Errorf("remove state file: %w", err)
 	}

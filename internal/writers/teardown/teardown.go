@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 )
 
 // Options is one teardown.
@@ -80,7 +81,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		rep.Warnings = append(rep.Warnings, fmt.Sprintf("no state file %s: render recorded nothing under this root, so nothing was removed", h.Abs(hostlayout.StatePath)))
 		return rep, nil
 	}
-	st, err := hostlayout.ReadState(h)
+	st, err := statefile.Read(h)
 	if err != nil {
 		return nil, err
 	}

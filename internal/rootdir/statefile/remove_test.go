@@ -1,19 +1,23 @@
-package hosttxn
+package statefile
 
 import (
+	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
-// TestRemoveState: teardown's last step removes the state file, and the
+// TestRemove: teardown's last step removes the state file, and the
 // state directory's chain only as far as render created it (the state's
 // Dirs) and only when it holds nothing but render's own files (ownsOnly:
 // the state, the journal, their scratch names); it returns what it removed.
-func TestRemoveState(t *testing.T) {
+func TestRemove(t *testing.T) {
 	chain := []string{"var", "var/lib", hostlayout.StateDir}
 	stateDir := "%ROOT%/" + hostlayout.StateDir + "/"
 	for _, tc := range []struct {
@@ -22,7 +26,7 @@ func TestRemoveState(t *testing.T) {
 		noState bool     // the state file is already gone
 		extra   []string // other files under the root
 		dirs    []string // the state's Dirs
-		removed []string // what RemoveState returns, %ROOT% for the root
+		removed []string // what Remove returns, %ROOT% for the root
 		kept    []string // what must be left
 		gone    []string // what must not be left
 	}{{
@@ -68,7 +72,7 @@ func TestRemoveState(t *testing.T) {
 			for _, rel := range tc.extra {
 				writeRaw(t, root, rel, "x", 0o644)
 			}
-			removed, err := RemoveState(openRoot(t, root), tc.dirs)
+			removed, err := Remove(openAt(t, root), tc.dirs)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +93,49 @@ func TestRemoveState(t *testing.T) {
 					t.Errorf("%s is left", rel)
 				}
 			}
-			assertNoScratch(t, root, "after RemoveState")
+			assertNoScratch(t, root, "after Remove")
 		})
+	}
+}
+
+// openAt opens root for the test.
+func openAt(t *testing.T, root string) *hostfs.Root {
+	t.Helper()
+	h, err := hostfs.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+// writeRaw puts a file under root outside render (what another program
+// left).
+func writeRaw(t *testing.T, root, rel, data string, mode fs.FileMode) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// assertNoScratch fails when a scratch name, a staged tree or a journal is
+// left under root.
+func assertNoScratch(t *testing.T, root, when string) {
+	t.Helper()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if n := d.Name(); hostlayout.IsScratch(n) || n == path.Base(hostlayout.JournalPath) || strings.Contains(n, hostlayout.StagedMark) {
+			t.Errorf("%s: %s is left behind", when, p)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

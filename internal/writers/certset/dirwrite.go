@@ -1,4 +1,4 @@
-package certs
+package certset
 
 import (
 	"context"
@@ -9,56 +9,43 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
-// File and directory modes on disk.
-const (
-	DirMode  fs.FileMode = 0o700
-	KeyMode  fs.FileMode = 0o600
-	CertMode fs.FileMode = 0o644
-)
-
-// ModeOf is the mode of the certificate file name on disk: KeyMode for a
-// private key, CertMode otherwise.
-func ModeOf(name string) fs.FileMode {
-	if filepath.Ext(name) == ".key" {
-		return KeyMode
-	}
-	return CertMode
-}
-
-// Ensure plans and then writes whatever changed (see Write).
-func Ensure(opts Options) (*Result, error) {
-	r, err := Plan(opts)
+// EnsureDir plans the set in opts.Dir and writes whatever changed there
+// (writeDir): what the KonnectivityCerts function does with spec.generate
+// (internal/fnrun/dispatch hands it to the function).
+func EnsureDir(opts certs.Options) (*certs.Result, error) {
+	r, err := certs.Plan(opts)
 	if err != nil {
 		return nil, err
 	}
-	if _, err := Write(opts.Dir, r); err != nil {
+	if _, err := writeDir(opts.Dir, r); err != nil {
 		return nil, err
 	}
 	return r, nil
 }
 
-// Write makes dir hold exactly r.Files and returns the names it rewrote,
-// through the journaled writer the certs command uses (WriteSet). Nothing
-// hands the KonnectivityCerts function a host root, so dir itself is the
-// root it locks and journals in: the journal's directories exist inside
-// dir only while a set is written, and the next Write finishes or undoes
+// writeDir makes dir hold exactly r.Files and returns the names it
+// rewrote, through the journaled writer the certs command uses (writeSet).
+// Nothing hands the KonnectivityCerts function a host root, so dir itself
+// is the root it locks and journals in: the journal's directories exist inside
+// dir only while a set is written, and the next writeDir finishes or undoes
 // what a killed one left, then removes the temporary files an older writer
 // left (functions/certs/README.md, "Writing").
-func Write(dir string, r *Result) ([]string, error) {
+func writeDir(dir string, r *certs.Result) ([]string, error) {
 	return writeWithin(dir, r, hostfs.DefaultLockTimeout)
 }
 
-// writeWithin is Write waiting at most wait for another writer of dir.
-func writeWithin(dir string, r *Result, wait time.Duration) ([]string, error) {
+// writeWithin is writeDir waiting at most wait for another writer of dir.
+func writeWithin(dir string, r *certs.Result, wait time.Duration) ([]string, error) {
 	if err := ensureDir(dir); err != nil {
 		return nil, err
 	}
-	// Under the lock, before recovery: a Write that waits for another
+	// Under the lock, before recovery: a writeDir that waits for another
 	// writer changes nothing meanwhile.
 	var planted error
 	s, err := hosttxn.Begin(context.Background(), dir, hosttxn.SessionOptions{LockTimeout: wait,
@@ -77,7 +64,7 @@ func writeWithin(dir string, r *Result, wait time.Duration) ([]string, error) {
 	if _, err := s.Sweep("."); err != nil {
 		return nil, fmt.Errorf("certificate directory: %w", err)
 	}
-	written, err := WriteSet(context.Background(), s.Root, ".", r.Files)
+	written, err := writeSet(context.Background(), s.Root, ".", r.Files)
 	if err != nil {
 		return nil, fmt.Errorf("write certificates: %w", err)
 	}
@@ -106,12 +93,13 @@ func dropPlanted(dir string) error {
 }
 
 // ensureDir creates dir (parents 0755, dir itself 0700) or makes it a safe
-// place again (SecureDir). It cannot go through hostfs: dir is the root.
+// place again (certs.SecureDir). It cannot go through hostfs: dir is the
+// root.
 func ensureDir(dir string) error {
 	if err := os.MkdirAll(filepath.Dir(filepath.Clean(dir)), 0o755); err != nil {
 		return fmt.Errorf("create certificate directory: %w", err)
 	}
-	if err := os.Mkdir(dir, DirMode); err != nil && !errors.Is(err, fs.ErrExist) {
+	if err := os.Mkdir(dir, certs.DirMode); err != nil && !errors.Is(err, fs.ErrExist) {
 		return fmt.Errorf("create certificate directory: %w", err)
 	}
 	fi, err := os.Lstat(dir)
@@ -121,5 +109,5 @@ func ensureDir(dir string) error {
 	if !fi.IsDir() {
 		return fmt.Errorf("certificate directory %s is not a directory (fix: remove it, or give another directory)", dir)
 	}
-	return SecureDir(dir)
+	return certs.SecureDir(dir)
 }

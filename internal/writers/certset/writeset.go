@@ -1,22 +1,23 @@
-package certs
+package certset
 
 import (
 	"context"
 	"fmt"
 	"path"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
-// WriteSet makes dir (root-relative) hold files through one host
+// writeSet makes dir (root-relative) hold files through one host
 // transaction and returns the names it rewrote. Each replaced file is moved
 // aside before any new one is put in place (hosttxn.Change.Aside), so at no
 // instant, and after no kill, does the directory hold a certificate beside
 // a key or CA it does not match; the next run that recovers h finishes or
 // undoes an interrupted set from the journal. The caller holds h's lock.
-func WriteSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
+func writeSet(ctx context.Context, h *hostfs.Root, dir string, files map[string][]byte) ([]string, error) {
 	var changes []hosttxn.Change
 	var written []string
 	for _, name := range hostlayout.CertFileNames {
@@ -25,7 +26,7 @@ func WriteSet(ctx context.Context, h *hostfs.Root, dir string, files map[string]
 			return nil, fmt.Errorf("the certificate library returned no %s", name)
 		}
 		rel := path.Join(dir, name)
-		mode := ModeOf(name)
+		mode := certs.ModeOf(name)
 		action, old, err := hosttxn.Compare(h, rel, data, mode)
 		if err != nil {
 			return nil, fmt.Errorf("inspect %s: %w", h.Abs(rel), err)

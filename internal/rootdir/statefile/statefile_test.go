@@ -1,4 +1,4 @@
-package hostlayout
+package statefile
 
 import (
 	"errors"
@@ -8,17 +8,18 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
-// TestWriteStateFault: when the new state cannot be written or flushed,
-// WriteState reports that failure and keeps the old state file; it never
+// TestWriteFault: when the new state cannot be written or flushed,
+// Write reports that failure and keeps the old state file; it never
 // renames a temporary file it could not write or sync into place.
-func TestWriteStateFault(t *testing.T) {
+func TestWriteFault(t *testing.T) {
 	for _, op := range []hostfs.Op{hostfs.OpWrite, hostfs.OpSync} {
 		t.Run(string(op), func(t *testing.T) {
 			root := t.TempDir()
-			if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
+			if err := os.MkdirAll(filepath.Join(root, hostlayout.StateDir), 0o755); err != nil {
 				t.Fatal(err)
 			}
 			h, err := hostfs.Open(root)
@@ -26,7 +27,7 @@ func TestWriteStateFault(t *testing.T) {
 				t.Fatal(err)
 			}
 			defer h.Close()
-			if err := WriteState(h, &State{Version: StateVersion, Namespace: "old"}); err != nil {
+			if err := Write(h, &hostlayout.State{Version: hostlayout.StateVersion, Namespace: "old"}); err != nil {
 				t.Fatal(err)
 			}
 			injected := errors.New("injected fault")
@@ -36,23 +37,23 @@ func TestWriteStateFault(t *testing.T) {
 				}
 				return nil
 			}
-			err = WriteState(h, &State{Version: StateVersion, Namespace: "new"})
+			err = Write(h, &hostlayout.State{Version: hostlayout.StateVersion, Namespace: "new"})
 			if !errors.Is(err, injected) || !strings.Contains(err.Error(), "write state file") {
-				t.Fatalf("WriteState with a %s fault = %v, want the injected fault wrapped as a state-file write", op, err)
+				t.Fatalf("Write with a %s fault = %v, want the injected fault wrapped as a state-file write", op, err)
 			}
-			st, err := ReadState(h)
+			st, err := Read(h)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if st.Namespace != "old" {
 				t.Errorf("state namespace = %q after a failed write, want the old state kept", st.Namespace)
 			}
-			entries, err := os.ReadDir(filepath.Join(root, StateDir))
+			entries, err := os.ReadDir(filepath.Join(root, hostlayout.StateDir))
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, e := range entries {
-				if hostfs.IsScratch(e.Name()) {
+				if hostlayout.IsScratch(e.Name()) {
 					t.Errorf("temporary file %s left behind", e.Name())
 				}
 			}
@@ -64,7 +65,7 @@ func TestWriteStateFault(t *testing.T) {
 func openRoot(t *testing.T) (string, *hostfs.Root) {
 	t.Helper()
 	root := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(root, StateDir), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, hostlayout.StateDir), 0o755); err != nil {
 		t.Fatal(err)
 	}
 	h, err := hostfs.Open(root)
@@ -75,32 +76,32 @@ func openRoot(t *testing.T) (string, *hostfs.Root) {
 	return root, h
 }
 
-// TestStateRoundTrip: what WriteState writes, ReadState reads back equal,
+// TestStateRoundTrip: what Write writes, Read reads back equal,
 // and writing it again gives the same bytes (no timestamps, sorted files).
 func TestStateRoundTrip(t *testing.T) {
 	root, h := openRoot(t)
-	want := &State{
-		Version: StateVersion,
-		Files: []StateFile{
-			{Path: "opt/openshift/manifests/" + DaemonSetFileName, SHA256: "ab", Placement: PlacementClusterManifest, Mode: "0644"},
-			{Path: "etc/kubernetes/manifests/konnectivity-server-pod.yaml", SHA256: "cd", Placement: PlacementStaticPod, Mode: "0644"},
-			{Path: "opt/openshift/tls/konnectivity/ca.key", SHA256: "ef", Placement: PlacementCertificate, Mode: "0600"},
-			{Path: StatePath, Placement: PlacementState, Mode: "0644"},
+	want := &hostlayout.State{
+		Version: hostlayout.StateVersion,
+		Files: []hostlayout.StateFile{
+			{Path: "opt/openshift/manifests/" + hostlayout.DaemonSetFileName, SHA256: "ab", Placement: hostlayout.PlacementClusterManifest, Mode: "0644"},
+			{Path: "etc/kubernetes/manifests/konnectivity-server-pod.yaml", SHA256: "cd", Placement: hostlayout.PlacementStaticPod, Mode: "0644"},
+			{Path: "opt/openshift/tls/konnectivity/ca.key", SHA256: "ef", Placement: hostlayout.PlacementCertificate, Mode: "0600"},
+			{Path: hostlayout.StatePath, Placement: hostlayout.PlacementState, Mode: "0644"},
 		},
 		Dirs:           []string{"opt/openshift/tls", "opt/openshift/tls/konnectivity"},
 		Namespace:      "openshift-bootstrap-konnectivity",
-		ClusterObjects: []ObjectRef{{APIVersion: "v1", Kind: "Namespace", Name: "openshift-bootstrap-konnectivity"}},
+		ClusterObjects: []hostlayout.ObjectRef{{APIVersion: "v1", Kind: "Namespace", Name: "openshift-bootstrap-konnectivity"}},
 		Inputs:         "fingerprint",
 		Owner:          "0123",
 	}
-	if err := WriteState(h, want); err != nil {
+	if err := Write(h, want); err != nil {
 		t.Fatal(err)
 	}
-	first, err := os.ReadFile(filepath.Join(root, StatePath))
+	first, err := os.ReadFile(filepath.Join(root, hostlayout.StatePath))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ReadState(h)
+	got, err := Read(h)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,10 +117,10 @@ func TestStateRoundTrip(t *testing.T) {
 	}
 }
 
-// TestReadStateRefusesHostileStates: a state render could not have written
+// TestReadRefusesHostileStates: a state render could not have written
 // is refused with the state file named and a fix, since render and teardown
 // act on the paths it lists; a missing state is ErrNotRendered.
-func TestReadStateRefusesHostileStates(t *testing.T) {
+func TestReadRefusesHostileStates(t *testing.T) {
 	entry := func(path, placement string) string {
 		return `{"version":1,"files":[{"path":"` + path + `","sha256":"","placement":"` + placement + `","mode":"0644"}]}`
 	}
@@ -128,31 +129,31 @@ func TestReadStateRefusesHostileStates(t *testing.T) {
 		{"duplicate key", `{"version":1,"version":1,"files":[]}`, "is damaged"},
 		{"unknown field", `{"version":1,"files":[],"extra":true}`, "is damaged"},
 		{"future version", `{"version":2,"files":[]}`, "has version 2"},
-		{"path out of the root", entry("../outside/victim", PlacementKASConfigOverride), "is not a clean path"},
-		{"absolute path", entry("/etc/passwd", PlacementKASConfigOverride), "is absolute"},
+		{"path out of the root", entry("../outside/victim", hostlayout.PlacementKASConfigOverride), "is not a clean path"},
+		{"absolute path", entry("/etc/passwd", hostlayout.PlacementKASConfigOverride), "is absolute"},
 		{"unknown placement", entry("etc/shadow", "anything"), "unknown placement"},
-		{"foreign certificate name", entry("opt/tls/id_rsa", PlacementCertificate), "allows only ca.crt"},
-		{"foreign cluster manifest", entry("opt/openshift/manifests/99-other.yaml", PlacementClusterManifest), "allows only " + NamespaceFileName},
-		{"scratch name", entry("etc/.x.yaml.kb-tmp-1", PlacementKASConfigOverride), "scratch names"},
-		{"staged name", entry("etc/.x.yaml"+StagedMark+"1", PlacementKASConfigOverride), "scratch names"},
-		{"file in the state directory", entry(StateDir+"/x.yaml", PlacementKASConfigOverride), "state directory"},
-		{"state elsewhere", entry("etc/state.json", PlacementState), "must be " + StatePath},
+		{"foreign certificate name", entry("opt/tls/id_rsa", hostlayout.PlacementCertificate), "allows only ca.crt"},
+		{"foreign cluster manifest", entry("opt/openshift/manifests/99-other.yaml", hostlayout.PlacementClusterManifest), "allows only " + hostlayout.NamespaceFileName},
+		{"scratch name", entry("etc/.x.yaml.kb-tmp-1", hostlayout.PlacementKASConfigOverride), "scratch names"},
+		{"staged name", entry("etc/.x.yaml"+hostlayout.StagedMark+"1", hostlayout.PlacementKASConfigOverride), "scratch names"},
+		{"file in the state directory", entry(hostlayout.StateDir+"/x.yaml", hostlayout.PlacementKASConfigOverride), "state directory"},
+		{"state elsewhere", entry("etc/state.json", hostlayout.PlacementState), "must be " + hostlayout.StatePath},
 		{"directory out of the root", `{"version":1,"files":[],"dirs":["../up"]}`, "directory"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root, h := openRoot(t)
-			p := filepath.Join(root, StatePath)
+			p := filepath.Join(root, hostlayout.StatePath)
 			if err := os.WriteFile(p, []byte(tc.state), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			_, err := ReadState(h)
+			_, err := Read(h)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), p) {
-				t.Fatalf("ReadState = %v, want an error naming %s and saying %q", err, p, tc.want)
+				t.Fatalf("Read = %v, want an error naming %s and saying %q", err, p, tc.want)
 			}
 		})
 	}
 	_, h := openRoot(t)
-	if _, err := ReadState(h); !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+h.Dir()) {
+	if _, err := Read(h); !errors.Is(err, ErrNotRendered) || !strings.Contains(err.Error(), "konnectivity-bundle render --root "+h.Dir()) {
 		t.Errorf("missing state: %v, want ErrNotRendered with the fix", err)
 	}
 }
