@@ -36,8 +36,10 @@ func Generate(s *v1alpha1.Spec) ([]*kyaml.RNode, error) {
 
 // Processor is the KRM function: it appends the bundle to the items, which for
 // a kustomize generator hold only the (local-config) function config. As an
-// exec or container function it takes the bootstrap IP from the config or
-// the environment; in-process callers hand it resolved, in in.BootstrapIP.
+// exec or container function it takes the bootstrap IP and the proxy
+// version from the config or the environment; in-process callers hand them
+// over as values, the address resolved in in.BootstrapIP and the
+// --proxy-version given in in.ProxyVersion.
 func Processor(in v1alpha1.Inputs) framework.ResourceListProcessor {
 	return framework.ResourceListProcessorFunc(func(rl *framework.ResourceList) error {
 		// YAML, not JSON: a key JSON cannot hold (a mapping) then fails in

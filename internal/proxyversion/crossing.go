@@ -1,11 +1,14 @@
 package proxyversion
 
-// A Version travels as itself wherever it can. It crosses as text only
-// where it leaves the process or the bundle: as the environment variable a
-// build hands the generator (a KRM function, which may run as its own
-// process and reads only its environment), and as the annotation the
-// generator leaves on the bundle for check, status, wait and the usage
-// report. Each crossing is written and read here and nowhere else.
+// A Version travels as itself wherever it can: within the process, from
+// --proxy-version to the generator, it is a *Version (the generator's
+// Inputs.ProxyVersion). It crosses as text only where it enters or leaves
+// the process or the bundle: as the environment variable, which the user or
+// a bootstrap script writes and the generator reads when no flag names the
+// version (kustomize's exec, container and legacy wirings run it as its own
+// process, with only its environment); and as the annotation the generator
+// leaves on the bundle for check, status, wait and the usage report. Each
+// crossing is read here and nowhere else, and the annotation also written.
 
 // EnvProxyVersion is the environment variable a build takes the target
 // from when neither the config nor a flag names it.
@@ -16,23 +19,10 @@ const EnvProxyVersion = "KONNECTIVITY_PROXY_VERSION"
 // back by check, status, wait and the usage report.
 const AnnotationProxyVersion = "bundle.konnectivity.io/proxy-version"
 
-// WithEnv is getenv with EnvProxyVersion naming v, or getenv itself when v
-// is nil: how a build hands its target to the generator.
-func WithEnv(getenv func(string) string, v *Version) func(string) string {
-	if v == nil {
-		return getenv
-	}
-	return func(key string) string {
-		if key == EnvProxyVersion {
-			return v.Name
-		}
-		return getenv(key)
-	}
-}
-
 // EnvName is the version getenv names, as written ("" when unset): the
-// generator's spec.proxyVersion when the config sets none, so that a name
-// no version has is refused there as one the config wrote would be.
+// generator's spec.proxyVersion when neither the config nor its caller
+// (Inputs.ProxyVersion) sets one, so that a name no version has is refused
+// there as one the config wrote would be.
 func EnvName(getenv func(string) string) string { return getenv(EnvProxyVersion) }
 
 // Annotate marks an object's annotations with the version its flags were

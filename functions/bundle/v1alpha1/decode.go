@@ -89,6 +89,11 @@ type Inputs struct {
 	// the spec's address, the environment is not asked for one, and only
 	// its family is checked here, against spec.ipFamily.
 	BootstrapIP netip.Addr
+	// ProxyVersion, when set, is the version the caller was told (render's
+	// or a build's --proxy-version), handed over as itself: it stands where
+	// the environment's EnvProxyVersion would (Spec.DefaultWith). nil leaves
+	// the target to the config, the environment and the image's tag.
+	ProxyVersion *proxyversion.Version
 }
 
 // Resolve decodes, defaults and validates a config. The spec's bootstrapIP
@@ -99,7 +104,7 @@ func Resolve(config []byte, in Inputs) (*Spec, error) {
 	if err != nil {
 		return nil, err
 	}
-	cfg.Spec.Default(in.Getenv)
+	cfg.Spec.DefaultWith(in)
 	if err := cfg.Spec.validate(in.BootstrapIP); err != nil {
 		return nil, err
 	}

@@ -70,6 +70,17 @@ const (
 	ModeGRPC        = proxyversion.ModeGRPC
 )
 
+// DefaultWith is Default with the runtime values a caller holds as
+// values: in.ProxyVersion, when set, stands where the environment's
+// EnvProxyVersion would, below spec.proxyVersion and above the image's
+// tag. in.BootstrapIP is not a default: Resolve checks the spec against it.
+func (s *Spec) DefaultWith(in Inputs) {
+	if s.ProxyVersion == "" && in.ProxyVersion != nil {
+		s.ProxyVersion, s.version, s.versionErr = in.ProxyVersion.Name, in.ProxyVersion, nil
+	}
+	s.Default(in.Getenv)
+}
+
 // Default fills every unset field. getenv supplies runtime values and may be nil.
 func (s *Spec) Default(getenv func(string) string) {
 	if getenv == nil {
@@ -97,7 +108,11 @@ func (s *Spec) Default(getenv func(string) string) {
 // resolveVersion settles the target once, for every later reader:
 // spec.proxyVersion, else the environment's (proxyversion.EnvName), else
 // the version the image's OpenShift tag names, which then fills the field.
+// A version settled already (by DefaultWith, or an earlier Default) stands.
 func (s *Spec) resolveVersion(getenv func(string) string) {
+	if s.version != nil && s.version.Name == s.ProxyVersion {
+		return
+	}
 	setString(&s.ProxyVersion, proxyversion.EnvName(getenv))
 	if s.ProxyVersion != "" {
 		s.version, s.versionErr = proxyversion.Lookup(s.ProxyVersion)

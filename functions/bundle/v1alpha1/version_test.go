@@ -7,21 +7,26 @@ import (
 )
 
 // TestDefaultResolvesTheVersion: Default settles the target once, from
-// the spec, else the environment, else the image tag, keeps the name as
-// written in spec.proxyVersion, and keeps why there is none for validation.
+// the spec, else the caller's (DefaultWith), else the environment, else the
+// image tag, keeps the name as written in spec.proxyVersion, and keeps why
+// there is none for validation.
 func TestDefaultResolvesTheVersion(t *testing.T) {
 	cases := []struct {
 		name     string
 		spec     Spec
 		env      string
+		given    *proxyversion.Version
 		want     *proxyversion.Version
 		wantText string
 	}{
-		{"spec wins", Spec{ProxyVersion: "v0.28", Image: "x:4.23"}, "v0.36", proxyversion.V028, "v0.28"},
-		{"environment as written", Spec{Image: "x:4.23"}, "0.28", proxyversion.V028, "0.28"},
-		{"image tag fills the field", Spec{Image: "x:4.23"}, "", proxyversion.V036, "v0.36"},
-		{"unknown name", Spec{}, "v9", nil, "v9"},
-		{"nothing names one", Spec{Image: "x@sha256:" + sha}, "", nil, ""},
+		{"spec wins", Spec{ProxyVersion: "v0.28", Image: "x:4.23"}, "v0.36", proxyversion.V036, proxyversion.V028, "v0.28"},
+		{"the caller's over the environment", Spec{Image: "x:4.23"}, "v0.36", proxyversion.V028, proxyversion.V028, "v0.28"},
+		{"the caller's over an unknown name", Spec{}, "v9", proxyversion.V036, proxyversion.V036, "v0.36"},
+		{"the caller's over the image tag", Spec{Image: "x:4.23"}, "", proxyversion.V028, proxyversion.V028, "v0.28"},
+		{"environment as written", Spec{Image: "x:4.23"}, "0.28", nil, proxyversion.V028, "0.28"},
+		{"image tag fills the field", Spec{Image: "x:4.23"}, "", nil, proxyversion.V036, "v0.36"},
+		{"unknown name", Spec{}, "v9", nil, nil, "v9"},
+		{"nothing names one", Spec{Image: "x@sha256:" + sha}, "", nil, nil, ""},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -29,7 +34,7 @@ func TestDefaultResolvesTheVersion(t *testing.T) {
 			if s.Version() != nil {
 				t.Fatal("Version before Default is not nil")
 			}
-			s.Default(func(k string) string { return map[string]string{EnvProxyVersion: tc.env}[k] })
+			s.DefaultWith(Inputs{ProxyVersion: tc.given, Getenv: func(k string) string { return map[string]string{EnvProxyVersion: tc.env}[k] }})
 			if s.Version() != tc.want || s.ProxyVersion != tc.wantText {
 				t.Errorf("Version() = %v, ProxyVersion %q; want %v, %q", s.Version(), s.ProxyVersion, tc.want, tc.wantText)
 			}

@@ -42,9 +42,9 @@ type Options struct {
 	// conflict with another config blames the right source; "" = the flag.
 	BootstrapIPFrom string
 	Image           string // KONNECTIVITY_IMAGE for the generator
-	// ProxyVersion is --proxy-version, handed to the generator as
-	// KONNECTIVITY_PROXY_VERSION (proxyversion.WithEnv); nil leaves that to
-	// the environment.
+	// ProxyVersion is --proxy-version, which the generator gets as a value
+	// (bundle.Inputs.ProxyVersion, never through KONNECTIVITY_PROXY_VERSION)
+	// in place of the environment's; nil leaves it to the environment.
 	ProxyVersion *proxyversion.Version
 	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
 	// Notes, when set, receives the warnings and info results of the
@@ -95,6 +95,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
 	wrapped.ip, wrapped.ipFrom, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, opts.BootstrapIPFrom, specOnly, overlayName(target)
+	wrapped.version = opts.ProxyVersion
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
@@ -145,12 +146,12 @@ func (o Options) env() func(string) string {
 	if base == nil {
 		base = os.Getenv
 	}
-	return proxyversion.WithEnv(func(key string) string {
+	return func(key string) string {
 		if key == bundle.EnvImage && o.Image != "" {
 			return o.Image
 		}
 		return base(key)
-	}, o.ProxyVersion)
+	}
 }
 
 // Overlays lists the embedded overlay names.

@@ -71,6 +71,15 @@ func ipText(addr netip.Addr) string {
 	return addr.String()
 }
 
+// versionText is v as the environment variable carries it, which a user or
+// a bootstrap script writes; "" when unset.
+func versionText(v *proxyversion.Version) string {
+	if v == nil {
+		return ""
+	}
+	return v.Name
+}
+
 func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...string) ([]byte, error) {
 	cmd := exec.Command(k.bin, append([]string{"build"}, append(flags, dir)...)...)
 	cmd.Env = append([]string{
@@ -79,7 +88,7 @@ func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...st
 		"KUSTOMIZE_PLUGIN_HOME=" + k.pluginHome,
 		"KONNECTIVITY_BOOTSTRAP_IP=" + ipText(opts.BootstrapIP),
 		"KONNECTIVITY_IMAGE=" + opts.Image,
-		proxyversion.EnvProxyVersion + "=" + proxyversion.EnvName(proxyversion.WithEnv(func(string) string { return "" }, opts.ProxyVersion)),
+		proxyversion.EnvProxyVersion + "=" + versionText(opts.ProxyVersion),
 	}, k.extraEnv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr

@@ -13,6 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -33,10 +34,11 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv   func(string) string
-	ip       netip.Addr // Options.BootstrapIP
-	ipFrom   string     // Options.BootstrapIPFrom
-	specOnly bool       // ReadSpec: stop at the first KonnectivityBundle config
-	overlay  string     // the target as messages name it
+	ip       netip.Addr            // Options.BootstrapIP
+	version  *proxyversion.Version // Options.ProxyVersion
+	ipFrom   string                // Options.BootstrapIPFrom
+	specOnly bool                  // ReadSpec: stop at the first KonnectivityBundle config
+	overlay  string                // the target as messages name it
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path

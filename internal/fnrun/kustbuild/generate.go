@@ -161,15 +161,16 @@ func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
 	return f.specImagePin(c, spec)
 }
 
-// inputsFor is what config c generates with: the environment and the
-// bootstrap IP. A KonnectivityBundle config's address is settled here (see
-// settle), and the config's defaulted spec is recorded for the Model; the
-// settled address goes to the generator as a netip.Addr and becomes text
-// only in the objects it writes.
+// inputsFor is what config c generates with: the environment, the
+// bootstrap IP and the proxy version. A KonnectivityBundle config's address
+// is settled here (see settle), and the config's defaulted spec is recorded
+// for the Model; the settled address goes to the generator as a netip.Addr
+// and the version as a *proxyversion.Version, each becoming text only in
+// the objects the generator writes.
 // Other kinds take Options.BootstrapIP as it is. A config that does not
 // decode is left to the generator, which names the field at fault.
 func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
-	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip}
+	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip, ProxyVersion: f.version}
 	if c.GetKind() != bundle.Kind {
 		return in, nil
 	}
@@ -180,7 +181,7 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 	if in.BootstrapIP, err = f.settle(f.ownSpec(*spec)); err != nil {
 		return in, err
 	}
-	spec.Default(f.getenv)
+	spec.DefaultWith(in)
 	f.mu.Lock()
 	if f.spec == nil {
 		f.spec = spec

@@ -52,6 +52,7 @@ func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err err
 	}
 	probe := newFnFS(fsys, opts.env())
 	probe.ip = opts.BootstrapIP // the generator needs the address to list what it makes
+	probe.version = opts.ProxyVersion
 	probe.dropPatchesIn = filepath.Clean(where)
 	res, perr := krusty.MakeKustomizer(kustomizerOptions()).Run(probe, where)
 	if perr != nil {

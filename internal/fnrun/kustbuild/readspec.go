@@ -48,11 +48,11 @@ func (f *fnFS) readOwnSpec(c *yaml.RNode) error {
 // or "", never the environment's, so the overlay's own address is told
 // apart from a default.
 func (f *fnFS) ownSpec(spec bundle.Spec) bundle.Spec {
-	spec.Default(func(k string) string {
+	spec.DefaultWith(bundle.Inputs{ProxyVersion: f.version, Getenv: func(k string) string {
 		if k == bundle.EnvBootstrapIP {
 			return ""
 		}
 		return f.getenv(k)
-	})
+	}})
 	return spec
 }

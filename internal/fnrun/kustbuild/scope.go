@@ -55,7 +55,7 @@ func (f *fnFS) validate(m resmap.ResMap, top string) error {
 func (f *fnFS) validateIncluded(dir string) error {
 	sub := newFnFS(f.FileSystem, f.getenv)
 	sub.ip, sub.ipFrom, sub.specOnly, sub.overlay, sub.immutable = f.ip, f.ipFrom, f.specOnly, f.overlay, f.immutable
-	sub.overridePin = f.overridePin
+	sub.overridePin, sub.version = f.overridePin, f.version
 	m, err := krusty.MakeKustomizer(kustomizerOptions()).Run(sub, dir)
 	if sub.err != nil {
 		err = sub.err
