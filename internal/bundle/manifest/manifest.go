@@ -43,9 +43,9 @@ type Object struct {
 	Body map[string]any
 }
 
-// Map returns the nested mapping at keys under the body, or an empty map
+// asMap returns the nested mapping at keys under the body, or an empty map
 // when a key is missing or not a mapping, so readers need no nil checks.
-func (o Object) Map(keys ...string) map[string]any {
+func (o Object) asMap(keys ...string) map[string]any {
 	m := o.Body
 	for _, k := range keys {
 		next, ok := m[k].(map[string]any)
@@ -57,8 +57,8 @@ func (o Object) Map(keys ...string) map[string]any {
 	return m
 }
 
-// Annotation returns metadata.annotations[key], or "" when unset or not a string.
-func (o Object) Annotation(key string) string {
-	s, _ := o.Map("metadata", "annotations")[key].(string)
+// annotation returns metadata.annotations[key], or "" when unset or not a string.
+func (o Object) annotation(key string) string {
+	s, _ := o.asMap("metadata", "annotations")[key].(string)
 	return s
 }

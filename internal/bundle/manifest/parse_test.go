@@ -33,7 +33,7 @@ func TestParseSkipsEmptyDocumentsAndAcceptsJSON(t *testing.T) {
 	}
 }
 
-// TestFields: Map and Annotation read nested fields without nil checks, and
+// TestFields: asMap and annotation read nested fields without nil checks, and
 // a missing or mistyped step gives the empty value, not a panic.
 func TestFields(t *testing.T) {
 	objs, err := Parse([]byte(`apiVersion: v1
@@ -54,12 +54,12 @@ spec:
 		got  any
 		want any
 	}{
-		{"annotation", o.Annotation("placement"), "static-pod"},
-		{"annotation not a string", o.Annotation("count"), ""},
-		{"annotation absent", o.Annotation("other"), ""},
-		{"map", o.Map("spec")["hostNetwork"], true},
-		{"map through a list", len(o.Map("spec", "containers")), 0},
-		{"map absent", len(o.Map("status", "conditions")), 0},
+		{"annotation", o.annotation("placement"), "static-pod"},
+		{"annotation not a string", o.annotation("count"), ""},
+		{"annotation absent", o.annotation("other"), ""},
+		{"map", o.asMap("spec")["hostNetwork"], true},
+		{"map through a list", len(o.asMap("spec", "containers")), 0},
+		{"map absent", len(o.asMap("status", "conditions")), 0},
 	} {
 		if tc.got != tc.want {
 			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
