@@ -44,7 +44,7 @@ type flagCase struct {
 // started from the broken manifest, refuses the same flags. Where the binary
 // starts anyway the checker is stricter on purpose; the case says so.
 func TestCheckAgreesWithBinaries(t *testing.T) {
-	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(ipv4.bootIP), Image: testImage, ProxyVersion: proxyVersion.Name})
+	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(ipv4.bootIP), Image: testImage, ProxyVersion: proxyVersion})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

@@ -48,7 +48,7 @@ func TestRoutingRulesAgreeWithBinaries(t *testing.T) {
 		{name: "defaultRoute, comma-joined", strategies: "defaultRoute", identifiers: "default-route=true,ipv4=" + target, rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 		{name: "defaultRoute, not a bool", strategies: "defaultRoute", identifiers: "default-route=maybe", rules: []string{"agent-identifiers-invalid", "strategies-cannot-route"}},
 	}
-	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(tunneltest.BootIP), Image: testImage, ProxyVersion: proxyVersion.Name})
+	stream, err := kustbuild.Build("ipv4", kustbuild.Options{BootstrapIP: netip.MustParseAddr(tunneltest.BootIP), Image: testImage, ProxyVersion: proxyVersion})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

@@ -50,7 +50,7 @@ func TestSecurity(t *testing.T) {
 			wantLog: "certificate is valid for 192.0.2.99, not " + e.fam.bootIP,
 		},
 	}
-	stream, err := kustbuild.Build(e.fam.name, kustbuild.Options{BootstrapIP: netip.MustParseAddr(e.fam.bootIP), Image: testImage, ProxyVersion: proxyVersion.Name})
+	stream, err := kustbuild.Build(e.fam.name, kustbuild.Options{BootstrapIP: netip.MustParseAddr(e.fam.bootIP), Image: testImage, ProxyVersion: proxyVersion})
 	if err != nil {
 		t.Fatalf("build: %v", err)
 	}

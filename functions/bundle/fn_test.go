@@ -171,6 +171,9 @@ func specFieldPaths() []string {
 	walk = func(t reflect.Type, prefix string) {
 		for i := range t.NumField() {
 			f := t.Field(i)
+			if !f.IsExported() {
+				continue // what Default resolves, not part of the config
+			}
 			name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 			p := prefix + "." + name
 			if f.Type.Kind() == reflect.Struct && f.Type.PkgPath() == t.PkgPath() {

@@ -27,6 +27,6 @@ func placement(where, hostPath string) map[string]string {
 // targeted adds the proxy version the workload's flags were rendered for,
 // which check, status and wait read back (internal/bundle/bundlemodel.Target).
 func targeted(s *v1alpha1.Spec, annotations map[string]string) map[string]string {
-	annotations[proxyversion.AnnotationProxyVersion] = s.Version().Name
+	proxyversion.Annotate(annotations, s.Version())
 	return annotations
 }

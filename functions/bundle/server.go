@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // HealthBindAddress is where the server's health port listens and where its
@@ -46,15 +47,10 @@ func serverArgs(s *v1alpha1.Spec) []string {
 	)
 	// The protections newer proxies have (docs/proxy-versions.md); a target
 	// without the flag gets none, since it would refuse to start.
-	v := s.Version()
-	if v.Has("backend-dial-timeout") {
-		args = append(args, "--backend-dial-timeout="+s.Server.BackendDialTimeout)
-	}
-	if v.Has("tls-min-version") {
-		args = append(args, "--tls-min-version="+s.Server.TLSMinVersion)
-	}
-	if v.Has("xfr-channel-size") {
-		args = append(args, fmt.Sprintf("--xfr-channel-size=%d", s.Server.XfrChannelSize))
+	for _, p := range proxyversion.Protections {
+		if s.Version().Has(p.Flag) {
+			args = append(args, "--"+p.Flag+"="+s.Server.Protection(p))
+		}
 	}
 	return args
 }

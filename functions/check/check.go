@@ -96,7 +96,3 @@ func (r *report) errorf(rule, object, field, fix, format string, args ...any) {
 func (r *report) warnf(rule, object, field, fix, format string, args ...any) {
 	r.add(framework.Warning, rule, object, field, fmt.Sprintf(format, args...), fix)
 }
-
-func (r *report) infof(rule, object, field, fix, format string, args ...any) {
-	r.add(framework.Info, rule, object, field, fmt.Sprintf(format, args...), fix)
-}

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"errors"
-	"fmt"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
@@ -61,7 +60,12 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		sigs := catchSignals(io.Stderr, "certs")
 		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
 		sigs.settle()
-		printCertsReport(io, opts.Dir, rep, err)
+		if rep != nil {
+			rep.WriteNotes(io.Stderr)
+		}
+		if err == nil { // a report stdout refuses does not change the exit, as render's
+			_ = output.Write(io.Stdout, output.Text, rep)
+		}
 		if stop := interruption(sigs.ctx, "the certs run", "", rep.Cleaned(), err); stop != nil {
 			return stop
 		}
@@ -78,31 +82,6 @@ func certsExit(err error) error {
 		return usagef("%v", outside)
 	}
 	return err
-}
-
-// printCertsReport says what recovery and the sweep did on stderr, and
-// with no error what was written or reused on stdout.
-func printCertsReport(io IO, dir string, rep *certset.Report, err error) {
-	if rep == nil {
-		return
-	}
-	if rep.Recovered != "" {
-		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
-	}
-	printSwept(io.Stderr, rep.Swept)
-	if err != nil {
-		return
-	}
-	if len(rep.Written) == 0 {
-		fmt.Fprintf(io.Stdout, "reused %s: %s\n", dir, rep.Reason)
-		return
-	}
-	paths := make([]string, len(rep.Written))
-	for i, name := range rep.Written {
-		paths[i] = filepath.Join(dir, name)
-	}
-	fmt.Fprintf(io.Stdout, "wrote %s\n", strings.Join(paths, " "))
-	fmt.Fprintf(io.Stdout, "generated because %s\n", rep.Reason)
 }
 
 // certsFlagError names the flag behind an invalid option.

@@ -87,7 +87,7 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
 	code := result.ExitCode(findings)
-	rep := checkReport{Findings: result.Findings(findings), stream: stream, target: target, certs: opts.CertFiles != nil, clean: code == 0, quiet: run.quiet}
+	rep := check.Checked{Findings: result.Findings(findings), Stream: stream, Target: describeTarget(target), Certs: opts.CertFiles != nil, Quiet: run.quiet}
 	if err := output.Write(io.Stdout, run.format, rep); err != nil {
 		return fmt.Errorf("writing findings: %w", err)
 	}

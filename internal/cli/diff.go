@@ -12,6 +12,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
@@ -48,7 +49,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
 	bootstrapIPPairFlag(fs, &ips)
 	imagePairFlag(fs, &images)
-	var versions []string
+	var versions []*proxyversion.Version
 	proxyVersionPairFlag(fs, &versions)
 	var pin kustbuild.PinPolicy
 	pinFlags(fs, &pin)
@@ -86,7 +87,7 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 
 // sideOptions gives each side its build inputs: one value serves both sides,
 // two (A,B) differ per side, e.g. --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10.
-func sideOptions(ips []netip.Addr, images, versions []string, getenv func(string) string) ([2]kustbuild.Options, error) {
+func sideOptions(ips []netip.Addr, images []string, versions []*proxyversion.Version, getenv func(string) string) ([2]kustbuild.Options, error) {
 	var opts [2]kustbuild.Options
 	ipA, ipB, err := perSide("--bootstrap-ip", ips)
 	if err != nil {

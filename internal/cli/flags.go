@@ -139,27 +139,27 @@ var proxyVersionHelp = fmt.Sprintf("the apiserver-network-proxy version the imag
 
 // proxyVersionFlag declares --proxy-version, checked when the flags are
 // read: an unknown version fails there, naming the supported ones.
-func proxyVersionFlag(fs *pflag.FlagSet, p *string) {
+func proxyVersionFlag(fs *pflag.FlagSet, p **proxyversion.Version) {
 	fs.Var(&versionValue{p: p}, "proxy-version", proxyVersionHelp)
 	markShared(fs, "proxy-version")
 	markValues(fs, "proxy-version", proxyversion.VersionNames())
 }
 
 // proxyVersionPairFlag is diff's --proxy-version: one for both sides, or A,B.
-func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]string) {
+func proxyVersionPairFlag(fs *pflag.FlagSet, p *[]*proxyversion.Version) {
 	fs.Var(&versionListValue{p: p}, "proxy-version", proxyVersionHelp+"; VERSION_A,VERSION_B gives each side its own")
 	markShared(fs, "proxy-version")
 	markValues(fs, "proxy-version", proxyversion.VersionNames())
 }
 
 // versionValue is one --proxy-version.
-type versionValue struct{ p *string }
+type versionValue struct{ p **proxyversion.Version }
 
 func (v *versionValue) String() string {
-	if v.p == nil {
+	if v.p == nil || *v.p == nil {
 		return ""
 	}
-	return *v.p
+	return (*v.p).Name
 }
 func (v *versionValue) Type() string { return "version" }
 
@@ -168,29 +168,33 @@ func (v *versionValue) Set(s string) error {
 	if err != nil {
 		return err
 	}
-	*v.p = got.Name
+	*v.p = got
 	return nil
 }
 
 // versionListValue is VERSION or VERSION_A,VERSION_B.
-type versionListValue struct{ p *[]string }
+type versionListValue struct{ p *[]*proxyversion.Version }
 
 func (v *versionListValue) String() string {
 	if v.p == nil {
 		return ""
 	}
-	return strings.Join(*v.p, ",")
+	names := make([]string, 0, len(*v.p))
+	for _, got := range *v.p {
+		names = append(names, got.Name)
+	}
+	return strings.Join(names, ",")
 }
 func (v *versionListValue) Type() string { return "versions" }
 
 func (v *versionListValue) Set(s string) error {
-	var out []string
+	var out []*proxyversion.Version
 	for _, item := range strings.Split(s, ",") {
 		got, err := proxyversion.Lookup(strings.TrimSpace(item))
 		if err != nil {
 			return err
 		}
-		out = append(out, got.Name)
+		out = append(out, got)
 	}
 	*v.p = out
 	return nil

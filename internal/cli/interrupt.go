@@ -138,11 +138,3 @@ func interruption(ctx context.Context, noun, completed string, cleaned bool, err
 	}
 	return &exitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before %s changed anything: %s", sig, noun, before)}
 }
-
-// printSwept reports the temporary files an older certs left, which this
-// run removed (hosttxn.SweepLegacyCertTemps).
-func printSwept(w io.Writer, swept []string) {
-	for _, p := range swept {
-		fmt.Fprintf(w, "removed %s: a temporary file an older certs left\n", p)
-	}
-}

@@ -2,14 +2,13 @@ package cli
 
 import (
 	"errors"
-	"fmt"
-	"io"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
@@ -74,15 +73,8 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		rep, err := render.Run(sigs.ctx, opts)
 		sigs.settle()
 		cleaned := rep != nil && (rep.Recovered != "" || len(rep.Swept) > 0)
-		switch {
-		case rep == nil:
-		case rep.Recovered != "" && rep.DryRun:
-			fmt.Fprintf(io.Stderr, "warning: %s\n", rep.Recovered)
-		case rep.Recovered != "":
-			fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
-		}
 		if rep != nil {
-			printSwept(io.Stderr, rep.Swept)
+			rep.WriteNotes(io.Stderr)
 		}
 		stop := interruption(sigs.ctx, "the render", "", cleaned, err)
 		switch {
@@ -95,7 +87,9 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 			return err
 		}
 		if !quiet {
-			printRenderReport(io.Stdout, rep, opts.Overlay)
+			// A report stdout refuses does not change the exit: that
+			// says what happened to the host.
+			_ = output.Write(io.Stdout, output.Text, rep)
 		}
 		if stop != nil {
 			return stop
@@ -123,58 +117,4 @@ func renderExit(err error) error {
 		return &exitError{Code: exitRefused, Err: err}
 	}
 	return err
-}
-
-func printRenderReport(w io.Writer, rep *render.Report, overlay string) {
-	if rep.Disabled && !rep.Changed() {
-		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): nothing written\n", overlayLabel(overlay))
-		return
-	}
-	if rep.Disabled {
-		for _, f := range rep.Files {
-			fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path)
-		}
-		verb := "removed"
-		if rep.DryRun {
-			verb = "dry run, nothing written; would remove"
-		}
-		fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): %s the %d file(s) an earlier render wrote\n",
-			overlayLabel(overlay), verb, rep.Count(hosttxn.Remove))
-		return
-	}
-	for _, f := range rep.Files {
-		fmt.Fprintf(w, "%-9s %s (%d bytes)\n", f.Action, f.Path, f.Size)
-	}
-	if !rep.Changed() {
-		fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(rep.Files), rep.Root, bootstrapIPLabel(rep))
-		return
-	}
-	certs := "reused"
-	if rep.CertsGenerated {
-		certs = "generated"
-	}
-	verb := "rendered"
-	if rep.DryRun {
-		verb = "dry run, nothing written; would render"
-	}
-	fmt.Fprintf(w, "%s %d files for bootstrap IP %s under %s: %d created, %d updated, %d unchanged, %d removed; certificates %s (%s)\n",
-		verb, len(rep.Files), bootstrapIPLabel(rep), rep.Root,
-		rep.Count(hosttxn.Create), rep.Count(hosttxn.Update), rep.Count(hosttxn.Unchanged), rep.Count(hosttxn.Remove),
-		certs, rep.CertsReason)
-}
-
-// bootstrapIPLabel is the bootstrap IP and, when --bootstrap-ip auto found
-// it, where from: an address nobody typed must say where it came from.
-func bootstrapIPLabel(rep *render.Report) string {
-	if rep.BootstrapIPSource == "" {
-		return rep.BootstrapIP
-	}
-	return fmt.Sprintf("%s (auto: from %s)", rep.BootstrapIP, rep.BootstrapIPSource)
-}
-
-func overlayLabel(o string) string {
-	if o == "" {
-		return kustbuild.DefaultOverlay
-	}
-	return o
 }

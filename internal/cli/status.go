@@ -56,11 +56,11 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		if msg, err := recoverInterrupted(opts.Root, opts.Timeout); err != nil {
+		recovered, err := recoverInterrupted(opts.Root, opts.Timeout)
+		if err != nil {
 			return err
-		} else if msg != "" {
-			fmt.Fprintf(io.Stderr, "recovered: %s\n", msg)
 		}
+		hosttxn.WriteCleanup(io.Stderr, recovered, nil)
 		ctx := context.Background()
 		rep := statusReport{host: hoststatus.Run(ctx, opts)}
 		rep.nodes = statusNodes(ctx, rep.host, choice, cluster)

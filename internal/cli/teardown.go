@@ -14,6 +14,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/teardown"
 )
@@ -91,26 +92,37 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 
 // printTeardown writes what teardown did: recovery and warnings on stderr,
 // its lines, the kubeconfig read and the usage table on stdout (not with
-// quiet). The error is the usage table's.
+// quiet). The error is stdout's.
 func printTeardown(io IO, rep *teardown.Report, kube kuberead.Used, use *usage.Report, quiet bool) error {
-	if rep != nil && rep.Recovered != "" {
-		fmt.Fprintf(io.Stderr, "recovered: %s\n", rep.Recovered)
-	}
 	if rep != nil {
-		for _, w := range rep.Warnings {
-			fmt.Fprintf(io.Stderr, "warning: %s\n", textsafe.Escape(w))
-		}
-		if !quiet {
-			printTeardownReport(io.Stdout, rep)
-		}
+		rep.WriteNotes(io.Stderr)
 	}
 	if quiet {
 		return nil
 	}
-	if err := kube.WriteText(io.Stdout); err != nil || use == nil {
+	return output.Write(io.Stdout, output.Text, teardownReport{rep: rep, kube: kube, use: use})
+}
+
+// teardownReport is what teardown writes on stdout: its lines (none when
+// it never held the root's lock), the kubeconfig read (or why none), then
+// the usage table when it was read.
+type teardownReport struct {
+	rep  *teardown.Report
+	kube kuberead.Used
+	use  *usage.Report
+}
+
+// WriteText writes each part as its package words it.
+func (t teardownReport) WriteText(w io.Writer) error {
+	if t.rep != nil {
+		if err := t.rep.WriteText(w); err != nil {
+			return err
+		}
+	}
+	if err := t.kube.WriteText(w); err != nil || t.use == nil {
 		return err
 	}
-	return printUsage(io.Stdout, use)
+	return printUsage(w, t.use)
 }
 
 // teardownExit decides the exit: a signal, then teardown's own error, then
@@ -120,7 +132,7 @@ func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, e
 	if reportErr != nil && (err != nil || ctx.Err() != nil) {
 		fmt.Fprintf(stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
 	}
-	if stop := interruption(ctx, "the teardown", teardownCompleted(rep), rep != nil && rep.Recovered != "", err); stop != nil {
+	if stop := interruption(ctx, "the teardown", rep.Unfinished(), rep != nil && rep.Recovered != "", err); stop != nil {
 		return stop
 	}
 	var ue *teardown.UnreachableError
@@ -137,37 +149,6 @@ func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, e
 // printing it.
 func reportFailure(err error) error {
 	return fmt.Errorf("the usage report (what used the tunnel) failed: %w", err)
-}
-
-// teardownCompleted says what a teardown a signal stopped after its files
-// were removed finished: "" when it finished everything.
-func teardownCompleted(rep *teardown.Report) string {
-	if rep == nil || rep.Stopped == nil {
-		return ""
-	}
-	return fmt.Sprintf("the teardown removed its files from the host and stopped before the cluster objects; %d stay recorded in the state file (run teardown --kubeconfig again)", len(rep.Pending))
-}
-
-// printTeardownReport writes one line per path and object; the names come
-// from the state file and the cluster, so they are escaped.
-func printTeardownReport(w io.Writer, rep *teardown.Report) {
-	for _, p := range rep.Removed {
-		fmt.Fprintf(w, "removed   %s\n", textsafe.Escape(p))
-	}
-	for _, p := range rep.AlreadyGone {
-		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(p))
-	}
-	for _, o := range rep.Deleted {
-		fmt.Fprintf(w, "deleted   %s (background, not waiting)\n", textsafe.Escape(o))
-	}
-	for _, o := range rep.NotFound {
-		fmt.Fprintf(w, "gone      %s\n", textsafe.Escape(o))
-	}
-	for _, o := range rep.Refused {
-		fmt.Fprintf(w, "refused   %s (not ours, left in place; see the warning)\n", textsafe.Escape(o))
-	}
-	fmt.Fprintf(w, "teardown: %d removed, %d already gone, %d cluster object(s) deleted, %d already gone, %d refused, %d still recorded\n",
-		len(rep.Removed), len(rep.AlreadyGone), len(rep.Deleted), len(rep.NotFound), len(rep.Refused), len(rep.Pending))
 }
 
 // readUsage reads what used the tunnel while the server still runs and the

@@ -81,11 +81,11 @@ var serverFlags = map[string]Flag{
 	"authentication-audience":   {Kind: KindString},
 	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
 	"cipher-suites":             {Kind: KindString, Repeatable: true},
-	"tls-min-version":           {Kind: KindString, Allowed: append([]string{""}, TLSVersions...), Since: "v0.35.0"},
-	"xfr-channel-size":          {Kind: KindInt, Default: "10", Since: "v0.31.0"},
+	flagTLSFloor:                {Kind: KindString, Allowed: append([]string{""}, TLSVersions...), Since: "v0.35.0"},
+	flagXfrChannel:              {Kind: KindInt, Default: "10", Since: "v0.31.0"},
 	"enable-lease-controller":   {Kind: KindBool, Default: "false", Since: "v0.31.0"},
 	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s", Since: "v0.35.0"},
-	"backend-dial-timeout":      {Kind: KindDuration, Default: "0s", Since: "v0.36.0"},
+	flagDialBound:               {Kind: KindDuration, Default: "0s", Since: "v0.36.0"},
 	// Deprecated and hidden from --help, but still parsed.
 	"warn-on-channel-limit": {Kind: KindBool, Default: "true", Hidden: true},
 }

@@ -76,7 +76,7 @@ func matchOverlayArgs(t *testing.T, overlay string, v *proxyversion.Version) {
 		t.Fatalf("overlay %s has no inputs: add it to overlayInputs", overlay)
 	}
 	in.opts.Getenv = func(string) string { return "" }
-	in.opts.ProxyVersion = v.Name
+	in.opts.ProxyVersion = v
 	out, err := kustbuild.Build(overlay, in.opts)
 	if err != nil {
 		t.Fatal(err)

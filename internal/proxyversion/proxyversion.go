@@ -1,8 +1,10 @@
 // Package proxyversion holds what the apiserver-network-proxy binaries of each supported version
 // accept: the flag tables of proxy-server and proxy-agent with each flag's
 // kind, default and allowed values (flags.go), how pflag reads a command
-// line (parse.go), the limits below and how proxy strategies route
-// (strategies.go). The generator validates its config against it and the
+// line (parse.go), the limits below, how proxy strategies route
+// (strategies.go), and the protection flags the bundle renders where a
+// version has them, each with its spec field, default, validation and
+// check (protections.go). The generator validates its config against it and the
 // checker validates bundles against it, so the two cannot drift apart.
 package proxyversion
 

@@ -77,15 +77,6 @@ var Versions = []*Version{V028, V036}
 // Newest is the newest supported family.
 var Newest = V036
 
-// AnnotationProxyVersion is the annotation the generator puts on the server
-// pod and the agent DaemonSet: the family the bundle was rendered for, read
-// back by check, status, wait and the usage report.
-const AnnotationProxyVersion = "bundle.konnectivity.io/proxy-version"
-
-// EnvProxyVersion is the environment variable a build takes the target
-// from when neither the config nor a flag names it.
-const EnvProxyVersion = "KONNECTIVITY_PROXY_VERSION"
-
 func newVersion(name, upstream string, openshift Releases, standIn string, m ServerMetrics) *Version {
 	v := &Version{Name: name, Upstream: upstream, OpenShift: openshift, StandIn: standIn, Metrics: m}
 	v.Server = newBinary("proxy-server", v, serverFlags)

@@ -3,10 +3,12 @@ package v1alpha1
 import (
 	"fmt"
 	"net/netip"
+	"strings"
 
 	"sigs.k8s.io/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // FieldError is one invalid field, with the fix. This alias and FieldErrors
@@ -30,12 +32,21 @@ func Decode(data []byte) (*KonnectivityBundle, error) {
 }
 
 // zeroRefused are the integer fields under spec.server and spec.agent where
-// a written 0 is refused, with what 0 would mean and the fix.
+// a written 0 is refused, with what 0 would mean and the fix: the ports,
+// and the protections that say why (proxyversion.Protection.Zero).
 var zeroRefused = map[string][]zeroField{
-	"server": {portZero("agentPort"), portZero("healthPort"), portZero("adminPort"),
-		{"xfrChannelSize", "a channel of 0 packets is refused by proxy-server (channel size 0 must be greater than 0)",
-			"omit the field for the default, or give at least 1"}},
-	"agent": {portZero("healthPort"), portZero("adminPort")},
+	"server": append([]zeroField{portZero("agentPort"), portZero("healthPort"), portZero("adminPort")}, protectionZeros()...),
+	"agent":  {portZero("healthPort"), portZero("adminPort")},
+}
+
+func protectionZeros() []zeroField {
+	var out []zeroField
+	for _, p := range proxyversion.Protections {
+		if p.Zero != "" {
+			out = append(out, zeroField{strings.TrimPrefix(p.Field, serverFieldPrefix), p.Zero, "omit the field for the default, or give at least 1"})
+		}
+	}
+	return out
 }
 
 type zeroField struct{ name, message, fix string }

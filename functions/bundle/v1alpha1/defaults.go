@@ -38,23 +38,12 @@ const (
 	DefaultProbeInterval   = "5s"
 	DefaultSyncIntervalCap = "3s"
 	DefaultPriorityClass   = "system-node-critical"
-	// DefaultBackendDialTimeout bounds a dial an agent never answers (a
-	// frozen or partitioned agent): upstream's 0s lets such dials pile up
-	// until each caller's own timeout. 6s is one second above the agent's
-	// own dial timeout (proxyversion.AgentDialTimeout), so a live agent always
-	// answers first with the real error (refused, unreachable), and below
-	// the kube-apiserver's default webhook timeout of 10s, so the
-	// kube-apiserver sees the tunnel's verdict (e2e TestFrozenAgent).
-	DefaultBackendDialTimeout = "6s"
-	// DefaultTLSMinVersion is what proxy-server uses when the flag is
-	// empty; rendered so the bundle states it and check can hold it.
-	DefaultTLSMinVersion = "VersionTLS12"
-	// DefaultXfrChannelSize is upstream's server default, rendered so that
-	// a change shows in diff; see docs/config.md for why it stays.
-	DefaultXfrChannelSize = 10
-	// MaxXfrChannelSize bounds the buffer: each agent stream and each
-	// kube-apiserver stream holds up to that many packets.
-	MaxXfrChannelSize = 1000
+	// The protections' defaults and bounds (proxyversion.Protections),
+	// which docs/config.md explains.
+	DefaultBackendDialTimeout = proxyversion.DefaultBackendDialTimeout
+	DefaultTLSMinVersion      = proxyversion.DefaultTLSMinVersion
+	DefaultXfrChannelSize     = proxyversion.DefaultXfrChannelSize
+	MaxXfrChannelSize         = proxyversion.MaxXfrChannelSize
 
 	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
 	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
@@ -67,14 +56,14 @@ const (
 )
 
 // Environment variables a bootstrap script sets to supply runtime values.
-// EnvProxyVersion is anp's, named here as part of this API (see above).
+// EnvProxyVersion is proxyversion's, named here as part of this API (see above).
 const (
 	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
 	EnvImage        = "KONNECTIVITY_IMAGE"
 	EnvProxyVersion = proxyversion.EnvProxyVersion
 )
 
-// Accepted values of spec.mode: anp's, named here as part of this API
+// Accepted values of spec.mode: proxyversion's, named here as part of this API
 // (internal/proxyversion cannot be imported from outside this module).
 const (
 	ModeHTTPConnect = proxyversion.ModeHTTPConnect // spec.mode is proxy-server's --mode
@@ -94,31 +83,35 @@ func (s *Spec) Default(getenv func(string) string) {
 	setString(&s.BootstrapIP, getenv(EnvBootstrapIP))
 	setString(&s.Image, getenv(EnvImage))
 	setString(&s.Image, DefaultImage)
-	setString(&s.ProxyVersion, getenv(EnvProxyVersion))
-	if s.ProxyVersion == "" {
-		if v, err := proxyversion.FromImage(s.Image); err == nil {
-			s.ProxyVersion = v.Name
-		}
-	}
+	s.resolveVersion(getenv)
 	setString(&s.Namespace, DefaultNamespace)
-	if v := s.Version(); v != nil {
-		setString(&s.Mode, v.DefaultMode)
+	if s.version != nil {
+		setString(&s.Mode, s.version.DefaultMode)
 	}
 	setString(&s.Mode, DefaultMode)
-	s.Server.defaults(s.Version())
+	s.Server.defaults(s.version)
 	s.Agent.defaults()
 	s.Paths.defaults()
 }
 
-// Version is the proxy version the spec targets; nil until ProxyVersion
-// names a supported one.
-func (s *Spec) Version() *proxyversion.Version {
-	v, err := proxyversion.Lookup(s.ProxyVersion)
-	if err != nil {
-		return nil
+// resolveVersion settles the target once, for every later reader:
+// spec.proxyVersion, else the environment's (proxyversion.EnvName), else
+// the version the image's OpenShift tag names, which then fills the field.
+func (s *Spec) resolveVersion(getenv func(string) string) {
+	setString(&s.ProxyVersion, proxyversion.EnvName(getenv))
+	if s.ProxyVersion != "" {
+		s.version, s.versionErr = proxyversion.Lookup(s.ProxyVersion)
+		return
 	}
-	return v
+	s.version, s.versionErr = proxyversion.FromImage(s.Image)
+	if s.version != nil {
+		s.ProxyVersion = s.version.Name
+	}
 }
+
+// Version is the proxy version the spec targets, resolved by Default; nil
+// before Default, or when ProxyVersion names no supported one.
+func (s *Spec) Version() *proxyversion.Version { return s.version }
 
 // defaults fill the server's fields; the protections only where version v
 // has their flags, so a v0.28 bundle renders none of them.
@@ -130,14 +123,10 @@ func (s *ServerSpec) defaults(v *proxyversion.Version) {
 	if len(s.ProxyStrategies) == 0 {
 		s.ProxyStrategies = []string{"default"}
 	}
-	if v != nil && v.Has("backend-dial-timeout") {
-		setString(&s.BackendDialTimeout, DefaultBackendDialTimeout)
-	}
-	if v != nil && v.Has("tls-min-version") {
-		setString(&s.TLSMinVersion, DefaultTLSMinVersion)
-	}
-	if v != nil && v.Has("xfr-channel-size") {
-		setPort(&s.XfrChannelSize, DefaultXfrChannelSize)
+	for _, p := range proxyversion.Protections {
+		if v != nil && v.Has(p.Flag) {
+			s.defaultProtection(p)
+		}
 	}
 	if s.Resources == nil {
 		// Measured (e2e TestScale): about 30 MiB with no agent plus about

@@ -7,6 +7,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // API group, version and kind of the generator's config. APIVersion is
@@ -58,6 +59,11 @@ type Spec struct {
 	Server ServerSpec `json:"server,omitempty"`
 	Agent  AgentSpec  `json:"agent,omitempty"`
 	Paths  PathsSpec  `json:"paths,omitempty"`
+
+	// version is ProxyVersion resolved by Default (Version); versionErr
+	// is why it is nil, for validation to word.
+	version    *proxyversion.Version
+	versionErr error
 }
 
 // ServerSpec tunes the proxy-server static pod on the bootstrap node.

@@ -156,27 +156,6 @@ func (v *validator) server(s *ServerSpec) {
 	v.podSettings("spec.server", s.PriorityClassName, s.Resources)
 }
 
-// backendDialTimeout must bound the wait (0 is upstream's "never") and be
-// long enough for a live agent's own verdict, yet shorter than the longest
-// webhook timeout, or it could never fire first.
-func (v *validator) backendDialTimeout(raw string) {
-	const field = "spec.server.backendDialTimeout"
-	d, err := time.ParseDuration(raw)
-	switch {
-	case err != nil:
-		v.add(field, "write a Go duration such as "+DefaultBackendDialTimeout, "%q is not a duration", raw)
-	case d <= 0:
-		v.add(field, "give a bound such as "+DefaultBackendDialTimeout,
-			"%s leaves dials unbounded: dials to a stuck agent pile up until each caller's own timeout", raw)
-	case d <= proxyversion.AgentDialTimeout:
-		v.add(field, fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", proxyversion.AgentDialTimeout, DefaultBackendDialTimeout),
-			"%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, proxyversion.AgentDialTimeout)
-	case d >= proxyversion.MaxWebhookTimeout:
-		v.add(field, fmt.Sprintf("use less than %s, e.g. %s", proxyversion.MaxWebhookTimeout, DefaultBackendDialTimeout),
-			"%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, proxyversion.MaxWebhookTimeout)
-	}
-}
-
 // bindFamily keeps the agent listener on the family agents dial.
 func (v *validator) bindFamily(family, bind string) {
 	ip := net.ParseIP(bind)

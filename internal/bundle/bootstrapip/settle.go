@@ -20,6 +20,7 @@ const (
 // is a ConflictError: neither silently wins.
 type Given struct {
 	Flag    netip.Addr // --bootstrap-ip as parsed; the zero Addr: not given
+	From    string     // where Flag came from when not from --bootstrap-ip ("" = the flag); see ConflictError
 	Auto    bool       // --bootstrap-ip auto (Resolve); Flag is ignored then
 	Spec    string     // the config's own spec.bootstrapIP, "" for none
 	Family  Family     // the config's spec.ipFamily
@@ -29,25 +30,42 @@ type Given struct {
 
 // ConflictError is a --bootstrap-ip that disagrees with the overlay's own
 // spec.bootstrapIP (or names an address beside an unusable one): the one
-// wording of that conflict, for every command.
+// wording of that conflict, for every command. From, when set, says the
+// address was not the flag's but one settled earlier (another config of
+// the same overlay, or auto's detection), so the flag is not blamed.
 type ConflictError struct {
 	Flag    netip.Addr
+	From    string
 	Spec    string
 	Overlay string
 }
 
-// Message is the conflict as a sentence that follows the flag's name.
+// Field is what the conflict blames: the flag, or the overlay's address.
+func (e *ConflictError) Field() string {
+	if e.From != "" {
+		return specField
+	}
+	return FlagField
+}
+
+// Message is the conflict as a sentence that follows Field.
 func (e *ConflictError) Message() string {
+	if e.From != "" {
+		return fmt.Sprintf("%s disagrees with %s, the address from %s (overlay %s)", e.Spec, e.Flag, e.From, e.Overlay)
+	}
 	return fmt.Sprintf("%s disagrees with overlay %s's spec.bootstrapIP %s", e.Flag, e.Overlay, e.Spec)
 }
 
 // Fix says what to change.
 func (e *ConflictError) Fix() string {
+	if e.From != "" {
+		return "give every KonnectivityBundle config of the overlay the same spec.bootstrapIP, or none"
+	}
 	return "drop --bootstrap-ip to use the overlay's address, or pass the same address, or change spec.bootstrapIP in the overlay"
 }
 
 func (e *ConflictError) Error() string {
-	return fmt.Sprintf("%s %s (fix: %s)", FlagField, e.Message(), e.Fix())
+	return fmt.Sprintf("%s %s (fix: %s)", e.Field(), e.Message(), e.Fix())
 }
 
 // MissingError is an enabled config with no address from any source render
@@ -113,7 +131,7 @@ func settle(flag netip.Addr, g Given) (netip.Addr, error) {
 	case !flag.IsValid():
 		return own, nil
 	case err != nil || own != flag:
-		return netip.Addr{}, &ConflictError{Flag: flag, Spec: g.Spec, Overlay: g.Overlay}
+		return netip.Addr{}, &ConflictError{Flag: flag, From: g.From, Spec: g.Spec, Overlay: g.Overlay}
 	}
 	return own, nil
 }

@@ -42,10 +42,13 @@ func (b *Bundle) settleTarget() {
 		t.ImageRef = b.Server.Container().Image
 		t.Image, _ = proxyversion.FromImage(t.ImageRef)
 	}
-	var said []*Object
+	var said []annotated
 	for _, w := range []*Workload{b.Server, b.Agent} {
-		if w != nil && w.Object.Annotations[proxyversion.AnnotationProxyVersion] != "" {
-			said = append(said, w.Object)
+		if w == nil {
+			continue
+		}
+		if v, named, err := proxyversion.FromAnnotations(w.Object.Annotations); named {
+			said = append(said, annotated{w.Object, v, err})
 		}
 	}
 	switch {
@@ -65,14 +68,21 @@ func (b *Bundle) settleTarget() {
 	}
 }
 
+// annotated is an object whose proxy version annotation names a version:
+// the one it names, or why none is supported.
+type annotated struct {
+	object  *Object
+	version *proxyversion.Version
+	err     error
+}
+
 // fromAnnotations takes the version the annotated objects name; two
 // different or unknown values leave it nil with the Problem.
-func (t *Target) fromAnnotations(said []*Object) {
-	for _, o := range said {
-		raw := o.Annotations[proxyversion.AnnotationProxyVersion]
-		v, err := proxyversion.Lookup(raw)
-		if err != nil {
-			t.Version, t.Problem = nil, fmt.Sprintf("%s: annotation %s: %v", o.Ref(), proxyversion.AnnotationProxyVersion, err)
+func (t *Target) fromAnnotations(said []annotated) {
+	for _, a := range said {
+		o, v := a.object, a.version
+		if a.err != nil {
+			t.Version, t.Problem = nil, fmt.Sprintf("%s: annotation %s: %v", o.Ref(), proxyversion.AnnotationProxyVersion, a.err)
 			return
 		}
 		if t.Version != nil && v != t.Version {

@@ -69,7 +69,7 @@ func (e evidence) String() string {
 	if !e.known {
 		return "the server's dial figures could not be compared across the dial"
 	}
-	return fmt.Sprintf("across the dial the server's pending_backend_dials changed by %+d, dials its --backend-dial-timeout ended by %+d, dial failures agents answered by %+d", e.pending, e.bound, e.answered)
+	return fmt.Sprintf("across the dial the server's pending_backend_dials changed by %+d, dials its --%s ended by %+d, dial failures agents answered by %+d", e.pending, proxyversion.BackendDialTimeout.Flag, e.bound, e.answered)
 }
 
 // settleTime is how long after a test dial started every live agent's
@@ -78,16 +78,17 @@ func (e evidence) String() string {
 // still pending) or has (counted): both show an agent that did not answer.
 const settleTime = proxyversion.AgentDialTimeout + settleMargin
 
-// serverBoundOf is the rendered server's --backend-dial-timeout, 0 for
-// none (proxy v0.28 has no such flag).
+// serverBoundOf is the rendered server's dial bound
+// (proxyversion.BackendDialTimeout), 0 for none (a version without the flag).
 func serverBoundOf(rep *hoststatus.Report) time.Duration {
 	if rep == nil || rep.Rendered == nil || rep.Rendered.Bundle.Server == nil {
 		return 0
 	}
-	if v := rep.Rendered.Bundle.Target.Version; v != nil && !v.Has("backend-dial-timeout") {
+	bound := proxyversion.BackendDialTimeout.Flag
+	if v := rep.Rendered.Bundle.Target.Version; v != nil && !v.Has(bound) {
 		return 0
 	}
-	d, ok := rep.Rendered.Bundle.Server.Flags.Duration("backend-dial-timeout")
+	d, ok := rep.Rendered.Bundle.Server.Flags.Duration(bound)
 	if !ok {
 		return 0
 	}

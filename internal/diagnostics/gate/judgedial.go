@@ -31,7 +31,7 @@ func judgeDial(v *Verdict, t Target, dialTimeout time.Duration, later func() *ho
 		return
 	case serverBound:
 		if bound := serverBoundOf(v.Status); bound > proxyversion.AgentDialTimeout {
-			f.evidence = fmt.Sprintf("the server's --backend-dial-timeout (%s) ended it, and a live agent answers within its own %s dial timeout", bound, proxyversion.AgentDialTimeout)
+			f.evidence = fmt.Sprintf("the server's --%s (%s) ended it, and a live agent answers within its own %s dial timeout", proxyversion.BackendDialTimeout.Flag, bound, proxyversion.AgentDialTimeout)
 			v.apply(stageRow(stageStuckAgent), f)
 			return
 		}
@@ -91,8 +91,8 @@ func stuckAgentFix(f finding) string {
 	if ver == nil {
 		return fix
 	}
-	if !ver.Has("backend-dial-timeout") {
-		fix += fmt.Sprintf("; proxy %s has no --backend-dial-timeout, so every dial handed to that agent waits for the caller's own timeout", ver)
+	if bound := proxyversion.BackendDialTimeout.Flag; !ver.Has(bound) {
+		fix += fmt.Sprintf("; proxy %s has no --%s, so every dial handed to that agent waits for the caller's own timeout", ver, bound)
 	}
 	if ver.KeepsDepartedDials && f.rep.Rendered.Bundle.Server.Flags.ValueOr("mode") == proxyversion.ModeHTTPConnect {
 		fix += fmt.Sprintf("; in http-connect mode proxy %s never drops the dials such an agent took, even once its pod is gone (pending_backend_dials stays raised): only a proxy-server restart clears them. "+

@@ -58,7 +58,7 @@ func rendered(t *testing.T, version *proxyversion.Version, mode string) *rendere
 	t.Helper()
 	root := shortroot.Dir(t, "kbj")
 	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"),
-		Image: "registry.test.invalid/anp:test", ProxyVersion: version.Name}); err != nil {
+		Image: "registry.test.invalid/anp:test", ProxyVersion: version}); err != nil {
 		t.Fatal(err)
 	}
 	rr, err := renderedroot.Load(root)

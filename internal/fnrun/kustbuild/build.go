@@ -16,6 +16,7 @@ import (
 
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
@@ -36,10 +37,15 @@ type Options struct {
 	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle,
 	// which passes an address render settled already as it is).
 	BootstrapIP netip.Addr
-	Image       string // KONNECTIVITY_IMAGE for the generator
-	// ProxyVersion is --proxy-version, KONNECTIVITY_PROXY_VERSION for the
-	// generator; checked against proxyversion.Versions where the flag is read.
-	ProxyVersion string
+	// BootstrapIPFrom says where BootstrapIP came from when it was not
+	// --bootstrap-ip (render settles one config's address for all), so a
+	// conflict with another config blames the right source; "" = the flag.
+	BootstrapIPFrom string
+	Image           string // KONNECTIVITY_IMAGE for the generator
+	// ProxyVersion is --proxy-version, handed to the generator as
+	// KONNECTIVITY_PROXY_VERSION (proxyversion.WithEnv); nil leaves that to
+	// the environment.
+	ProxyVersion *proxyversion.Version
 	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
 	// Notes, when set, receives the warnings and info results of the
 	// checks the kustomization wires in (an error result fails the build):
@@ -88,7 +94,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // first KonnectivityBundle config and returns no resources.
 func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
 	wrapped := newFnFS(fsys, opts.env())
-	wrapped.ip, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, specOnly, overlayName(target)
+	wrapped.ip, wrapped.ipFrom, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, opts.BootstrapIPFrom, specOnly, overlayName(target)
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	k := krusty.MakeKustomizer(kustomizerOptions())
@@ -139,15 +145,12 @@ func (o Options) env() func(string) string {
 	if base == nil {
 		base = os.Getenv
 	}
-	return func(key string) string {
+	return proxyversion.WithEnv(func(key string) string {
 		if key == bundle.EnvImage && o.Image != "" {
 			return o.Image
 		}
-		if key == bundle.EnvProxyVersion && o.ProxyVersion != "" {
-			return o.ProxyVersion
-		}
 		return base(key)
-	}
+	}, o.ProxyVersion)
 }
 
 // Overlays lists the embedded overlay names.

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/podmantest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
@@ -78,7 +79,7 @@ func (k *kustomizeCLI) build(t testing.TB, dir string, opts Options, flags ...st
 		"KUSTOMIZE_PLUGIN_HOME=" + k.pluginHome,
 		"KONNECTIVITY_BOOTSTRAP_IP=" + ipText(opts.BootstrapIP),
 		"KONNECTIVITY_IMAGE=" + opts.Image,
-		"KONNECTIVITY_PROXY_VERSION=" + opts.ProxyVersion,
+		proxyversion.EnvProxyVersion + "=" + proxyversion.EnvName(proxyversion.WithEnv(func(string) string { return "" }, opts.ProxyVersion)),
 	}, k.extraEnv...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -197,7 +198,7 @@ func TestExecWithoutEnableExecDropsBundle(t *testing.T) {
 // function's and the legacy plugin's inherited environment), as the
 // kustomize command of docs/kustomize.md relies on.
 func TestEveryWiringPassesTheProxyVersion(t *testing.T) {
-	opts := Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), ProxyVersion: "v0.28"}
+	opts := Options{BootstrapIP: netip.MustParseAddr("192.0.2.10"), ProxyVersion: proxyversion.V028}
 	wirings := []struct {
 		name  string
 		cli   func(testing.TB) *kustomizeCLI

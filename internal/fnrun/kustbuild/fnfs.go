@@ -34,6 +34,7 @@ type fnFS struct {
 	filesys.FileSystem
 	getenv   func(string) string
 	ip       netip.Addr // Options.BootstrapIP
+	ipFrom   string     // Options.BootstrapIPFrom
 	specOnly bool       // ReadSpec: stop at the first KonnectivityBundle config
 	overlay  string     // the target as messages name it
 

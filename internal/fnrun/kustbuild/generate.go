@@ -193,6 +193,6 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 // bootstrapip.Settle: the zero Addr leaves it to the generator's own
 // sources and checks.
 func (f *fnFS) settle(own bundle.Spec) (netip.Addr, error) {
-	return bootstrapip.Settle(bootstrapip.Given{Flag: f.ip, Spec: own.BootstrapIP, Family: bootstrapip.Family(own.IPFamily),
+	return bootstrapip.Settle(bootstrapip.Given{Flag: f.ip, From: f.ipFrom, Spec: own.BootstrapIP, Family: bootstrapip.Family(own.IPFamily),
 		Enabled: *own.Enabled, Overlay: f.overlay})
 }

@@ -155,7 +155,7 @@ func TestModelSpecIsThePatchedConfig(t *testing.T) {
 		{"upi", "", "ipv4", proxyversion.V028.DefaultMode, true, 9091}, // the overlay pins proxyVersion v0.28 over the option
 	}
 	for _, tc := range cases {
-		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), ProxyVersion: "v0.36", Getenv: noEnv})
+		m, err := BuildModel(tc.overlay, Options{BootstrapIP: ipOf(tc.ip), ProxyVersion: proxyversion.V036, Getenv: noEnv})
 		if err != nil {
 			t.Fatalf("%s: %v", tc.overlay, err)
 		}

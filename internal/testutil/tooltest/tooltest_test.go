@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -37,7 +38,7 @@ func TestWriteOverlay(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: netip.MustParseAddr(tc.ip), ProxyVersion: "v0.36", Getenv: func(string) string { return "" }})
+			out, err := kustbuild.Build(tooltest.WriteOverlay(t, tc.o), kustbuild.Options{BootstrapIP: netip.MustParseAddr(tc.ip), ProxyVersion: proxyversion.V036, Getenv: func(string) string { return "" }})
 			if err != nil {
 				t.Fatal(err)
 			}

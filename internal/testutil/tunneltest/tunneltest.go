@@ -114,7 +114,7 @@ func NewWith(t *testing.T, o Options) *Host {
 		o.Version = proxyversion.Newest
 	}
 	if _, err := render.Run(context.Background(), render.Options{Overlay: modeOverlay(t, o), Root: h.Root, BootstrapIP: netip.MustParseAddr(h.Addr.Boot),
-		Image: image, Pin: kustbuild.PinKeep, ProxyVersion: o.Version.Name}); err != nil {
+		Image: image, Pin: kustbuild.PinKeep, ProxyVersion: o.Version}); err != nil {
 		t.Fatalf("render %s: %v", o.Overlay, err)
 	}
 	if h.Rendered, err = renderedroot.Load(h.Root); err != nil {

@@ -31,6 +31,9 @@ type Options struct {
 // Report says what the run did; Run returns it with what was done so far
 // even on error, or nil when it never held the lock.
 type Report struct {
+	// Dir is the certificate directory as it was given (Certs.Dir), as
+	// the report names it.
+	Dir string
 	// Recovered says how an interrupted run was finished or undone first.
 	Recovered string
 	// Swept lists the temporary files of an older certs that were removed.
@@ -69,7 +72,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 		return nil, err
 	}
 	defer s.Close()
-	rep := &Report{Recovered: s.Recovered}
+	rep := &Report{Dir: opts.Certs.Dir, Recovered: s.Recovered}
 	rep.Swept, err = s.Sweep(rel)
 	if err != nil {
 		return rep, err

@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
 
@@ -105,7 +106,7 @@ func TestBadInputUnwritableRoot(t *testing.T) {
 // mirror with images:, which --image would otherwise override.
 func TestImageOmittedNeedsAPinnedOverlay(t *testing.T) {
 	opts := baseOpts(t.TempDir())
-	opts.Image, opts.ProxyVersion = "", "v0.36"
+	opts.Image, opts.ProxyVersion = "", proxyversion.V036
 	expectInputError(t, runBad(t, opts), "--image", "placeholder image")
 
 	root := t.TempDir()

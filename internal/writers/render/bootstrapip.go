@@ -44,11 +44,25 @@ func settleError(err error) error {
 	case errors.As(err, &missing):
 		return inputSentencef(bootstrapip.FlagField, missing.Fix(), "%s", missing.Message()).usage()
 	case errors.As(err, &conflict):
-		return inputSentencef(bootstrapip.FlagField, conflict.Fix(), "%s", conflict.Message())
+		return inputSentencef(conflict.Field(), conflict.Fix(), "%s", conflict.Message())
 	case errors.As(err, &field):
 		return ipInputError(field.Field, field.Err)
 	case errors.As(err, &detect):
 		return inputErrorf(bootstrapip.FlagField, "pass the address explicitly", "%v", detect)
 	}
 	return err
+}
+
+// ipFrom names where the address settleIP decided came from when it was not
+// --bootstrap-ip, for the build's settle of the overlay's other configs
+// (spec as settleIP got it): "" when the flag gave it.
+func ipFrom(opts Options, spec *bundlev1.Spec, source string) string {
+	ownIP := spec != nil && spec.BootstrapIP != ""
+	switch {
+	case opts.AutoBootstrapIP && !ownIP:
+		return "--bootstrap-ip auto (" + source + ")"
+	case opts.AutoBootstrapIP || !opts.BootstrapIP.IsValid():
+		return "the overlay's first KonnectivityBundle config"
+	}
+	return ""
 }

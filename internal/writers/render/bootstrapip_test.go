@@ -1,6 +1,8 @@
 package render
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
@@ -79,5 +81,33 @@ func expectSettled(t *testing.T, opts Options, want, field, text string) {
 	}
 	if rep := mustRun(t, opts); rep.BootstrapIP != want {
 		t.Errorf("rendered for %s, want %s", rep.BootstrapIP, want)
+	}
+}
+
+// TestBootstrapIPTwoConfigs: render settles the first config's address for
+// the whole overlay, so a second config naming another address is a
+// conflict that blames the overlay's addresses, not a --bootstrap-ip that
+// was never given.
+func TestBootstrapIPTwoConfigs(t *testing.T) {
+	dir := t.TempDir()
+	for name, ip := range map[string]string{"a": testIP, "b": "192.0.2.99"} {
+		config := "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata:\n  name: konnectivity-" + name +
+			"\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: konnectivity-bundle\n        args: [fn]\nspec:\n  bootstrapIP: " + ip + "\n"
+		if err := os.WriteFile(filepath.Join(dir, name+".yaml"), []byte(config), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	kustomization := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\ngenerators:\n- a.yaml\n- b.yaml\n"
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(kustomization), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, flag := range []string{"", autoIP} {
+		t.Run("flag "+flag, func(t *testing.T) {
+			opts := baseOpts(t.TempDir())
+			opts.Overlay = dir
+			setIP(&opts, flag)
+			expectSettled(t, opts, "", "overlay spec.bootstrapIP",
+				"192.0.2.99 disagrees with "+testIP+", the address from the overlay's first KonnectivityBundle config")
+		})
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
@@ -34,7 +35,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	if err != nil {
 		return nil, netip.Addr{}, "", err
 	}
-	kopts.BootstrapIP = ip
+	kopts.BootstrapIP, kopts.BootstrapIPFrom = ip, ipFrom(opts, spec, source)
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
 		return nil, netip.Addr{}, "", buildError(err)
@@ -51,6 +52,10 @@ func buildError(err error) error {
 	var input *InputError
 	if errors.As(err, &input) {
 		return input // already says which flag or field to change
+	}
+	var conflict *bootstrapip.ConflictError
+	if errors.As(err, &conflict) { // two configs of the overlay name two addresses
+		return settleError(conflict)
 	}
 	var pin *kustbuild.PinConflictError
 	if errors.As(err, &pin) {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -31,8 +32,8 @@ type Options struct {
 	// Image is the apiserver-network-proxy image reference.
 	Image string
 	// ProxyVersion is --proxy-version: the proxy version the image runs
-	// (kustbuild.Options.ProxyVersion).
-	ProxyVersion string
+	// (kustbuild.Options.ProxyVersion); nil when not given.
+	ProxyVersion *proxyversion.Version
 	// Pin is what Image (or KONNECTIVITY_IMAGE) does to an image the overlay
 	// pins: an error by default (kustbuild.PinPolicy).
 	Pin kustbuild.PinPolicy
@@ -69,7 +70,10 @@ type FileReport struct {
 
 // Report says what render did, or with DryRun would do.
 type Report struct {
-	Root        string
+	Root string
+	// Overlay names the overlay as it was given, or the default overlay's
+	// name when none was.
+	Overlay     string
 	DryRun      bool
 	Disabled    bool // the overlay produces nothing (bootstrap-in-place)
 	BootstrapIP string

@@ -47,7 +47,7 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	defer s.Close()
 	h := s.Root
 	in.root = h.Dir()
-	rep := &Report{Root: in.root, DryRun: opts.DryRun, Recovered: s.Recovered}
+	rep := &Report{Root: in.root, Overlay: overlayName(opts.Overlay), DryRun: opts.DryRun, Recovered: s.Recovered}
 	if err := hosttxn.Stopped(ctx); err != nil {
 		return rep, err // after the recovery, before any change of its own
 	}
