@@ -19,9 +19,9 @@ import (
 func agentArgs(s *v1alpha1.Spec) []string {
 	args := []string{
 		"--logtostderr=true",
-		"--ca-cert=" + ContainerCertDir + "/ca.crt",
-		"--agent-cert=" + ContainerCertDir + "/tls.crt",
-		"--agent-key=" + ContainerCertDir + "/tls.key",
+		"--ca-cert=" + containerCertDir + "/ca.crt",
+		"--agent-cert=" + containerCertDir + "/tls.crt",
+		"--agent-key=" + containerCertDir + "/tls.key",
 		"--proxy-server-host=" + s.BootstrapIP,
 		fmt.Sprintf("--proxy-server-port=%d", s.Server.AgentPort),
 		fmt.Sprintf("--health-server-port=%d", s.Agent.HealthPort),
@@ -105,7 +105,7 @@ func agentPodSpec(s *v1alpha1.Spec) corev1.PodSpec {
 				RunAsNonRoot:             ptr.To(true),
 				Capabilities:             &corev1.Capabilities{Drop: []corev1.Capability{"ALL"}},
 			},
-			VolumeMounts: []corev1.VolumeMount{{Name: hostlayout.AgentSecretName, MountPath: ContainerCertDir, ReadOnly: true}},
+			VolumeMounts: []corev1.VolumeMount{{Name: hostlayout.AgentSecretName, MountPath: containerCertDir, ReadOnly: true}},
 			// proxy-agent writes no termination message; its log's last line
 			// is why it exited (klog's "error: unknown flag: ..."), which
 			// the kubelet then records, so wait can quote it per node.

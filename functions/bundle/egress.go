@@ -2,6 +2,7 @@ package bundle
 
 import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
@@ -29,8 +30,8 @@ func egressSelector(s *v1alpha1.Spec) map[string]any {
 		return map[string]any{"name": name, "connection": map[string]any{"proxyProtocol": "Direct"}}
 	}
 	return map[string]any{
-		"apiVersion": hostlayout.EgressAPIVersion,
-		"kind":       hostlayout.EgressKind,
+		"apiVersion": egressconfig.APIVersion,
+		"kind":       egressconfig.Kind,
 		"metadata":   configMeta(s, hostlayout.EgressObjectName, hostlayout.PlacementKASEgressConfig, s.Paths.HostEgressPath()),
 		"egressSelections": []any{
 			map[string]any{"name": "cluster", "connection": map[string]any{

@@ -11,7 +11,7 @@ import (
 const (
 	ServerCommand        = "/usr/bin/proxy-server"
 	AgentCommand         = "/usr/bin/proxy-agent"
-	ContainerCertDir     = "/etc/konnectivity"
+	containerCertDir     = "/etc/konnectivity"
 	serverCertsVolume    = "konnectivity-certs"
 	bootstrapConfigsName = "bootstrap-configs"
 )

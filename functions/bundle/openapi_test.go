@@ -14,6 +14,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -32,7 +33,7 @@ var clusterKinds = map[string]func() any{
 
 // hostConfigKinds are files for the kube-apiserver, not API objects.
 var hostConfigKinds = map[string]bool{
-	hostlayout.EgressAPIVersion + "/" + hostlayout.EgressKind:     true,
+	egressconfig.APIVersion + "/" + egressconfig.Kind:             true,
 	hostlayout.OverrideAPIVersion + "/" + hostlayout.OverrideKind: true,
 }
 

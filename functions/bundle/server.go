@@ -12,9 +12,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// HealthBindAddress is where the server's health port listens and where its
+// healthBindAddress is where the server's health port listens and where its
 // probes look: loopback, since nothing off the bootstrap host needs it.
-const HealthBindAddress = "127.0.0.1"
+const healthBindAddress = "127.0.0.1"
 
 // serverArgs are the proxy-server flags. UDS for the KAS means --server-port=0
 // and no --server-* TLS flags; agents authenticate with mTLS against the
@@ -36,11 +36,11 @@ func serverArgs(s *v1alpha1.Spec) []string {
 		fmt.Sprintf("--health-port=%d", s.Server.HealthPort),
 		// Only the kubelet's probes (host 127.0.0.1) and status need the
 		// health port; upstream binds it to every interface of the host.
-		"--health-bind-address="+HealthBindAddress,
+		"--health-bind-address="+healthBindAddress,
 		fmt.Sprintf("--admin-port=%d", s.Server.AdminPort),
-		"--cluster-cert="+ContainerCertDir+"/server.crt",
-		"--cluster-key="+ContainerCertDir+"/server.key",
-		"--cluster-ca-cert="+ContainerCertDir+"/ca.crt",
+		"--cluster-cert="+containerCertDir+"/server.crt",
+		"--cluster-key="+containerCertDir+"/server.key",
+		"--cluster-ca-cert="+containerCertDir+"/ca.crt",
 		"--keepalive-time="+s.Server.KeepaliveTime,
 		"--proxy-strategies="+joinComma(s.Server.ProxyStrategies),
 		"--server-count=1",
@@ -61,7 +61,7 @@ func serverArgs(s *v1alpha1.Spec) []string {
 // readyz-never-ready).
 func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 	directory, orCreate := corev1.HostPathDirectory, corev1.HostPathDirectoryOrCreate
-	probe := httpProbe(HealthBindAddress, "/healthz", s.Server.HealthPort)
+	probe := httpProbe(healthBindAddress, "/healthz", s.Server.HealthPort)
 	return &corev1.Pod{
 		TypeMeta: metav1.TypeMeta{APIVersion: "v1", Kind: "Pod"},
 		ObjectMeta: metav1.ObjectMeta{
@@ -83,7 +83,7 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 				ReadinessProbe: probe,
 				VolumeMounts: []corev1.VolumeMount{
 					{Name: bootstrapConfigsName, MountPath: s.Paths.BootstrapConfigDir},
-					{Name: serverCertsVolume, MountPath: ContainerCertDir, ReadOnly: true},
+					{Name: serverCertsVolume, MountPath: containerCertDir, ReadOnly: true},
 				},
 			}},
 			Volumes: []corev1.Volume{

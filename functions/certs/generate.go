@@ -41,16 +41,16 @@ type leafKind struct {
 // ECDHE key exchange needs (all Go TLS 1.2+ suites the ANP binaries offer),
 // and openssl's sslserver/sslclient purposes accept it.
 var (
-	serverLeaf = leafKind{name: "server", cn: ServerCommonName, eku: x509.ExtKeyUsageServerAuth,
+	serverLeaf = leafKind{name: "server", cn: serverCommonName, eku: x509.ExtKeyUsageServerAuth,
 		certFn: hostlayout.ServerCertFile, keyFn: hostlayout.ServerKeyFile, withIPs: true}
-	agentLeaf = leafKind{name: "agent", cn: AgentCommonName, eku: x509.ExtKeyUsageClientAuth,
+	agentLeaf = leafKind{name: "agent", cn: agentCommonName, eku: x509.ExtKeyUsageClientAuth,
 		certFn: hostlayout.AgentCertFile, keyFn: hostlayout.AgentKeyFile}
 )
 
 // window is the validity period of a new certificate.
 func window(s settings, limit time.Time) (notBefore, notAfter time.Time) {
 	now := s.now.Truncate(time.Second)
-	notBefore, notAfter = now.Add(-Backdate), now.Add(s.validity)
+	notBefore, notAfter = now.Add(-backdate), now.Add(s.validity)
 	if !limit.IsZero() && notAfter.After(limit) {
 		notAfter = limit // no leaf outlives its CA
 	}
@@ -68,7 +68,7 @@ type request struct {
 func newRequest(s settings, cn string) (request, error) {
 	csrPEM, keyPEM, err := csr.ParseRequest(&csr.CertificateRequest{
 		CN:         cn,
-		Names:      []csr.Name{{O: Organization}},
+		Names:      []csr.Name{{O: organization}},
 		KeyRequest: s.key.request(),
 	})
 	if err != nil {
@@ -144,7 +144,7 @@ func sign(tmpl, issuer *x509.Certificate, pub crypto.PublicKey, issuerKey crypto
 
 // newCA makes the self-signed CA: path length 0, certSign and cRLSign.
 func newCA(s settings) (pair, error) {
-	r, err := newRequest(s, CACommonName)
+	r, err := newRequest(s, caCommonName)
 	if err != nil {
 		return pair{}, err
 	}

@@ -23,10 +23,10 @@ func inspectCA(s settings, files map[string][]byte) (loaded, string) {
 	if got, _ := specOf(c.PublicKey); got != s.key {
 		return loaded{}, fmt.Sprintf("key algorithm changed from %v to %v", got, s.key)
 	}
-	if c.Subject.CommonName != CACommonName || !slices.Equal(c.Subject.Organization, []string{Organization}) ||
+	if c.Subject.CommonName != caCommonName || !slices.Equal(c.Subject.Organization, []string{organization}) ||
 		!c.IsCA || !c.BasicConstraintsValid || c.MaxPathLen != 0 || !c.MaxPathLenZero ||
 		c.KeyUsage&x509.KeyUsageCertSign == 0 {
-		return loaded{}, fmt.Sprintf("%s is not a %s CA with path length 0 (subject %q)", path, CACommonName, c.Subject)
+		return loaded{}, fmt.Sprintf("%s is not a %s CA with path length 0 (subject %q)", path, caCommonName, c.Subject)
 	}
 	if err := c.CheckSignatureFrom(c); err != nil {
 		return loaded{}, fmt.Sprintf("%s is not validly self-signed: %v", path, err)
@@ -48,7 +48,7 @@ func inspectLeaf(s settings, files map[string][]byte, k leafKind, ca *x509.Certi
 	if err := c.CheckSignatureFrom(ca); err != nil {
 		return fmt.Sprintf("%s is not signed by %s", path, filepath.Join(s.dir, hostlayout.CACertFile))
 	}
-	if c.Subject.CommonName != k.cn || !slices.Equal(c.Subject.Organization, []string{Organization}) ||
+	if c.Subject.CommonName != k.cn || !slices.Equal(c.Subject.Organization, []string{organization}) ||
 		c.IsCA || !slices.Equal(c.ExtKeyUsage, []x509.ExtKeyUsage{k.eku}) || len(c.UnknownExtKeyUsage) != 0 {
 		return fmt.Sprintf("%s is not a %s certificate for %s only (subject %q)", path, k.cn, extUsageName(k.eku), c.Subject)
 	}
@@ -87,8 +87,8 @@ func timeReason(path string, c *x509.Certificate, now time.Time) string {
 		return fmt.Sprintf("%s is not valid before %s (did the clock go back?)", path, c.NotBefore.Format(time.RFC3339))
 	case !now.Before(c.NotAfter):
 		return fmt.Sprintf("%s expired at %s", path, c.NotAfter.Format(time.RFC3339))
-	case c.NotAfter.Sub(now) <= RenewBefore:
-		return fmt.Sprintf("%s expires at %s, in %v or less", path, c.NotAfter.Format(time.RFC3339), RenewBefore)
+	case c.NotAfter.Sub(now) <= renewBefore:
+		return fmt.Sprintf("%s expires at %s, in %v or less", path, c.NotAfter.Format(time.RFC3339), renewBefore)
 	}
 	return ""
 }

@@ -17,22 +17,22 @@ import (
 
 // Certificate shape as the installer makes them (functions/certs/README.md).
 const (
-	CACommonName     = "konnectivity-signer"
-	ServerCommonName = "konnectivity-server"
-	AgentCommonName  = "konnectivity-agent"
-	Organization     = "openshift"
+	caCommonName     = "konnectivity-signer"
+	serverCommonName = "konnectivity-server"
+	agentCommonName  = "konnectivity-agent"
+	organization     = "openshift"
 )
 
 // Policy constants.
 const (
 	// DefaultValidity matches the installer: bootstrap lasts well under a day.
 	DefaultValidity = 24 * time.Hour
-	// Backdate moves notBefore into the past so nodes whose clocks lag the
+	// backdate moves notBefore into the past so nodes whose clocks lag the
 	// bootstrap node's accept the certificates at once.
-	Backdate = 5 * time.Minute
-	// RenewBefore is the least remaining lifetime at which files are reused;
+	backdate = 5 * time.Minute
+	// renewBefore is the least remaining lifetime at which files are reused;
 	// a bootstrap that is still running then must not lose its tunnel.
-	RenewBefore = time.Hour
+	renewBefore = time.Hour
 )
 
 // Options says where the certificates live and what they must look like.
@@ -90,8 +90,8 @@ func (o Options) settings() (settings, error) {
 	if validity == 0 {
 		validity = DefaultValidity
 	}
-	if validity <= RenewBefore {
-		return settings{}, fieldErr("Validity", "%v: must be more than %v, or every run would regenerate the certificates", validity, RenewBefore)
+	if validity <= renewBefore {
+		return settings{}, fieldErr("Validity", "%v: must be more than %v, or every run would regenerate the certificates", validity, renewBefore)
 	}
 	key, err := parseKeySpec(o.KeyAlgorithm, o.KeySize)
 	if err != nil {

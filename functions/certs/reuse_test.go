@@ -33,7 +33,7 @@ func TestReuse(t *testing.T) {
 			first := ensure(t, opts)
 			ageFiles(t, opts.Dir)
 			before := mtimes(t, opts.Dir)
-			opts.Now = at(t0.Add(22 * time.Hour)) // later, but more than RenewBefore left
+			opts.Now = at(t0.Add(22 * time.Hour)) // later, but more than renewBefore left
 			second := ensure(t, opts)
 			if second.Generated {
 				t.Fatalf("second run regenerated: %s", second.Reason)
@@ -201,10 +201,10 @@ func forgeLeaf(t *testing.T, dir, certFn, keyFn string, notAfter time.Time, eku 
 	if err != nil {
 		t.Fatal(err)
 	}
-	cn := map[x509.ExtKeyUsage]string{x509.ExtKeyUsageServerAuth: ServerCommonName, x509.ExtKeyUsageClientAuth: AgentCommonName}[eku]
+	cn := map[x509.ExtKeyUsage]string{x509.ExtKeyUsageServerAuth: serverCommonName, x509.ExtKeyUsageClientAuth: agentCommonName}[eku]
 	tmpl := &x509.Certificate{
-		SerialNumber: big.NewInt(42), Subject: pkix.Name{CommonName: cn, Organization: []string{Organization}},
-		NotBefore: t0.Add(-Backdate), NotAfter: notAfter, KeyUsage: x509.KeyUsageDigitalSignature,
+		SerialNumber: big.NewInt(42), Subject: pkix.Name{CommonName: cn, Organization: []string{organization}},
+		NotBefore: t0.Add(-backdate), NotAfter: notAfter, KeyUsage: x509.KeyUsageDigitalSignature,
 		ExtKeyUsage: []x509.ExtKeyUsage{eku}, BasicConstraintsValid: true,
 	}
 	if ip != "" {
@@ -236,7 +236,7 @@ func TestNoLeafOutlivesCA(t *testing.T) {
 	if !server.NotAfter.Equal(ca.NotAfter) {
 		t.Errorf("server notAfter %v, want the CA's %v (not %v)", server.NotAfter, ca.NotAfter, t0.Add(44*time.Hour))
 	}
-	if want := t0.Add(20*time.Hour - Backdate); !server.NotBefore.Equal(want) {
+	if want := t0.Add(20*time.Hour - backdate); !server.NotBefore.Equal(want) {
 		t.Errorf("server notBefore %v, want %v (backdated from the run's clock)", server.NotBefore, want)
 	}
 }

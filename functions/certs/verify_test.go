@@ -59,7 +59,7 @@ func checkShape(t *testing.T, r *Result, ip string, opts Options) {
 		len(agent.IPAddresses)+len(agent.DNSNames) != 0 {
 		t.Errorf("agent: subject %q EKU %v SANs %v %v", agent.Subject, agent.ExtKeyUsage, agent.IPAddresses, agent.DNSNames)
 	}
-	wantBefore, wantAfter := t0.Add(-Backdate), t0.Add(DefaultValidity)
+	wantBefore, wantAfter := t0.Add(-backdate), t0.Add(DefaultValidity)
 	for name, c := range map[string]*x509.Certificate{"ca": ca, "server": server, "agent": agent} {
 		if !c.NotBefore.Equal(wantBefore) || !c.NotAfter.Equal(wantAfter) {
 			t.Errorf("%s: valid %v..%v, want %v..%v", name, c.NotBefore, c.NotAfter, wantBefore, wantAfter)

@@ -6,12 +6,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"k8s.io/apiserver/pkg/server/egressselector"
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // TestEgressAgreesWithKAS: for the egress object of every case, the checker
@@ -40,7 +39,7 @@ func TestEgressAgreesWithKAS(t *testing.T) {
 		checkerRejects := false
 		for _, f := range fs {
 			rule := result.Rule(f)
-			egressField := rule == "unknown-field" && strings.HasPrefix(result.Object(f), hostlayout.EgressKind+" ")
+			egressField := rule == "unknown-field" && strings.HasPrefix(result.Object(f), egressconfig.Kind+" ")
 			checkerRejects = checkerRejects || rule == "egress-invalid" || rule == "egress-api-version" || egressField
 		}
 		if kasRejects != checkerRejects {
@@ -62,7 +61,7 @@ func egressDocument(t *testing.T, stream []byte) string {
 		t.Fatal(err)
 	}
 	for _, n := range nodes {
-		if n.GetKind() != hostlayout.EgressKind {
+		if n.GetKind() != egressconfig.Kind {
 			continue
 		}
 		if _, err := n.Pipe(yaml.Clear("metadata")); err != nil {

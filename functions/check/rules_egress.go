@@ -11,9 +11,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 )
 
-// egressVersions are the only versions the KAS loads an EgressSelectorConfiguration from.
-var egressVersions = egressconfig.Versions
-
 // checkEgress: the egress file loads and validates in the KAS (egress-api-version,
 // egress-invalid), and tunnels the cluster selection (egress-cluster-missing,
 // egress-cluster-direct).
@@ -22,9 +19,9 @@ func checkEgress(b *bundlemodel.Bundle, _ Options, r *report) {
 	if o == nil || o.Malformed != nil {
 		return
 	}
-	if o.APIVersion != egressVersions[0] && o.APIVersion != egressVersions[1] {
+	if o.APIVersion != egressconfig.Versions[0] && o.APIVersion != egressconfig.Versions[1] {
 		r.errorf("egress-api-version", o.Ref(), "apiVersion", "use apiVersion: apiserver.k8s.io/v1beta1",
-			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressVersions, " and "), o.APIVersion)
+			"EgressSelectorConfiguration exists only as %s; the KAS cannot load %q", strings.Join(egressconfig.Versions, " and "), o.APIVersion)
 		return
 	}
 	if len(UnknownFields(o)) > 0 {

@@ -10,8 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-func newBuildCommand() *Command {
-	return &Command{
+func newBuildCommand() *command {
+	return &command{
 		Name:  "build",
 		Args:  buildArgs,
 		Short: "Build an overlay or kustomization in-process and print the bundle",

@@ -37,7 +37,7 @@ func overlayArg(command string, args []string) (string, error) {
 	case 1:
 		return args[0], nil
 	}
-	return "", Usagef("%s takes at most one OVERLAY or DIR, got %d", command, len(args))
+	return "", usagef("%s takes at most one OVERLAY or DIR, got %d", command, len(args))
 }
 
 // bundleSource is one bundle argument read into a YAML stream, and how

@@ -12,8 +12,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
-func newCertsCommand() *Command {
-	return &Command{
+func newCertsCommand() *command {
+	return &command{
 		Name:  "certs",
 		Short: "Create or refresh the Konnectivity CA, server and agent certificates",
 		Long: `Makes a self-signed CA (CN=konnectivity-signer), a server certificate for the
@@ -48,14 +48,14 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 	lockTimeoutFlag(fs, &lockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
-			return Usagef("certs takes no arguments, got %q", args)
+			return usagef("certs takes no arguments, got %q", args)
 		}
 		if err := opts.Validate(); err != nil {
 			return certsFlagError(err)
 		}
 		dir, err := filepath.Abs(opts.Dir)
 		if err != nil {
-			return Usagef("--dir: %v", err)
+			return usagef("--dir: %v", err)
 		}
 		sigs := catchSignals(io.Stderr, "certs")
 		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
@@ -79,7 +79,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 func certsExit(err error) error {
 	var outside *certset.NotBeneathError
 	if errors.As(err, &outside) {
-		return Usagef("%v", outside)
+		return usagef("%v", outside)
 	}
 	return err
 }
@@ -93,7 +93,7 @@ func certsFlagError(err error) error {
 	var fe *certs.FieldError
 	if errors.As(err, &fe) {
 		if flag, ok := flags[fe.Field]; ok {
-			return Usagef("%s: %v", flag, fe.Err)
+			return usagef("%s: %v", flag, fe.Err)
 		}
 	}
 	return err

@@ -12,8 +12,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func newCheckCommand() *Command {
-	return &Command{
+func newCheckCommand() *command {
+	return &command{
 		Name:  "check",
 		Args:  sourceArgs,
 		Short: "Check a bundle for everything that would break the tunnel",
@@ -48,7 +48,7 @@ that does not build.`,
 			quietFlag(fs, &quiet)
 			return func(io IO, args []string) error {
 				if len(args) > 1 {
-					return Usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
+					return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 				}
 				build.Getenv = io.Getenv
 				return runCheck(io, args, checkRun{format: format.Format(), certDir: *certDir, quiet: quiet}, opts, build)
@@ -73,18 +73,18 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 	src, err := readBundle(io, target, build)
 	stream := src.Stream
 	if err != nil {
-		return &ExitError{Code: 2, Err: err}
+		return &exitError{Code: 2, Err: err}
 	}
 	if run.certDir != "" {
 		if opts.CertFiles, err = check.ReadCertDir(run.certDir); err != nil {
-			return &ExitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
+			return &exitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
 	} else if opts.CertFiles, err = renderedCertFiles(target, src.Root); err != nil {
-		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
+		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
 	}
 	findings, err := check.Check(stream, opts)
 	if err != nil {
-		return &ExitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
+		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
 	code := result.ExitCode(findings)
 	rep := check.Checked{Findings: result.Findings(findings), Stream: stream, Target: describeTarget(target), Certs: opts.CertFiles != nil, Quiet: run.quiet}
@@ -93,7 +93,7 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 	}
 	if code != 0 {
 		r := result.NewReport(findings)
-		return &ExitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
+		return &exitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
 	return nil
 }

@@ -36,8 +36,8 @@ func StdIO() IO {
 	return IO{Stdin: os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Getenv: os.Getenv}
 }
 
-// Command is one subcommand.
-type Command struct {
+// command is one subcommand.
+type command struct {
 	Name  string // as typed: "build"
 	Args  string // argument synopsis: "[DIR]"
 	Short string // one line for the command list
@@ -57,30 +57,30 @@ type Command struct {
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
 }
 
-// ExitError makes a command exit with a specific code. A nil Err exits
+// exitError makes a command exit with a specific code. A nil Err exits
 // silently (the command already printed what it had to say).
-type ExitError struct {
+type exitError struct {
 	Code int
 	Err  error
 }
 
-func (e *ExitError) Error() string {
+func (e *exitError) Error() string {
 	if e.Err == nil {
 		return fmt.Sprintf("exit status %d", e.Code)
 	}
 	return e.Err.Error()
 }
 
-func (e *ExitError) Unwrap() error { return e.Err }
+func (e *exitError) Unwrap() error { return e.Err }
 
-// UsageError marks a mistake in how the command was called (exit code 2).
-type UsageError struct{ Msg string }
+// usageError marks a mistake in how the command was called (exit code 2).
+type usageError struct{ Msg string }
 
-func (e *UsageError) Error() string { return e.Msg }
+func (e *usageError) Error() string { return e.Msg }
 
-// Usagef builds a UsageError.
-func Usagef(format string, args ...any) error {
-	return &UsageError{Msg: fmt.Sprintf(format, args...)}
+// usagef builds a usageError.
+func usagef(format string, args ...any) error {
+	return &usageError{Msg: fmt.Sprintf(format, args...)}
 }
 
 // Config is what the program takes from outside this package: the values
@@ -95,7 +95,7 @@ type Config struct {
 
 // CLI is the program: its commands, in the order help lists them.
 type CLI struct {
-	commands []*Command
+	commands []*command
 }
 
 // New builds the program with every command. The list is the help order
@@ -127,7 +127,7 @@ func New(cfg Config) *CLI {
 }
 
 // listCommands refuses a command listed twice.
-func listCommands(cmds ...*Command) []*Command {
+func listCommands(cmds ...*command) []*command {
 	seen := map[string]bool{}
 	for _, c := range cmds {
 		if seen[c.Name] {
@@ -139,7 +139,7 @@ func listCommands(cmds ...*Command) []*Command {
 }
 
 // lookup finds a command by the name the user typed.
-func (c *CLI) lookup(name string) (*Command, bool) {
+func (c *CLI) lookup(name string) (*command, bool) {
 	for _, cmd := range c.commands {
 		if cmd.Name == name {
 			return cmd, true
@@ -181,13 +181,13 @@ func (c *CLI) Main(argv []string, io IO) int {
 	return c.runCommand(cmd, args[1:], io)
 }
 
-func newFlagSet(c *Command) *pflag.FlagSet {
+func newFlagSet(c *command) *pflag.FlagSet {
 	fs := pflag.NewFlagSet(ProgramName+" "+c.Name, pflag.ContinueOnError)
 	fs.SortFlags = false
 	return fs
 }
 
-func (c *CLI) runCommand(cmd *Command, args []string, io IO) int {
+func (c *CLI) runCommand(cmd *command, args []string, io IO) int {
 	fs := newFlagSet(cmd)
 	run := cmd.Setup(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -207,18 +207,18 @@ func (c *CLI) runCommand(cmd *Command, args []string, io IO) int {
 	return exitCode(io.Stderr, cmd, err)
 }
 
-func exitCode(stderr io.Writer, c *Command, err error) int {
+func exitCode(stderr io.Writer, c *command, err error) int {
 	if err == nil {
 		return 0
 	}
-	var exit *ExitError
+	var exit *exitError
 	if errors.As(err, &exit) {
 		if exit.Err != nil {
 			fmt.Fprintf(stderr, "%s %s: %s\n", ProgramName, c.Name, errorText(exit.Err))
 		}
 		return exit.Code
 	}
-	var usage *UsageError
+	var usage *usageError
 	if errors.As(err, &usage) {
 		fmt.Fprintf(stderr, "%s %s: %s\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, errorText(err), ProgramName, c.Name)
 		return exitUsage
@@ -258,7 +258,7 @@ const exampleImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 // printCommandHelp writes a command's --help in the order a reader wants
 // it: what it does and how it is called, then its flags, then what it
 // exits with and anything too long to come first.
-func printCommandHelp(w io.Writer, c *Command, fs *pflag.FlagSet) {
+func printCommandHelp(w io.Writer, c *command, fs *pflag.FlagSet) {
 	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.Short, strings.TrimSpace(fmt.Sprintf("%s %s [flags] %s", ProgramName, c.Name, c.Args)))
 	if c.Long != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))

@@ -35,8 +35,8 @@ func shellNames() []string {
 	return names
 }
 
-func newCompletionCommand(c *CLI) *Command {
-	return &Command{
+func newCompletionCommand(c *CLI) *command {
+	return &command{
 		Name:  "completion",
 		Args:  strings.Join(shellNames(), "|"),
 		Short: "Print the shell completion script for " + strings.Join(shellNames(), ", "),
@@ -53,14 +53,14 @@ binary itself, so it stays right when the binary changes.`,
 		Setup: func(*pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {
 				if len(args) != 1 {
-					return Usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
+					return usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
 				}
 				for _, s := range shells {
 					if s.name == args[0] {
 						return s.gen(c.cobraTree(io), io.Stdout)
 					}
 				}
-				return Usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
+				return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
 			}
 		},
 	}
@@ -100,7 +100,7 @@ func (c *CLI) cobraTree(io IO) *cobra.Command {
 // lists (valuesAnnotation) and its arguments' completion. Cobra keeps flag
 // completions in a process-wide table; a tree is built once per process in
 // practice, so the table's growth in tests does not matter.
-func cobraCommand(cmd *Command) *cobra.Command {
+func cobraCommand(cmd *command) *cobra.Command {
 	fs := newFlagSet(cmd)
 	cmd.Setup(fs)
 	cc := &cobra.Command{
@@ -132,7 +132,7 @@ func flagValues(fs *pflag.FlagSet) map[string][]string {
 // argCompletion offers the overlay names (and the shell's files) for each
 // bundle argument a command takes, its ArgValues for its argument, and
 // nothing else.
-func argCompletion(cmd *Command) cobra.CompletionFunc {
+func argCompletion(cmd *command) cobra.CompletionFunc {
 	return func(_ *cobra.Command, args []string, _ string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		switch {
 		case len(args) < cmd.Sources:

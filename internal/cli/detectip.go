@@ -10,8 +10,8 @@ import (
 
 // newDetectIPCommand looks routes up with routes (the kernel's, or a
 // test's stand-in).
-func newDetectIPCommand(routes bootstrapip.RouteSource) *Command {
-	return &Command{
+func newDetectIPCommand(routes bootstrapip.RouteSource) *command {
+	return &command{
 		Name:  "detect-ip",
 		Short: "Print the bootstrap node's IP address",
 		Long: `Prints ` + bootstrapip.EnvOverride + ` when it is set (it must be a usable
@@ -30,11 +30,11 @@ are errors.`,
 			verbose := fs.BoolP("verbose", "v", false, "also print where the address came from (stderr)")
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
-					return Usagef("detect-ip takes no arguments, got %q", args)
+					return usagef("detect-ip takes no arguments, got %q", args)
 				}
 				fam, err := bootstrapip.ParseFamily(*family)
 				if err != nil {
-					return Usagef("--family: %v", err)
+					return usagef("--family: %v", err)
 				}
 				d, err := bootstrapip.Detect(fam, io.Getenv, routes)
 				if err != nil {

@@ -24,8 +24,8 @@ render wrote, or -);
 --bootstrap-ip, --image and --proxy-version take A,B to build each side
 with its own. Secret data, certificates and keys show as fingerprints.`, helpWidth)
 
-func newDiffCommand() *Command {
-	return &Command{
+func newDiffCommand() *command {
+	return &command{
 		Name:  "diff",
 		Args:  "A B",
 		Short: "Show what differs between two bundles, object by object and field by field",
@@ -57,14 +57,14 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
 	return func(io IO, args []string) error {
 		if len(args) != 2 {
-			return Usagef("diff needs exactly two bundles A and B, got %d", len(args))
+			return usagef("diff needs exactly two bundles A and B, got %d", len(args))
 		}
 		useColour, err := wantColour(colour, io)
 		if err != nil {
-			return Usagef("--color: %v", err)
+			return usagef("--color: %v", err)
 		}
 		if args[0] == "-" && args[1] == "-" {
-			return Usagef("only one of A and B can be - (stdin)")
+			return usagef("only one of A and B can be - (stdin)")
 		}
 		opts, err := sideOptions(ips, images, versions, io.Getenv)
 		if err != nil {
@@ -73,13 +73,13 @@ func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
 		opts[0].Pin, opts[1].Pin = pin, pin
 		res, err := runDiff(io, args, overlays, opts)
 		if err != nil {
-			return &ExitError{Code: 2, Err: perSideHint(err, ips, images)}
+			return &exitError{Code: 2, Err: perSideHint(err, ips, images)}
 		}
 		if err := output.Write(io.Stdout, format.Format(), bundlediff.Report{Result: res, Colour: useColour}); err != nil {
-			return &ExitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
+			return &exitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
 		}
 		if !res.Equal() {
-			return &ExitError{Code: 1}
+			return &exitError{Code: 1}
 		}
 		return nil
 	}
@@ -115,7 +115,7 @@ func perSide[T any](flag string, vals []T) (a, b T, err error) {
 	case 2:
 		a, b = vals[0], vals[1]
 	default:
-		err = Usagef("%s takes one value or two (A,B), got %d", flag, len(vals))
+		err = usagef("%s takes one value or two (A,B), got %d", flag, len(vals))
 	}
 	return a, b, err
 }

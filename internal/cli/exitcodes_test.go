@@ -143,12 +143,12 @@ func TestExitForError(t *testing.T) {
 		{"locked", locked, exitLocked},
 		{"locked, wrapped", fmt.Errorf("an interrupted run waits to be recovered, and %w", locked), exitLocked},
 		{"other error", errors.New("disk on fire"), exitFailure},
-		{"usage", Usagef("--root: missing"), exitUsage},
-		{"chosen code", &ExitError{Code: exitRefused, Err: errors.New("refused")}, exitRefused},
+		{"usage", usagef("--root: missing"), exitUsage},
+		{"chosen code", &exitError{Code: exitRefused, Err: errors.New("refused")}, exitRefused},
 	}
 	for _, cmd := range exitCommands {
 		for _, tc := range cases {
-			if got := exitCode(io.Discard, &Command{Name: cmd}, tc.err); got != tc.want {
+			if got := exitCode(io.Discard, &command{Name: cmd}, tc.err); got != tc.want {
 				t.Errorf("%s, %s: exit %d, want %d", cmd, tc.name, got, tc.want)
 			}
 		}

@@ -22,6 +22,6 @@ func missingBootstrapIP(target string, opts kustbuild.Options) error {
 	if target == "" {
 		target = kustbuild.DefaultOverlay
 	}
-	return Usagef("--bootstrap-ip was not given, and overlay %s sets no spec.bootstrapIP: agents dial that address and the server certificate names it "+
+	return usagef("--bootstrap-ip was not given, and overlay %s sets no spec.bootstrapIP: agents dial that address and the server certificate names it "+
 		"(fix: pass --bootstrap-ip IP, or set $%s or spec.bootstrapIP in the overlay)", target, bundlev1.EnvBootstrapIP)
 }

@@ -408,10 +408,10 @@ func flagError(err error, hint func(name string) string) error {
 	var unknown *pflag.NotExistError
 	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
 		if h := hint(unknown.GetSpecifiedName()); h != "" {
-			return &UsageError{Msg: fmt.Sprintf("%v: %s", err, h)}
+			return &usageError{Msg: fmt.Sprintf("%v: %s", err, h)}
 		}
 	}
-	return &UsageError{Msg: err.Error()}
+	return &usageError{Msg: err.Error()}
 }
 
 // checkRequired refuses a required flag left empty, naming it.
@@ -419,7 +419,7 @@ func checkRequired(fs *pflag.FlagSet) error {
 	var missing error
 	fs.VisitAll(func(f *pflag.Flag) {
 		if missing == nil && f.Annotations[requiredAnnotation] != nil && f.Value.String() == "" {
-			missing = Usagef("--%s is required", f.Name)
+			missing = usagef("--%s is required", f.Name)
 		}
 	})
 	return missing

@@ -8,8 +8,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func newFnCommand() *Command {
-	return &Command{
+func newFnCommand() *command {
+	return &command{
 		Name:  "fn",
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
 		Long: wrap(`Serves the kinds `+strings.Join(dispatch.Kinds(), ", ")+`
@@ -27,7 +27,7 @@ field path); 2 usage error.`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
-					return Usagef("fn takes no arguments; it reads a ResourceList on stdin")
+					return usagef("fn takes no arguments; it reads a ResourceList on stdin")
 				}
 				return dispatch.Run(io.Stdin, io.Stdout, io.Getenv)
 			}

@@ -108,7 +108,7 @@ var hostileInputs = map[string]hostileInputRow{
 type hostileCommand struct {
 	name string
 	args string
-	// sources is how many bundle arguments the command takes (Command.Sources).
+	// sources is how many bundle arguments the command takes (command.Sources).
 	sources int
 	flags   *pflag.FlagSet
 	help    string // --help, spaces normalised

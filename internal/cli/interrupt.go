@@ -116,7 +116,7 @@ func dieBy(sig syscall.Signal) {
 // completed says what finishing meant, "" for "<noun> was completed";
 // cleaned is set when this run first recovered an earlier one or removed
 // what an older one left: the host is then not "as before" it started.
-func interruption(ctx context.Context, noun, completed string, cleaned bool, err error) *ExitError {
+func interruption(ctx context.Context, noun, completed string, cleaned bool, err error) *exitError {
 	var sig *signalError
 	if !errors.As(context.Cause(ctx), &sig) {
 		return nil
@@ -128,13 +128,13 @@ func interruption(ctx context.Context, noun, completed string, cleaned bool, err
 	var undone *hosttxn.UndoneError
 	switch {
 	case err == nil && completed == "":
-		return &ExitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s was completed", sig, noun)}
+		return &exitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s was completed", sig, noun)}
 	case err == nil:
-		return &ExitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s", sig, completed)}
+		return &exitError{Code: exitInterruptedCompleted, Err: fmt.Errorf("%v: %s", sig, completed)}
 	case !errors.Is(err, sig):
 		return nil
 	case errors.As(err, &undone) && undone.Began:
-		return &ExitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v: %s was undone, %s", sig, noun, before)}
+		return &exitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v: %s was undone, %s", sig, noun, before)}
 	}
-	return &ExitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before %s changed anything: %s", sig, noun, before)}
+	return &exitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before %s changed anything: %s", sig, noun, before)}
 }

@@ -23,8 +23,8 @@ check takes it; without one, ports builds the default overlay (` + kustbuild.Def
 --output nftables, iptables, firewalld or a cloud format writes the rules
 instead, from the node network (--from); see docs/firewall.md.`
 
-func newPortsCommand() *Command {
-	return &Command{
+func newPortsCommand() *command {
+	return &command{
 		Name:  "ports",
 		Args:  sourceArgs,
 		Short: "Print the network requirements (ports, direction, duration) of a bundle",
@@ -52,7 +52,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 	rf.register(fs)
 	return func(io IO, args []string) error {
 		if len(args) > 1 {
-			return Usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
+			return usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 		}
 		ruleOpts, err := rf.options(string(format.Format()))
 		if err != nil {

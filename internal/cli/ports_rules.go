@@ -38,35 +38,35 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 	opts := firewall.Options{Anywhere: rf.anywhere, Revoke: rf.revoke, NftChain: rf.nftChain, InfraID: rf.infraID}
 	if !firewall.IsFormat(format) {
 		if len(rf.from) > 0 || rf.anywhere || rf.revoke || rf.nftChain != "" || rf.infraID != "" {
-			return opts, Usagef("--from, --from-anywhere, --revoke, --nft-chain and --infra-id apply to the rule formats only (--output %s)", strings.Join(firewall.Formats(), "|"))
+			return opts, usagef("--from, --from-anywhere, --revoke, --nft-chain and --infra-id apply to the rule formats only (--output %s)", strings.Join(firewall.Formats(), "|"))
 		}
 		return opts, nil
 	}
 	if rf.nftChain != "" && format != "nftables" {
-		return opts, Usagef("--nft-chain applies to --output nftables only, not %s", format)
+		return opts, usagef("--nft-chain applies to --output nftables only, not %s", format)
 	}
 	if rf.nftChain != "" {
 		if _, err := firewall.ParseNftChain(rf.nftChain); err != nil {
-			return opts, &UsageError{Msg: err.Error()}
+			return opts, &usageError{Msg: err.Error()}
 		}
 	}
 	if err := firewall.InfraIDFits(format, rf.infraID); err != nil {
-		return opts, &UsageError{Msg: err.Error()}
+		return opts, &usageError{Msg: err.Error()}
 	}
 	if rf.infraID != "" {
 		if err := firewall.ParseInfraID(rf.infraID); err != nil {
-			return opts, &UsageError{Msg: err.Error()}
+			return opts, &usageError{Msg: err.Error()}
 		}
 	}
 	for _, s := range rf.from {
 		p, err := firewall.ParseFrom(s)
 		if err != nil {
-			return opts, &UsageError{Msg: err.Error()}
+			return opts, &usageError{Msg: err.Error()}
 		}
 		opts.From = append(opts.From, p)
 	}
 	if err := firewall.CheckSources(opts); err != nil {
-		return opts, &UsageError{Msg: err.Error()}
+		return opts, &usageError{Msg: err.Error()}
 	}
 	return opts, nil
 }

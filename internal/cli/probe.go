@@ -21,8 +21,8 @@ Service-backed webhook and APIService of --kubeconfig's cluster instead:
 reachable, refused, no agent, timeout or no endpoint (docs/troubleshooting.md);
 it says on stderr which kubeconfig it read and from where.`
 
-func newProbeCommand() *Command {
-	return &Command{
+func newProbeCommand() *command {
+	return &command{
 		Name:  "probe",
 		Args:  "TARGET | --webhooks [--kubeconfig FILE]",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
@@ -51,18 +51,18 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 			return runWebhookProbe(io, args, format.Format(), opts, web)
 		}
 		if len(args) != 1 {
-			return Usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
+			return usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
 		}
 		opts.Target = args[0]
 		res, err := egressprobe.Probe(context.Background(), opts)
 		if err != nil {
-			return Usagef("%v", err)
+			return usagef("%v", err)
 		}
 		if err := output.Write(io.Stdout, format.Format(), res); err != nil {
 			return err
 		}
 		if !res.OK {
-			return &ExitError{Code: 1}
+			return &exitError{Code: 1}
 		}
 		return nil
 	}
@@ -76,14 +76,14 @@ type webhookFlags struct {
 func runWebhookProbe(io IO, args []string, format output.Format, opts egressprobe.Options, web webhookFlags) error {
 	switch {
 	case len(args) != 0:
-		return Usagef("probe --webhooks takes no TARGET, got %d", len(args))
+		return usagef("probe --webhooks takes no TARGET, got %d", len(args))
 	}
 	choice, cluster, err := web.kube.openCluster(io, opts.Root, opts.Timeout)
 	switch {
 	case err != nil:
-		return Usagef("%v", err)
+		return usagef("%v", err)
 	case cluster == nil:
-		return Usagef("probe --webhooks needs the bootstrap kube-apiserver's kubeconfig: %s", choice)
+		return usagef("probe --webhooks needs the bootstrap kube-apiserver's kubeconfig: %s", choice)
 	}
 	rs, err := webhookprobe.Run(context.Background(), cluster, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
 	if werr := kuberead.Summary(choice, cluster).WriteText(io.Stderr); werr != nil {
@@ -96,7 +96,7 @@ func runWebhookProbe(io IO, args []string, format output.Format, opts egressprob
 		return err
 	}
 	if !webhookprobe.AllReachable(rs) {
-		return &ExitError{Code: 1}
+		return &exitError{Code: 1}
 	}
 	return nil
 }

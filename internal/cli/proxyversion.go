@@ -11,8 +11,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-func newProxyVersionCommand() *Command {
-	return &Command{
+func newProxyVersionCommand() *command {
+	return &command{
 		Name:  "proxy-version",
 		Args:  "--from-image REF | --from-help FILE|- | --list",
 		Short: "Print which apiserver-network-proxy version an image runs, for --proxy-version",
@@ -36,17 +36,17 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 			list := fs.Bool("list", false, "print every supported version's name, one a line, oldest first")
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
-					return Usagef("proxy-version takes no arguments, got %d", len(args))
+					return usagef("proxy-version takes no arguments, got %d", len(args))
 				}
 				if *list {
 					if *image != "" || *helpFile != "" {
-						return Usagef("--list takes neither --from-image nor --from-help")
+						return usagef("--list takes neither --from-image nor --from-help")
 					}
 					_, err := fmt.Fprintln(io.Stdout, strings.Join(proxyversion.VersionNames(), "\n"))
 					return err
 				}
 				if (*image == "") == (*helpFile == "") {
-					return Usagef("give exactly one of --from-image and --from-help, or --list")
+					return usagef("give exactly one of --from-image and --from-help, or --list")
 				}
 				v, err := proxyVersionOf(io.Stdin, *image, *helpFile)
 				if err != nil {

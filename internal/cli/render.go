@@ -22,8 +22,8 @@ writes nothing. teardown removes what it recorded. docs/render.md says where
 the bootstrap IP comes from, which certificates are reused, the lock and
 how an interrupted run is finished or undone.`
 
-func newRenderCommand() *Command {
-	return &Command{
+func newRenderCommand() *command {
+	return &command{
 		Name:  "render",
 		Args:  buildArgs,
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
@@ -64,7 +64,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if opts.Overlay = overlay; overlayFlag != "" {
 			if overlay != "" {
-				return Usagef("the overlay is given twice (%q and --overlay %q): give it as the argument only", overlay, overlayFlag)
+				return usagef("the overlay is given twice (%q and --overlay %q): give it as the argument only", overlay, overlayFlag)
 			}
 			opts.Overlay = overlayFlag
 		}
@@ -106,15 +106,15 @@ func renderExit(err error) error {
 	var durable *hosttxn.DurabilityError
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &durable):
-		return &ExitError{Code: exitNotDurable, Err: err}
+		return &exitError{Code: exitNotDurable, Err: err}
 	case errors.As(err, &input) && input.Usage: // a flag missing or refusing its value: exitTable's rule
-		return &UsageError{Msg: err.Error()}
+		return &usageError{Msg: err.Error()}
 	case errors.As(err, &input), errors.As(err, &unsafe), errors.Is(err, inputread.ErrTooLarge):
-		return &ExitError{Code: exitBadInput, Err: err}
+		return &exitError{Code: exitBadInput, Err: err}
 	case errors.As(err, &check):
-		return &ExitError{Code: exitCheckFailed, Err: err}
+		return &exitError{Code: exitCheckFailed, Err: err}
 	case errors.As(err, &refused):
-		return &ExitError{Code: exitRefused, Err: err}
+		return &exitError{Code: exitRefused, Err: err}
 	}
 	return err
 }

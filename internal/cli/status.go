@@ -24,8 +24,8 @@ node why its agent is not connected, and what used the tunnel, saying which
 kubeconfig it read and from where (or why none); --gather DIR writes the
 reports for the log bundle. See docs/troubleshooting.md.`
 
-func newStatusCommand() *Command {
-	return &Command{
+func newStatusCommand() *command {
+	return &command{
 		Name:  "status",
 		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
 		Long:  statusLong,
@@ -50,11 +50,11 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	kube := kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
-			return Usagef("status takes no arguments, got %q", args)
+			return usagef("status takes no arguments, got %q", args)
 		}
 		choice, cluster, err := kube.openCluster(io, opts.Root, opts.Timeout)
 		if err != nil {
-			return Usagef("%v", err)
+			return usagef("%v", err)
 		}
 		recovered, err := recoverInterrupted(opts.Root, opts.Timeout)
 		if err != nil {
@@ -78,7 +78,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 		}
 		if !rep.host.Usable {
-			return &ExitError{Code: exitFailure}
+			return &exitError{Code: exitFailure}
 		}
 		return nil
 	}

@@ -72,7 +72,7 @@ func (c *CLI) unknownCommand(w io.Writer, name string) {
 // flagHint answers an unknown flag of cmd: the overlay a command takes as
 // its argument, the commands that declare the flag when cmd does not, or
 // cmd's flags nearest to it; "" when none applies.
-func (c *CLI) flagHint(cmd *Command, fs *pflag.FlagSet, args []string) func(name string) string {
+func (c *CLI) flagHint(cmd *command, fs *pflag.FlagSet, args []string) func(name string) string {
 	return func(name string) string {
 		if name == "overlay" && cmd.Sources == 1 {
 			return fmt.Sprintf("%s takes the overlay as its argument: %s %s %s", cmd.Name, ProgramName, cmd.Name, flagValue(args, name, "OVERLAY"))

@@ -27,8 +27,8 @@ owner mark, the namespace last, saying which kubeconfig it read. Idempotent. Fir
 used the tunnel (--gather DIR: DIR/usage.json). docs/render.md says what it
 removes, what it refuses and how; docs/troubleshooting.md the usage report.`
 
-func newTeardownCommand() *Command {
-	return &Command{
+func newTeardownCommand() *command {
+	return &command{
 		Name:  "teardown",
 		Short: "Remove the bundle from the bootstrap host and the cluster",
 		Long:  teardownLong,
@@ -57,10 +57,10 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
-			return Usagef("teardown takes no arguments, got %q", args)
+			return usagef("teardown takes no arguments, got %q", args)
 		}
 		if timeout <= 0 {
-			return Usagef("--timeout: %s; give a positive duration such as 3s", timeout)
+			return usagef("--timeout: %s; give a positive duration such as 3s", timeout)
 		}
 		// An unusable kubeconfig fails before anything is read, written
 		// or removed; the usage report reads through the same reader.
@@ -138,9 +138,9 @@ func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, e
 	var ue *teardown.UnreachableError
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &ue):
-		return &ExitError{Code: exitUnreachable, Err: err}
+		return &exitError{Code: exitUnreachable, Err: err}
 	case err == nil && reportErr != nil:
-		return &ExitError{Code: exitReportNotWritten, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
+		return &exitError{Code: exitReportNotWritten, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
 	}
 	return err
 }

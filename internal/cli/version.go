@@ -55,8 +55,8 @@ func versionString(linked string) string {
 
 // newVersionCommand prints linked, the version cmd/konnectivity-bundle was
 // stamped with at link time, or what versionFrom falls back to.
-func newVersionCommand(linked string) *Command {
-	return &Command{
+func newVersionCommand(linked string) *command {
+	return &command{
 		Name:  "version",
 		Short: "Print the version of konnectivity-bundle",
 		Long: `Prints the version: the one make stamped from git describe, else the one
@@ -66,7 +66,7 @@ neither, e.g. go run).`,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {
 				if len(args) > 0 {
-					return Usagef("version takes no arguments")
+					return usagef("version takes no arguments")
 				}
 				fmt.Fprintf(io.Stdout, "%s %s\n", ProgramName, versionString(linked))
 				return nil

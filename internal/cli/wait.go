@@ -25,8 +25,8 @@ Service-backed webhook and APIService).
 Progress goes to stderr; on --timeout it exits 1 with one verdict, the cause
 and its fix. See docs/troubleshooting.md.`
 
-func newWaitCommand() *Command {
-	return &Command{
+func newWaitCommand() *command {
+	return &command{
 		Name:  "wait",
 		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
 		Long:  waitLong,
@@ -61,13 +61,13 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		if gatherDir != "" {
 			d, err := gather.Open(gatherDir)
 			if err != nil {
-				return &UsageError{Msg: err.Error()}
+				return &usageError{Msg: err.Error()}
 			}
 			dir = &d
 		}
 		choice, cluster, err := kube.openCluster(io, opts.Status.Root, opts.Timeout)
 		if err != nil {
-			return Usagef("%v", err)
+			return usagef("%v", err)
 		}
 		if cluster != nil {
 			opts.Cluster, opts.Nodes = cluster, nodeverdict.Over(cluster)
@@ -83,11 +83,11 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if dir != nil {
 			if err := gatherVerdict(*dir, v); err != nil {
-				return &ExitError{Code: exitReportNotWritten, Err: err}
+				return &exitError{Code: exitReportNotWritten, Err: err}
 			}
 		}
 		if !v.Ready {
-			return &ExitError{Code: exitFailure}
+			return &exitError{Code: exitFailure}
 		}
 		return nil
 	}
@@ -121,15 +121,15 @@ func gatherVerdict(dir gather.Dir, v *gate.Verdict) error {
 func checkWaitArgs(args []string, opts gate.Options) error {
 	switch {
 	case len(args) > 0:
-		return Usagef("wait takes no arguments, got %q; a target goes in --target", args)
+		return usagef("wait takes no arguments, got %q; a target goes in --target", args)
 	case opts.MinAgents < 1:
-		return Usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
+		return usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
 	case opts.Timeout <= 0:
-		return Usagef("--timeout: %s; give a positive duration such as 10m", opts.Timeout)
+		return usagef("--timeout: %s; give a positive duration such as 10m", opts.Timeout)
 	}
 	for _, t := range opts.Targets {
 		if err := egressprobe.CheckTarget(t); err != nil {
-			return Usagef("--target: %v", err)
+			return usagef("--target: %v", err)
 		}
 	}
 	return nil

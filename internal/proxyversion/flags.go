@@ -81,7 +81,7 @@ var serverFlags = map[string]Flag{
 	"authentication-audience":   {Kind: KindString},
 	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
 	"cipher-suites":             {Kind: KindString, Repeatable: true},
-	flagTLSFloor:                {Kind: KindString, Allowed: append([]string{""}, TLSVersions...), Since: "v0.35.0"},
+	flagTLSFloor:                {Kind: KindString, Allowed: append([]string{""}, tlsVersions...), Since: "v0.35.0"},
 	flagXfrChannel:              {Kind: KindInt, Default: "10", Since: "v0.31.0"},
 	"enable-lease-controller":   {Kind: KindBool, Default: "false", Since: "v0.31.0"},
 	"graceful-shutdown-timeout": {Kind: KindDuration, Default: "0s", Since: "v0.35.0"},

@@ -19,8 +19,8 @@ func (r Release) before(o Release) bool {
 // (FromImage) are both read from it.
 type Releases struct{ First, Last Release }
 
-// Contains reports whether r is in the range.
-func (rs Releases) Contains(r Release) bool {
+// contains reports whether r is in the range.
+func (rs Releases) contains(r Release) bool {
 	if r.before(rs.First) {
 		return false
 	}
@@ -43,7 +43,7 @@ func OldestRelease() Release { return Versions[0].OpenShift.First }
 // covers it.
 func forRelease(r Release) *Version {
 	for _, v := range Versions {
-		if v.OpenShift.Contains(r) {
+		if v.OpenShift.contains(r) {
 			return v
 		}
 	}

@@ -119,9 +119,9 @@ func validateDialBound(raw string) (fix, msg string) {
 	case d <= AgentDialTimeout:
 		return fmt.Sprintf("use more than the agent's own dial timeout %s, e.g. %s", AgentDialTimeout, DefaultBackendDialTimeout),
 			fmt.Sprintf("%s is not above the agent's own %s dial timeout: a target that does not answer would show as a tunnel timeout, not as unreachable", raw, AgentDialTimeout)
-	case d >= MaxWebhookTimeout:
-		return fmt.Sprintf("use less than %s, e.g. %s", MaxWebhookTimeout, DefaultBackendDialTimeout),
-			fmt.Sprintf("%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, MaxWebhookTimeout)
+	case d >= maxWebhookTimeout:
+		return fmt.Sprintf("use less than %s, e.g. %s", maxWebhookTimeout, DefaultBackendDialTimeout),
+			fmt.Sprintf("%s is not below the longest webhook timeout %s: every caller gives up first, so dials to a stuck agent still pile up", raw, maxWebhookTimeout)
 	}
 	return "", ""
 }
@@ -141,9 +141,9 @@ func checkDialBound(value string, _ Flag) *Problem {
 		return &Problem{Rule: "backend-dial-timeout-unbounded", Level: Weak,
 			Fix:     fmt.Sprintf("set %s=%s: above the agent's own %s dial timeout, below the kube-apiserver's 10s default webhook timeout", flag, DefaultBackendDialTimeout, AgentDialTimeout),
 			Message: flag + " is 0 (unbounded): dials to a stuck agent pile up until each webhook call's own timeout"}
-	case d >= MaxWebhookTimeout:
+	case d >= maxWebhookTimeout:
 		return &Problem{Rule: "backend-dial-timeout-unbounded", Level: Weak, Fix: "set " + flag + "=" + DefaultBackendDialTimeout,
-			Message: fmt.Sprintf("%s=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", flag, d, MaxWebhookTimeout)}
+			Message: fmt.Sprintf("%s=%s is not below the longest webhook timeout %s, so it never fires before the caller gives up", flag, d, maxWebhookTimeout)}
 	}
 	return nil
 }
@@ -168,9 +168,9 @@ func noDialBound(v *Version, mode string) *Problem {
 
 func validateTLSFloor(raw string) (fix, msg string) {
 	switch {
-	case !slices.Contains(TLSVersions, raw):
-		return "use one of: " + strings.Join(SecureTLSVersions, ", "), fmt.Sprintf("unknown value %q", raw)
-	case !slices.Contains(SecureTLSVersions, raw):
+	case !slices.Contains(tlsVersions, raw):
+		return "use one of: " + strings.Join(secureTLSVersions, ", "), fmt.Sprintf("unknown value %q", raw)
+	case !slices.Contains(secureTLSVersions, raw):
 		return "use VersionTLS12 or VersionTLS13", raw + " allows TLS versions RFC 8996 deprecates; proxy-server warns about it and agents never need it"
 	}
 	return "", ""
@@ -184,7 +184,7 @@ func checkTLSFloor(v string, flag Flag) *Problem {
 	case !flag.Allows(v):
 		return &Problem{Rule: "flag-value-invalid", Level: Fatal, Fix: "set " + name + "=VersionTLS12 or VersionTLS13",
 			Message: fmt.Sprintf("%s=%q is not a TLS version proxy-server knows; it refuses to start", name, v)}
-	case v != "" && !slices.Contains(SecureTLSVersions, v):
+	case v != "" && !slices.Contains(secureTLSVersions, v):
 		return &Problem{Rule: "tls-min-version-insecure", Level: Weak, Fix: "set " + name + "=VersionTLS12 (or VersionTLS13); agents never need less",
 			Message: fmt.Sprintf("%s=%s lets the agent listener speak TLS versions RFC 8996 deprecates", name, v)}
 	}

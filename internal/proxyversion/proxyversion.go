@@ -18,12 +18,12 @@ import (
 // Ports outside this range are refused by proxy-server and proxy-agent
 // (reserved and ephemeral ports).
 const (
-	MinPort = 1024
-	MaxPort = 49151
+	minPort = 1024
+	maxPort = 49151
 )
 
 // PortInRange reports whether the binaries accept p.
-func PortInRange(p int64) bool { return p >= MinPort && p <= MaxPort }
+func PortInRange(p int64) bool { return p >= minPort && p <= maxPort }
 
 // MinAgentKeepalive is the keepalive the server's gRPC enforcement policy
 // requires of agents; a shorter one gets them disconnected.
@@ -34,16 +34,16 @@ const MinAgentKeepalive = 30 * time.Second
 // answers the server's DIAL_REQ with the error.
 const AgentDialTimeout = 5 * time.Second
 
-// MaxWebhookTimeout is the longest timeoutSeconds the kube-apiserver allows
+// maxWebhookTimeout is the longest timeoutSeconds the kube-apiserver allows
 // a webhook (admissionregistration validation): a server dial timeout above
 // it never fires before every caller has given up.
-const MaxWebhookTimeout = 30 * time.Second
+const maxWebhookTimeout = 30 * time.Second
 
 // TLS versions for --tls-min-version. Below TLS 1.2 proxy-server warns
 // (RFC 8996 deprecates TLS 1.0 and 1.1); an empty value means TLS 1.2.
 var (
-	TLSVersions       = []string{"VersionTLS10", "VersionTLS11", "VersionTLS12", "VersionTLS13"}
-	SecureTLSVersions = []string{"VersionTLS12", "VersionTLS13"}
+	tlsVersions       = []string{"VersionTLS10", "VersionTLS11", "VersionTLS12", "VersionTLS13"}
+	secureTLSVersions = []string{"VersionTLS12", "VersionTLS13"}
 )
 
 // ProxyStrategies are the values of --proxy-strategies (case matters).

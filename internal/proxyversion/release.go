@@ -25,14 +25,14 @@ func (e *NoReleaseError) Error() string {
 	return fmt.Sprintf("the image %q %s, so it does not say which proxy version it runs", e.Image, e.Why)
 }
 
-// OldReleaseError is an image of an OpenShift release older than any
+// oldReleaseError is an image of an OpenShift release older than any
 // supported family ships in (OldestRelease).
-type OldReleaseError struct {
+type oldReleaseError struct {
 	Image   string
 	Release Release
 }
 
-func (e *OldReleaseError) Error() string {
+func (e *oldReleaseError) Error() string {
 	return fmt.Sprintf("the image %q names OpenShift %s, older than %s, the oldest release this tool supports (%s)", e.Image, e.Release, OldestRelease(), Names())
 }
 
@@ -47,9 +47,9 @@ func LearnFromImage(image string) string {
 
 // FromImage derives the version from an OpenShift image tag (:4.N): the
 // family whose OpenShift range holds the release (4.14 to 4.22 ship v0.28,
-// 4.23 and 5.x ship v0.36). An image of a release older than OldestRelease is an
-// *OldReleaseError; a reference by digest, one without a tag or a tag that
-// names no release is a *NoReleaseError.
+// 4.23 and 5.x ship v0.36). An image of a release older than OldestRelease is
+// an error naming both releases; a reference by digest, one without a tag or
+// a tag that names no release is a *NoReleaseError.
 func FromImage(ref string) (*Version, error) {
 	parsed, err := reference.Parse(ref)
 	if err != nil {
@@ -76,7 +76,7 @@ func FromImage(ref string) (*Version, error) {
 	if v := forRelease(r); v != nil {
 		return v, nil
 	}
-	return nil, &OldReleaseError{Image: ref, Release: r}
+	return nil, &oldReleaseError{Image: ref, Release: r}
 }
 
 // helpFlagName is a flag as pflag's --help lists it: "  -v, --v Level ...".

@@ -37,7 +37,7 @@ func TestFromImage(t *testing.T) {
 			}
 		})
 	}
-	var old *OldReleaseError
+	var old *oldReleaseError
 	if _, err := FromImage("x:4.13"); !errors.As(err, &old) || old.Release != (Release{4, 13}) {
 		t.Errorf("4.13 gave %v; want an *OldReleaseError for 4.13", err)
 	}

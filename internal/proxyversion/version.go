@@ -74,8 +74,9 @@ var V036 = func() *Version {
 // Versions are the supported families, oldest first.
 var Versions = []*Version{V028, V036}
 
-// Newest is the newest supported family.
-var Newest = V036
+// Newest is the newest supported family: the table's last row, so a new
+// version is one entry in Versions, not also a second name to move.
+var Newest = Versions[len(Versions)-1]
 
 func newVersion(name, upstream string, openshift Releases, standIn string, m ServerMetrics) *Version {
 	v := &Version{Name: name, Upstream: upstream, OpenShift: openshift, StandIn: standIn, Metrics: m}

@@ -49,7 +49,7 @@ type Detection struct {
 // source towards the probe address. getenv and route may be nil for no
 // environment and the real kernel.
 func Detect(fam Family, getenv func(string) string, route RouteSource) (Detection, error) {
-	fam = fam.Primary()
+	fam = fam.primary()
 	if getenv == nil {
 		getenv = func(string) string { return "" }
 	}

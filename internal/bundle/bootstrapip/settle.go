@@ -8,7 +8,7 @@ import (
 // The fields a settle error names: the flag, or the overlay's own address.
 const (
 	FlagField = "--bootstrap-ip"
-	SpecField = "overlay spec.bootstrapIP"
+	specField = "overlay spec.bootstrapIP"
 )
 
 // Given is every source of one KonnectivityBundle config's bootstrap IP,
@@ -43,7 +43,7 @@ type ConflictError struct {
 // Field is what the conflict blames: the flag, or the overlay's address.
 func (e *ConflictError) Field() string {
 	if e.From != "" {
-		return SpecField
+		return specField
 	}
 	return FlagField
 }
@@ -90,7 +90,7 @@ func (e *MissingError) Error() string {
 }
 
 // FieldError is an unusable address (Err) from one source, Field
-// (FlagField or SpecField).
+// (FlagField or specField).
 type FieldError struct {
 	Field string
 	Err   *Error
@@ -147,7 +147,7 @@ func Resolve(g Given, detect func(Family) (Detection, error)) (Detection, error)
 	if g.Auto {
 		flag = netip.Addr{}
 		if g.Spec == "" && g.Enabled {
-			det, err := detect(g.Family.Primary())
+			det, err := detect(g.Family.primary())
 			if err != nil {
 				return det, &DetectError{Err: err}
 			}
@@ -178,11 +178,11 @@ func resolve(flag netip.Addr, g Given) (netip.Addr, error) {
 		return ip, err
 	case !ip.IsValid():
 		_, err := Validate(g.Spec, g.Family) // the overlay's own address is unusable: say why
-		return ip, &FieldError{Field: SpecField, Err: AsError(err)}
+		return ip, &FieldError{Field: specField, Err: AsError(err)}
 	}
 	field := FlagField
 	if !flag.IsValid() {
-		field = SpecField
+		field = specField
 	}
 	if err := CheckFamily(ip, g.Family); err != nil {
 		return netip.Addr{}, &FieldError{Field: field, Err: AsError(err)}

@@ -69,9 +69,9 @@ func TestResolve(t *testing.T) {
 		{name: "auto keeps the overlay's", g: Given{Auto: true, Spec: "192.0.2.10", Enabled: true}, want: "192.0.2.10", source: "spec.bootstrapIP", noDetect: true},
 		{name: "auto finds nothing", g: Given{Auto: true, Family: IPv6, Enabled: true}, errType: "detect"},
 		{name: "conflict", g: Given{Flag: netip.MustParseAddr("192.0.2.20"), Spec: "192.0.2.10", Enabled: true}, errType: "conflict"},
-		{name: "unusable spec", g: Given{Spec: "127.0.0.1", Enabled: true}, errType: "field:" + SpecField},
+		{name: "unusable spec", g: Given{Spec: "127.0.0.1", Enabled: true}, errType: "field:" + specField},
 		{name: "flag of another family", g: Given{Flag: netip.MustParseAddr("192.0.2.20"), Family: IPv6, Enabled: true}, errType: "field:" + FlagField},
-		{name: "spec of another family", g: Given{Spec: "2001:db8::10", Family: IPv4, Enabled: true}, errType: "field:" + SpecField},
+		{name: "spec of another family", g: Given{Spec: "2001:db8::10", Family: IPv4, Enabled: true}, errType: "field:" + specField},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

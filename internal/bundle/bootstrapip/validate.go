@@ -43,9 +43,9 @@ func FamilyOf(addr netip.Addr) Family {
 	return IPv6
 }
 
-// Primary is the address family of a cluster of family f: IPv6 for IPv6,
+// primary is the address family of a cluster of family f: IPv6 for IPv6,
 // IPv4 for everything else (dual-stack agents dial IPv4).
-func (f Family) Primary() Family {
+func (f Family) primary() Family {
 	if f == IPv6 {
 		return IPv6
 	}

@@ -135,14 +135,14 @@ func diffFlags(p path, ea, eb []argEntry, out *[]Change) {
 	for _, e := range ea {
 		inA[e.key] = true
 		if m, ok := byKey[e.key]; !ok {
-			*out = append(*out, Change{Op: OpRemove, Path: p.item(e.sel).String(), Old: e.raw})
+			*out = append(*out, Change{Op: opRemove, Path: p.item(e.sel).String(), Old: e.raw})
 		} else if m.raw != e.raw {
-			*out = append(*out, Change{Op: OpChange, Path: p.item(m.sel).String(), Old: e.raw, New: m.raw})
+			*out = append(*out, Change{Op: opChange, Path: p.item(m.sel).String(), Old: e.raw, New: m.raw})
 		}
 	}
 	for _, e := range eb {
 		if !inA[e.key] {
-			*out = append(*out, Change{Op: OpAdd, Path: p.item(e.sel).String(), New: e.raw})
+			*out = append(*out, Change{Op: opAdd, Path: p.item(e.sel).String(), New: e.raw})
 		}
 	}
 }

@@ -17,9 +17,9 @@ type Status string
 
 // Object statuses.
 const (
-	Added   Status = "added"
-	Removed Status = "removed"
-	Changed Status = "changed"
+	added   Status = "added"
+	removed Status = "removed"
+	changed Status = "changed"
 )
 
 // Op says what happened to a field.
@@ -27,12 +27,12 @@ type Op string
 
 // Field operations.
 const (
-	OpAdd    Op = "add"
-	OpRemove Op = "remove"
-	OpChange Op = "change"
+	opAdd    Op = "add"
+	opRemove Op = "remove"
+	opChange Op = "change"
 )
 
-// Change is one field that differs. Old is absent for OpAdd, New for OpRemove.
+// Change is one field that differs. Old is absent for opAdd, New for opRemove.
 type Change struct {
 	Op   Op     `json:"op"`
 	Path string `json:"path"`
@@ -57,8 +57,8 @@ type Result struct {
 // Equal reports whether the bundles mean the same to the cluster.
 func (r *Result) Equal() bool { return len(r.Objects) == 0 }
 
-// Count returns how many objects have status s.
-func (r *Result) Count(s Status) int {
+// count returns how many objects have status s.
+func (r *Result) count(s Status) int {
 	n := 0
 	for _, o := range r.Objects {
 		if o.Status == s {
@@ -86,18 +86,18 @@ func Compare(labelA string, a []manifest.Object, labelB string, b []manifest.Obj
 		inA[o.ID] = true
 		nb, ok := inB[o.ID]
 		if !ok {
-			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Removed})
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: removed})
 			continue
 		}
 		var cs []Change
 		diffValue(nil, o.Body, nb.Body, &cs)
 		if len(cs) > 0 {
-			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Changed, Changes: cs})
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: changed, Changes: cs})
 		}
 	}
 	for _, o := range b {
 		if !inA[o.ID] {
-			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: Added})
+			r.Objects = append(r.Objects, ObjectDiff{ID: o.ID, Status: added})
 		}
 	}
 	sortObjects(r.Objects)

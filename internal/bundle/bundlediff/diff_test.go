@@ -27,24 +27,24 @@ var diffCases = []struct {
 	{name: "null-is-absent"},
 	{name: "flags-reordered"},
 	{name: "flag-changed",
-		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": Changed},
+		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": changed},
 		want:   []string{"change spec.containers[konnectivity-server].args[--agent-port]"}},
 	{name: "flags-added-removed",
-		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": Changed},
+		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": changed},
 		want: []string{
 			"remove spec.containers[konnectivity-server].args[--health-port]",
 			"add spec.containers[konnectivity-server].args[--admin-port]",
 			"add spec.containers[konnectivity-server].args[--agent-bind-address]",
 		}},
 	{name: "positional-and-repeated",
-		status: map[string]Status{"v1 Pod default/p": Changed},
+		status: map[string]Status{"v1 Pod default/p": changed},
 		want: []string{
 			"change spec.containers[c].args[0]",
 			"change spec.containers[c].args[--agent-identifiers#2]",
 			"change spec.containers[c].command[0]",
 		}},
 	{name: "containers-by-name",
-		status: map[string]Status{"apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent": Changed},
+		status: map[string]Status{"apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent": changed},
 		want: []string{
 			"change spec.template.spec.containers[konnectivity-agent].image",
 			"change spec.template.spec.containers[konnectivity-agent].resources.requests.memory",
@@ -52,7 +52,7 @@ var diffCases = []struct {
 			"add spec.template.spec.containers[debug]",
 		}},
 	{name: "volumes-mounts-env",
-		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": Changed},
+		status: map[string]Status{"v1 Pod kube-system/konnectivity-server": changed},
 		want: []string{
 			"change spec.containers[konnectivity-server].env[GODEBUG].value",
 			"add spec.containers[konnectivity-server].env[NO_PROXY]",
@@ -61,13 +61,13 @@ var diffCases = []struct {
 		}},
 	{name: "objects-added-removed",
 		status: map[string]Status{
-			"v1 ConfigMap openshift-bootstrap-konnectivity/old-settings": Removed,
-			"v1 ConfigMap kube-system/same-name":                         Removed,
-			"v1 ConfigMap openshift-bootstrap-konnectivity/same-name":    Added,
-			"v1 Secret openshift-bootstrap-konnectivity/new-secret":      Added,
+			"v1 ConfigMap openshift-bootstrap-konnectivity/old-settings": removed,
+			"v1 ConfigMap kube-system/same-name":                         removed,
+			"v1 ConfigMap openshift-bootstrap-konnectivity/same-name":    added,
+			"v1 Secret openshift-bootstrap-konnectivity/new-secret":      added,
 		}},
 	{name: "annotations",
-		status: map[string]Status{"apiserver.k8s.io/v1beta1 EgressSelectorConfiguration konnectivity-egress-selector": Changed},
+		status: map[string]Status{"apiserver.k8s.io/v1beta1 EgressSelectorConfiguration konnectivity-egress-selector": changed},
 		want: []string{
 			"change egressSelections[cluster].connection.proxyProtocol",
 			"add egressSelections[etcd]",
@@ -75,21 +75,21 @@ var diffCases = []struct {
 			`add metadata.annotations["bundle.konnectivity.io/kas-config-mount"]`,
 		}},
 	{name: "type-change",
-		status: map[string]Status{"v1 Pod kube-system/p": Changed},
+		status: map[string]Status{"v1 Pod kube-system/p": changed},
 		want: []string{
 			"change spec.containers[c].livenessProbe.httpGet.port",
 			"change spec.containers[c].ports[0].containerPort",
 		}},
 	{name: "tolerations-resized",
-		status: map[string]Status{"apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent": Changed},
+		status: map[string]Status{"apps/v1 DaemonSet openshift-bootstrap-konnectivity/konnectivity-agent": changed},
 		want: []string{
 			"add spec.template.spec.nodeSelector",
 			"add spec.template.spec.tolerations[0]",
 		}},
 	{name: "secret-rotated",
 		status: map[string]Status{
-			"v1 ConfigMap openshift-bootstrap-konnectivity/server-ca":             Changed,
-			"v1 Secret openshift-bootstrap-konnectivity/konnectivity-agent-certs": Changed,
+			"v1 ConfigMap openshift-bootstrap-konnectivity/server-ca":             changed,
+			"v1 Secret openshift-bootstrap-konnectivity/konnectivity-agent-certs": changed,
 		},
 		want: []string{
 			`change data["server.crt"]`,
@@ -144,7 +144,7 @@ func compareFiles(t *testing.T, dir string) *Result {
 	return Compare("a.yaml", sides[0], "b.yaml", sides[1])
 }
 
-var goldenExt = map[output.Format]string{output.Text: "want.txt", Markdown: "want.md", output.JSON: "want.json"}
+var goldenExt = map[output.Format]string{output.Text: "want.txt", markdown: "want.md", output.JSON: "want.json"}
 
 func checkGolden(t *testing.T, dir string, r *Result, f output.Format) {
 	t.Helper()

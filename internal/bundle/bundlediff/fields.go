@@ -21,7 +21,7 @@ func diffValue(p path, a, b any, out *[]Change) {
 		}
 	}
 	if !equalValue(a, b) {
-		*out = append(*out, Change{Op: OpChange, Path: p.String(), Old: a, New: b})
+		*out = append(*out, Change{Op: opChange, Path: p.String(), Old: a, New: b})
 	}
 }
 
@@ -44,9 +44,9 @@ func diffMap(p path, a, b map[string]any, out *[]Change) {
 		q := p.field(k)
 		switch {
 		case !inA:
-			*out = append(*out, Change{Op: OpAdd, Path: q.String(), New: bv})
+			*out = append(*out, Change{Op: opAdd, Path: q.String(), New: bv})
 		case !inB:
-			*out = append(*out, Change{Op: OpRemove, Path: q.String(), Old: av})
+			*out = append(*out, Change{Op: opRemove, Path: q.String(), Old: av})
 		default:
 			if i, isArgv := argvFields[k]; isArgv && okA && okB {
 				diffFlags(q, argvA[i], argvB[i], out)

@@ -10,11 +10,11 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
-// Markdown is diff's format beyond text and JSON: a pull request comment.
-const Markdown output.Format = "markdown"
+// markdown is diff's format beyond text and JSON: a pull request comment.
+const markdown output.Format = "markdown"
 
 // Formats lists every format, the first the default (diff --output).
-var Formats = []output.Format{output.Text, Markdown, output.JSON}
+var Formats = []output.Format{output.Text, markdown, output.JSON}
 
 // Report is a result as diff writes it; Colour applies to text only.
 type Report struct {
@@ -27,7 +27,7 @@ func (r Report) WriteText(w io.Writer) error { return writeText(w, r.Result, r.C
 
 // WriteFormat writes the formats beyond text and JSON: Markdown.
 func (r Report) WriteFormat(w io.Writer, f output.Format) error {
-	if f != Markdown {
+	if f != markdown {
 		return fmt.Errorf("diff has no %s output", f)
 	}
 	return writeMarkdown(w, r.Result)
@@ -36,7 +36,7 @@ func (r Report) WriteFormat(w io.Writer, f output.Format) error {
 // JSONDocument is the result with whether it is equal and the counts.
 func (r Report) JSONDocument() any {
 	return jsonDocument{Result: r.Result, Equal: r.Equal(), Summary: map[Status]int{
-		Changed: r.Count(Changed), Added: r.Count(Added), Removed: r.Count(Removed),
+		changed: r.count(changed), added: r.count(added), removed: r.count(removed),
 	}}
 }
 
@@ -49,7 +49,7 @@ type jsonDocument struct {
 
 // summary is the closing count line, e.g. `2 changed, 1 added, 0 removed`.
 func summary(r *Result) string {
-	return fmt.Sprintf("%d changed, %d added, %d removed", r.Count(Changed), r.Count(Added), r.Count(Removed))
+	return fmt.Sprintf("%d changed, %d added, %d removed", r.count(changed), r.count(added), r.count(removed))
 }
 
 // display renders a value on one line: plain strings as they are, strings
@@ -87,9 +87,9 @@ func plainString(s string) bool {
 
 func opSign(op Op) string {
 	switch op {
-	case OpAdd:
+	case opAdd:
 		return "+"
-	case OpRemove:
+	case opRemove:
 		return "-"
 	}
 	return "~"
@@ -97,9 +97,9 @@ func opSign(op Op) string {
 
 func statusSign(s Status) string {
 	switch s {
-	case Added:
+	case added:
 		return "+"
-	case Removed:
+	case removed:
 		return "-"
 	}
 	return "~"
@@ -108,9 +108,9 @@ func statusSign(s Status) string {
 // changeText is the part after the path: `old -> new`, or the one value.
 func changeText(c Change) string {
 	switch c.Op {
-	case OpAdd:
+	case opAdd:
 		return display(c.New)
-	case OpRemove:
+	case opRemove:
 		return display(c.Old)
 	}
 	return display(c.Old) + " -> " + display(c.New)

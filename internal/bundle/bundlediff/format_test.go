@@ -14,7 +14,7 @@ func TestColour(t *testing.T) {
 		f      output.Format
 		colour bool
 		want   bool
-	}{{output.Text, true, true}, {output.Text, false, false}, {Markdown, true, false}, {output.JSON, true, false}} {
+	}{{output.Text, true, true}, {output.Text, false, false}, {markdown, true, false}, {output.JSON, true, false}} {
 		var buf bytes.Buffer
 		if err := output.Write(&buf, tc.f, Report{r, tc.colour}); err != nil {
 			t.Fatal(err)

@@ -50,11 +50,11 @@ func diffUnkeyed(p path, a, b []any, out *[]Change) {
 		}
 	}
 	for _, i := range removed {
-		*out = append(*out, Change{Op: OpRemove, Path: p.item(strconv.Itoa(i)).String(), Old: a[i]})
+		*out = append(*out, Change{Op: opRemove, Path: p.item(strconv.Itoa(i)).String(), Old: a[i]})
 	}
 	for j, used := range usedB {
 		if !used {
-			*out = append(*out, Change{Op: OpAdd, Path: p.item(strconv.Itoa(j)).String(), New: b[j]})
+			*out = append(*out, Change{Op: opAdd, Path: p.item(strconv.Itoa(j)).String(), New: b[j]})
 		}
 	}
 }
@@ -107,13 +107,13 @@ func diffKeyed(p path, key string, a, b []any, out *[]Change) {
 		if bv, ok := byName[name]; ok {
 			diffValue(q, it, bv, out)
 		} else {
-			*out = append(*out, Change{Op: OpRemove, Path: q.String(), Old: it})
+			*out = append(*out, Change{Op: opRemove, Path: q.String(), Old: it})
 		}
 	}
 	for _, it := range b {
 		name := fmt.Sprint(it.(map[string]any)[key])
 		if !inA[name] {
-			*out = append(*out, Change{Op: OpAdd, Path: p.item(name).String(), New: it})
+			*out = append(*out, Change{Op: opAdd, Path: p.item(name).String(), New: it})
 		}
 	}
 }

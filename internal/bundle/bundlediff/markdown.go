@@ -27,10 +27,10 @@ func writeMarkdown(w io.Writer, r *Result) error {
 		fmt.Fprintf(bw, "\n| | field | %s | %s |\n|---|---|---|---|\n", cell("old"), cell("new"))
 		for _, c := range o.Changes {
 			old, nu := "", ""
-			if c.Op != OpAdd {
+			if c.Op != opAdd {
 				old = code(display(c.Old))
 			}
-			if c.Op != OpRemove {
+			if c.Op != opRemove {
 				nu = code(display(c.New))
 			}
 			fmt.Fprintf(bw, "| %s | %s | %s | %s |\n", opSign(c.Op), code(c.Path), old, nu)

@@ -48,7 +48,7 @@ func summariseMap(body map[string]any, field string, base64Encoded bool) {
 			}
 			raw = dec
 		}
-		m[k] = Summarise(raw)
+		m[k] = summarise(raw)
 	}
 }
 
@@ -75,16 +75,16 @@ func redactPEM(v any) any {
 // carries a whole Secret as JSON, its keys base64-encoded.
 func redactString(s string) (string, bool) {
 	if strings.Contains(s, pemMarker) {
-		return Summarise([]byte(s)), true
+		return summarise([]byte(s)), true
 	}
 	for _, enc := range pemMarkerBase64 {
 		if !strings.Contains(s, enc) {
 			continue
 		}
 		if dec, err := base64.StdEncoding.DecodeString(strings.Join(strings.Fields(s), "")); err == nil {
-			return "base64 of " + Summarise(dec), true
+			return "base64 of " + summarise(dec), true
 		}
-		return "holds base64-encoded PEM, " + Summarise([]byte(s)), true
+		return "holds base64-encoded PEM, " + summarise([]byte(s)), true
 	}
 	return s, false
 }
@@ -105,10 +105,10 @@ var pemMarkerBase64 = func() []string {
 	return out
 }()
 
-// Summarise describes secret bytes without revealing them: each PEM
+// summarise describes secret bytes without revealing them: each PEM
 // certificate by fingerprint, subject, SANs and expiry; each key by type and
 // fingerprint; anything else by length and fingerprint.
-func Summarise(b []byte) string {
+func summarise(b []byte) string {
 	var parts []string
 	rest := b
 	for {

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/kio"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
@@ -143,7 +144,7 @@ func newObject(n *yaml.RNode) *Object {
 
 func (b *Bundle) classify(o *Object) {
 	switch o.Kind {
-	case hostlayout.EgressKind:
+	case egressconfig.Kind:
 		b.Egress = firstObject(b.Egress, o)
 	case hostlayout.OverrideKind:
 		b.Override = firstObject(b.Override, o)

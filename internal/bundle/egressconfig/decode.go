@@ -13,8 +13,11 @@ import (
 // Kind is the object's kind.
 const Kind = "EgressSelectorConfiguration"
 
+// APIVersion is the apiVersion the bundle writes the kind as.
+const APIVersion = "apiserver.k8s.io/v1beta1"
+
 // Versions are the only apiVersions the kube-apiserver loads the kind from.
-var Versions = []string{"apiserver.k8s.io/v1beta1", "apiserver.k8s.io/v1alpha1"}
+var Versions = []string{APIVersion, "apiserver.k8s.io/v1alpha1"}
 
 // egressSelectorConfiguration is the file's shape: the config and its type
 // fields, nothing else (a metadata field is unknown to the kube-apiserver's

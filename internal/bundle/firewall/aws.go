@@ -26,7 +26,7 @@ func writeAWSCLI(w *bufio.Writer, p *Plan) {
 		return
 	}
 	perm := map[string]any{"IpProtocol": "tcp", "FromPort": p.Req.Port, "ToPort": p.Req.Port}
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		key, field := "IpRanges", "CidrIp"
 		if f == bootstrapip.IPv6 {
 			key, field = "Ipv6Ranges", "CidrIpv6"
@@ -63,7 +63,7 @@ type ingress struct {
 // ingresses lists the plan's sources with stable names.
 func ingresses(p *Plan) []ingress {
 	var out []ingress
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		for i, pfx := range p.Sources[f] {
 			name := p.ruleName(f, i)
 			out = append(out, ingress{Name: name, Local: strings.TrimPrefix(name, p.InfraID+"-"), Family: f, CIDR: pfx.String()})

@@ -15,7 +15,7 @@ func writeAzure(w *bufio.Writer, p *Plan) {
 		[2]string{"AZ_RESOURCE_GROUP", "the cluster's resource group"},
 		[2]string{"AZ_NSG", "the network security group of the bootstrap NIC or subnet"})
 	if p.Revoke {
-		for _, f := range p.Families() {
+		for _, f := range p.families() {
 			fmt.Fprintf(w, "az network nsg rule delete --resource-group \"$AZ_RESOURCE_GROUP\" --nsg-name \"$AZ_NSG\" --name %s\n", p.ruleName(f, 0))
 		}
 		return
@@ -24,7 +24,7 @@ func writeAzure(w *bufio.Writer, p *Plan) {
 	fmt.Fprintln(w, `  --query "[?direction=='Inbound'].priority" --output tsv)`)
 	fmt.Fprintln(w, `taken=" $(echo $taken) " # the inbound priorities already taken, on one line: " 100 200 "`)
 	fmt.Fprintln(w, "priority=${AZ_PRIORITY:-200}")
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		dest := "'*'"
 		if a, ok := dialAddr(p, f); ok {
 			dest = a.String()

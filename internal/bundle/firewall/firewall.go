@@ -24,9 +24,9 @@ type Requirement struct {
 
 func familyOf(a netip.Addr) bootstrapip.Family { return bootstrapip.FamilyOf(a) }
 
-// Guarded are the families whose agent port a restricting rule must close
+// guarded are the families whose agent port a restricting rule must close
 // to everyone else: the server listens on both unless bound to one address.
-func (r Requirement) Guarded() []bootstrapip.Family {
+func (r Requirement) guarded() []bootstrapip.Family {
 	if r.Bind.IsValid() && !r.Bind.IsUnspecified() {
 		return []bootstrapip.Family{familyOf(r.Bind)}
 	}
@@ -137,8 +137,8 @@ func hasFamily(fs []bootstrapip.Family, f bootstrapip.Family) bool {
 	return false
 }
 
-// Families are the families with allowed sources, in output order.
-func (p *Plan) Families() []bootstrapip.Family {
+// families are the families with allowed sources, in output order.
+func (p *Plan) families() []bootstrapip.Family {
 	var out []bootstrapip.Family
 	for _, f := range []bootstrapip.Family{bootstrapip.IPv4, bootstrapip.IPv6} {
 		if len(p.Sources[f]) > 0 {
@@ -148,9 +148,9 @@ func (p *Plan) Families() []bootstrapip.Family {
 	return out
 }
 
-// BindIn is the bind address when it is of family f and not the
+// bindIn is the bind address when it is of family f and not the
 // unspecified address, else invalid.
-func (p *Plan) BindIn(f bootstrapip.Family) netip.Addr {
+func (p *Plan) bindIn(f bootstrapip.Family) netip.Addr {
 	b := p.Req.Bind
 	if b.IsValid() && !b.IsUnspecified() && familyOf(b) == f {
 		return b

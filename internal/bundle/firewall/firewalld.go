@@ -35,9 +35,9 @@ func writeFirewalld(w *bufio.Writer, p *Plan) {
 // firewalld lists them.
 func RichRules(p *Plan) []string {
 	var out []string
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		dest := ""
-		if b := p.BindIn(f); b.IsValid() {
+		if b := p.bindIn(f); b.IsValid() {
 			dest = fmt.Sprintf(` destination address="%s"`, b)
 		}
 		for _, pfx := range p.Sources[f] {

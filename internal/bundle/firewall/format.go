@@ -106,7 +106,7 @@ func sourceList(p *Plan) string {
 		return "ANYWHERE (--from-anywhere)"
 	}
 	var s []string
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		for _, pfx := range p.Sources[f] {
 			s = append(s, pfx.String())
 		}
@@ -139,7 +139,7 @@ func hostPrefix(a netip.Addr) netip.Prefix { return netip.PrefixFrom(a, a.BitLen
 
 // dialAddr is the address agents dial when it is an IP of family f.
 func dialAddr(p *Plan, f bootstrapip.Family) (netip.Addr, bool) {
-	if b := p.BindIn(f); b.IsValid() {
+	if b := p.bindIn(f); b.IsValid() {
 		return b, true
 	}
 	ip, err := netip.ParseAddr(p.Req.Dial)

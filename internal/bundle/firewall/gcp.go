@@ -13,7 +13,7 @@ import (
 func writeGCP(w *bufio.Writer, p *Plan) {
 	if p.Revoke {
 		shellHeader(w, "gcp", p)
-		for _, f := range p.Families() {
+		for _, f := range p.families() {
 			fmt.Fprintf(w, "gcloud compute firewall-rules delete %s --quiet\n", p.ruleName(f, 0))
 		}
 		return
@@ -21,7 +21,7 @@ func writeGCP(w *bufio.Writer, p *Plan) {
 	shellHeader(w, "gcp", p,
 		[2]string{"GCP_NETWORK", "the cluster's VPC network"},
 		[2]string{"BOOTSTRAP_TAG", "the network tag of the bootstrap instance"})
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		fmt.Fprintf(w, "gcloud compute firewall-rules create %s --network=\"$GCP_NETWORK\" \\\n", p.ruleName(f, 0))
 		fmt.Fprintf(w, "  --direction=INGRESS --action=ALLOW --rules=tcp:%d \\\n", p.Req.Port)
 		fmt.Fprintf(w, "  --source-ranges=%s", prefixes(p, f, ","))

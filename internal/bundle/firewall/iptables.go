@@ -17,7 +17,7 @@ const iptChain = "KONNECTIVITY-BOOTSTRAP"
 // on a default-accept one.
 func writeIptables(w *bufio.Writer, p *Plan) {
 	shellHeader(w, "iptables", p)
-	for _, f := range p.Req.Guarded() {
+	for _, f := range p.Req.guarded() {
 		ipt := map[bootstrapip.Family]string{bootstrapip.IPv4: "iptables -w", bootstrapip.IPv6: "ip6tables -w"}[f]
 		jump := fmt.Sprintf("INPUT -p tcp --dport %d%s -j %s", p.Req.Port, iptDest(p, f), iptChain)
 		if p.Revoke {
@@ -35,7 +35,7 @@ func writeIptables(w *bufio.Writer, p *Plan) {
 }
 
 func iptDest(p *Plan, f bootstrapip.Family) string {
-	if b := p.BindIn(f); b.IsValid() {
+	if b := p.bindIn(f); b.IsValid() {
 		return " -d " + hostPrefix(b).String()
 	}
 	return ""

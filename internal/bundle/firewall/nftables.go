@@ -32,11 +32,11 @@ func writeNftables(w *bufio.Writer, p *Plan) {
 	}
 	fmt.Fprintf(w, "table inet %s {\n\tchain input {\n", nftTable)
 	fmt.Fprintln(w, "\t\ttype filter hook input priority filter - 10; policy accept;")
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		fmt.Fprintf(w, "\t\t%s tcp dport %d accept\n", nftMatch(p, f), p.Req.Port)
 	}
 	// Without a bind address one rule closes the port in both families.
-	fmt.Fprintf(w, "\t\t%stcp dport %d drop\n", nftDaddr(p, p.Req.Guarded()[0]), p.Req.Port)
+	fmt.Fprintf(w, "\t\t%stcp dport %d drop\n", nftDaddr(p, p.Req.guarded()[0]), p.Req.Port)
 	fmt.Fprintln(w, "\t}\n}")
 }
 
@@ -51,7 +51,7 @@ func nftMatch(p *Plan, f bootstrapip.Family) string {
 }
 
 func nftDaddr(p *Plan, f bootstrapip.Family) string {
-	if b := p.BindIn(f); b.IsValid() {
+	if b := p.bindIn(f); b.IsValid() {
 		return fmt.Sprintf("%s daddr %s ", nftFamily(f), b)
 	}
 	return ""
@@ -78,7 +78,7 @@ func writeNftChain(w *bufio.Writer, p *Plan) {
 		return
 	}
 	fmt.Fprintln(w, "nft -f - <<'EOF'")
-	for _, f := range p.Families() {
+	for _, f := range p.families() {
 		fmt.Fprintf(w, "insert rule %s %s tcp dport %d accept comment \"%s\"\n", chain, nftMatch(p, f), p.Req.Port, ruleSetName)
 	}
 	fmt.Fprintln(w, "EOF")

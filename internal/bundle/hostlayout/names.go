@@ -42,8 +42,6 @@ var CertFileNames = []string{CACertFile, CAKeyFile, ServerCertFile, ServerKeyFil
 
 // The kube-apiserver configuration files: plain config, not API objects.
 const (
-	EgressAPIVersion   = "apiserver.k8s.io/v1beta1"
-	EgressKind         = "EgressSelectorConfiguration"
 	OverrideAPIVersion = "kubecontrolplane.config.openshift.io/v1"
 	OverrideKind       = "KubeAPIServerConfig"
 	// EgressFileArgument is the override's apiServerArguments key that

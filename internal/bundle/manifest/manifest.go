@@ -42,23 +42,3 @@ type Object struct {
 	ID   ID
 	Body map[string]any
 }
-
-// Map returns the nested mapping at keys under the body, or an empty map
-// when a key is missing or not a mapping, so readers need no nil checks.
-func (o Object) Map(keys ...string) map[string]any {
-	m := o.Body
-	for _, k := range keys {
-		next, ok := m[k].(map[string]any)
-		if !ok {
-			return map[string]any{}
-		}
-		m = next
-	}
-	return m
-}
-
-// Annotation returns metadata.annotations[key], or "" when unset or not a string.
-func (o Object) Annotation(key string) string {
-	s, _ := o.Map("metadata", "annotations")[key].(string)
-	return s
-}

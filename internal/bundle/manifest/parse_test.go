@@ -32,37 +32,3 @@ func TestParseSkipsEmptyDocumentsAndAcceptsJSON(t *testing.T) {
 		t.Fatalf("got %+v, want the one Namespace", objs)
 	}
 }
-
-// TestFields: Map and Annotation read nested fields without nil checks, and
-// a missing or mistyped step gives the empty value, not a panic.
-func TestFields(t *testing.T) {
-	objs, err := Parse([]byte(`apiVersion: v1
-kind: Pod
-metadata:
-  name: p
-  annotations: {placement: static-pod, count: 3}
-spec:
-  containers: [{name: c}]
-  hostNetwork: true
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := objs[0]
-	for _, tc := range []struct {
-		name string
-		got  any
-		want any
-	}{
-		{"annotation", o.Annotation("placement"), "static-pod"},
-		{"annotation not a string", o.Annotation("count"), ""},
-		{"annotation absent", o.Annotation("other"), ""},
-		{"map", o.Map("spec")["hostNetwork"], true},
-		{"map through a list", len(o.Map("spec", "containers")), 0},
-		{"map absent", len(o.Map("status", "conditions")), 0},
-	} {
-		if tc.got != tc.want {
-			t.Errorf("%s: got %v, want %v", tc.name, tc.got, tc.want)
-		}
-	}
-}

@@ -16,8 +16,8 @@ func (r *Report) WriteText(w io.Writer) error {
 		return bw.Flush()
 	}
 	for _, sec := range []struct{ scope, title string }{
-		{ScopeNetwork, "Allow in the network (firewall, security group), bootstrap phase only:"},
-		{ScopeHost, "Local to one host or pod (no firewall rule needed):"},
+		{scopeNetwork, "Allow in the network (firewall, security group), bootstrap phase only:"},
+		{scopeHost, "Local to one host or pod (no firewall rule needed):"},
 	} {
 		fmt.Fprintf(bw, "\n%s\n", sec.title)
 		for _, q := range r.Requirements {

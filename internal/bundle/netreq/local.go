@@ -19,7 +19,7 @@ func localFlows(b *bundlemodel.Bundle) ([]Requirement, error) {
 		out = append(out, Requirement{
 			Purpose: "kube-apiserver egress to the server", Protocol: "unix", Path: host,
 			From: "the bootstrap kube-apiserver", To: "the server's socket on the bootstrap host",
-			Scope: ScopeHost, Duration: whileServerRuns, Source: fmt.Sprintf("%s --uds-name", s.Object.ID()),
+			Scope: scopeHost, Duration: whileServerRuns, Source: fmt.Sprintf("%s --uds-name", s.Object.ID()),
 			Note: "created by the server with mode 0770; no firewall rule needed",
 		})
 	}
@@ -46,7 +46,7 @@ func localFlows(b *bundlemodel.Bundle) ([]Requirement, error) {
 			src += " (not set: proxy default)"
 		}
 		out = append(out, Requirement{Purpose: p.purpose, Protocol: "tcp", Port: port, From: p.from, To: p.to,
-			Scope: ScopeHost, Duration: p.dur, Source: src})
+			Scope: scopeHost, Duration: p.dur, Source: src})
 	}
 	return out, nil
 }

@@ -48,7 +48,7 @@ func TestRequirements(t *testing.T) {
 				t.Errorf("disabled bundle has requirements %+v", rep.Requirements)
 			}
 			for prefix, port := range tc.local {
-				if q := find(rep, prefix); q == nil || q.Port != port || q.Scope != ScopeHost {
+				if q := find(rep, prefix); q == nil || q.Port != port || q.Scope != scopeHost {
 					t.Errorf("%s: got %+v, want host-local port %d", prefix, q, port)
 				}
 			}
@@ -88,7 +88,7 @@ func checkTunnel(t *testing.T, rep *Report, port int, to, fromHas string) {
 	t.Helper()
 	var net []Requirement
 	for _, q := range rep.Requirements {
-		if q.Scope == ScopeNetwork {
+		if q.Scope == scopeNetwork {
 			net = append(net, q)
 		}
 	}

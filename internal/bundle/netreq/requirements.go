@@ -25,8 +25,8 @@ const (
 
 // Scopes of a requirement.
 const (
-	ScopeNetwork = "network" // crosses the network: firewalls and security groups must allow it
-	ScopeHost    = "host"    // stays on one host (or inside one pod)
+	scopeNetwork = "network" // crosses the network: firewalls and security groups must allow it
+	scopeHost    = "host"    // stays on one host (or inside one pod)
 )
 
 // Requirement is one flow the bundle needs.
@@ -115,7 +115,7 @@ func agentTunnel(b *bundlemodel.Bundle, r *Report) (Requirement, error) {
 	}
 	return Requirement{
 		Purpose: "agent tunnel (mutual TLS)", Protocol: "tcp", Port: t.Port, From: from, To: to,
-		Scope: ScopeNetwork, Duration: bootstrapPhaseOnly, Note: note,
+		Scope: scopeNetwork, Duration: bootstrapPhaseOnly, Note: note,
 		Source: fmt.Sprintf("%s --agent-port; %s --proxy-server-host, --proxy-server-port", b.Server.Object.ID(), b.Agent.Object.ID()),
 	}, nil
 }

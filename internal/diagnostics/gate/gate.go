@@ -36,7 +36,7 @@ type Options struct {
 	// fewer than MinAgents agents are connected; nil = no kubeconfig.
 	Nodes nodeverdict.Reader
 	// NoNodes is why Nodes is nil, as the verdict says it (the kubeconfig
-	// lookup's answer, internal/intake/kuberead.Find); "" = NoKubeconfig.
+	// lookup's answer, internal/intake/kuberead.Find); "" = noKubeconfig.
 	NoNodes string
 	// ServerLog is the server's log, read for refused agent handshakes
 	// while no agent is connected; "" = the kubelet's log under the root.

@@ -14,9 +14,9 @@ import (
 // never queues behind its own reads of the kube-apiserver.
 const nodesEvery = time.Second
 
-// NoKubeconfig is why the node side is not seen without a kubeconfig,
+// noKubeconfig is why the node side is not seen without a kubeconfig,
 // when the caller gives no reason of its own (Options.NoNodes).
-const NoKubeconfig = "no kubeconfig; " + NodeSideNeeds
+const noKubeconfig = "no kubeconfig; " + NodeSideNeeds
 
 // NodeSideNeeds says what a kubeconfig would read, after why none is.
 const NodeSideNeeds = "the agents' DaemonSet, pods, events and nodes are read through the bootstrap kube-apiserver with one"
@@ -29,7 +29,7 @@ const NodeSideNeeds = "the agents' DaemonSet, pods, events and nodes are read th
 // why.
 func NodeSide(ctx context.Context, c nodeverdict.Reader, rep *hoststatus.Report, serverLog string, now time.Time) *nodeverdict.Report {
 	if c == nil {
-		return nodeverdict.Unseeable(NoKubeconfig)
+		return nodeverdict.Unseeable(noKubeconfig)
 	}
 	if rep.Rendered == nil {
 		return nodeverdict.Unseeable("the rendered root could not be read, so the agent DaemonSet is not known (see the checks above)")

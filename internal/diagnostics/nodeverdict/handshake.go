@@ -43,17 +43,17 @@ func (h Handshake) outsideValidity() bool {
 	return strings.Contains(h.Error, "expired") || strings.Contains(h.Error, "not yet valid")
 }
 
-// Problem names the handshake's cause: a certificate outside its
+// problem names the handshake's cause: a certificate outside its
 // validity, or certificates from another CA.
-func (h Handshake) Problem() string {
+func (h Handshake) problem() string {
 	if h.outsideValidity() {
 		return "a certificate outside its validity (" + h.Error + ")"
 	}
 	return "the agent's certificate and the server's come from different CAs (" + h.Error + ")"
 }
 
-// Fix says how to make the two ends agree.
-func (h Handshake) Fix() string {
+// fix says how to make the two ends agree.
+func (h Handshake) fix() string {
 	if h.outsideValidity() {
 		return "check both hosts' clocks (timedatectl) and the certificates' dates (konnectivity-bundle check --cert-dir on the rendered root); render again with new certificates if they expired, then let the DaemonSet pick up the new Secret"
 	}

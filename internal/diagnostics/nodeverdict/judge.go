@@ -131,8 +131,8 @@ func (st *state) notReady(l *Line, p *corev1.Pod) {
 	for _, h := range st.in.Refused {
 		if h.Host == l.Address || h.Host == p.Status.PodIP || h.Host == p.Status.HostIP {
 			l.Cause = HandshakeRefused
-			l.Detail = fmt.Sprintf("running, not ready; the server refused its TLS handshake from %s: %s", h.Addr, h.Problem())
-			l.Fix = h.Fix()
+			l.Detail = fmt.Sprintf("running, not ready; the server refused its TLS handshake from %s: %s", h.Addr, h.problem())
+			l.Fix = h.fix()
 			return
 		}
 	}

@@ -25,17 +25,17 @@ import (
 // Bounds on what Read holds, whatever the body's size (an endless body is
 // read until the caller's deadline, in constant memory):
 const (
-	// MaxLine is the longest line read; a longer one is an error.
-	MaxLine = 64 << 10
-	// MaxKept is the most text kept of the wanted families.
-	MaxKept = 8 << 20
+	// maxLine is the longest line read; a longer one is an error.
+	maxLine = 64 << 10
+	// maxKept is the most text kept of the wanted families.
+	maxKept = 8 << 20
 	// maxCount is the largest value taken as a count: beyond 2^53 a float
 	// no longer holds every whole number, so the figure would be made up.
 	maxCount = 1 << 53
 )
 
-// ErrTooLarge is a page whose wanted families exceed MaxKept.
-var ErrTooLarge = errors.New("the wanted metric families hold more than 8 MiB")
+// errTooLarge is a page whose wanted families exceed maxKept.
+var errTooLarge = errors.New("the wanted metric families hold more than 8 MiB")
 
 // Page is the wanted families of one /metrics page.
 type Page struct {
@@ -45,7 +45,7 @@ type Page struct {
 
 // Read parses the families named in want (histograms with their _bucket,
 // _sum and _count series) from r; everything else is skipped unread into
-// memory. A line over MaxLine, kept text over MaxKept or a page the format
+// memory. A line over maxLine, kept text over maxKept or a page the format
 // parser refuses is an error.
 func Read(r io.Reader, want ...string) (*Page, error) {
 	kept, err := Filter(r, want...)
@@ -87,7 +87,7 @@ func parse(kept []byte) (*Page, error) {
 // rather than an empty page.
 func filter(r io.Reader, wanted map[string]bool) ([]byte, error) {
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), MaxLine)
+	sc.Buffer(make([]byte, 0, 4096), maxLine)
 	var kept bytes.Buffer
 	for n := 1; sc.Scan(); n++ {
 		line := sc.Bytes()
@@ -98,15 +98,15 @@ func filter(r io.Reader, wanted map[string]bool) ([]byte, error) {
 			}
 			continue
 		}
-		if kept.Len()+len(line)+1 > MaxKept {
-			return nil, ErrTooLarge
+		if kept.Len()+len(line)+1 > maxKept {
+			return nil, errTooLarge
 		}
 		kept.Write(line)
 		kept.WriteByte('\n')
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, fmt.Errorf("read metrics: a line is longer than %d KiB", MaxLine>>10)
+			return nil, fmt.Errorf("read metrics: a line is longer than %d KiB", maxLine>>10)
 		}
 		return nil, fmt.Errorf("read metrics: %w", err)
 	}

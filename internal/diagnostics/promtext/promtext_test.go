@@ -48,7 +48,7 @@ func TestReadKeepsOnlyWantedFamilies(t *testing.T) {
 func TestReadRefuses(t *testing.T) {
 	for _, tc := range []struct{ name, body, want string }{
 		{"not an exposition", "not metrics {\n", "not in the text exposition format"},
-		{"a line too long", "x_total " + strings.Repeat("1", MaxLine+1) + "\n", "longer than 64 KiB"},
+		{"a line too long", "x_total " + strings.Repeat("1", maxLine+1) + "\n", "longer than 64 KiB"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if _, err := Read(strings.NewReader(tc.body), "x_total"); err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -56,9 +56,9 @@ func TestReadRefuses(t *testing.T) {
 			}
 		})
 	}
-	huge := &lines{line: "x_total{a=\"" + strings.Repeat("v", 1000) + "\"} 1\n", left: MaxKept/1000 + 10}
-	if _, err := Read(huge, "x_total"); !errors.Is(err, ErrTooLarge) {
-		t.Errorf("wanted lines over %d bytes: error %v, want ErrTooLarge", MaxKept, err)
+	huge := &lines{line: "x_total{a=\"" + strings.Repeat("v", 1000) + "\"} 1\n", left: maxKept/1000 + 10}
+	if _, err := Read(huge, "x_total"); !errors.Is(err, errTooLarge) {
+		t.Errorf("wanted lines over %d bytes: error %v, want ErrTooLarge", maxKept, err)
 	}
 }
 
@@ -79,7 +79,7 @@ func TestUnreadableValues(t *testing.T) {
 
 // TestMemoryIsBoundedOnAHugeBody streams 256 MiB of families nobody asked
 // for, as a runaway /metrics would serve, and holds the heap's peak: the
-// reader keeps only wanted lines (MaxKept) and one line (MaxLine).
+// reader keeps only wanted lines (maxKept) and one line (maxLine).
 func TestMemoryIsBoundedOnAHugeBody(t *testing.T) {
 	body := &lines{line: "unwanted_metric{pod=\"" + strings.Repeat("p", 200) + "\"} 1\n", left: (256 << 20) / 230}
 	var peak atomic.Uint64

@@ -29,7 +29,7 @@ type Options struct {
 // or API server is in the report, never an error: the caller opened the
 // kubeconfig already.
 func Collect(ctx context.Context, o Options) *Report {
-	in := Inputs{
+	in := inputs{
 		KubeAPIServer: Source{Error: o.NoCluster},
 		Registrations: Source{Error: o.NoCluster},
 	}
@@ -38,7 +38,7 @@ func Collect(ctx context.Context, o Options) *Report {
 		in.KubeAPIServer, in.KubeAPIServerMetrics = scrape(ctx, o.Cluster)
 		in.Registrations, in.Targets = registrations(ctx, o.Cluster, in.KubeAPIServer)
 	}
-	return Build(in)
+	return build(in)
 }
 
 // serverSource takes the server's metrics from a status run.

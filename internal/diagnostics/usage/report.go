@@ -92,17 +92,17 @@ type ServerDials struct {
 	Latency        Latency        `json:"latency"`
 }
 
-// Inputs are what Build reads; each metrics text is empty when its Source
+// inputs are what build reads; each metrics text is empty when its Source
 // says it was not read, and Targets is nil when Registrations was not.
-type Inputs struct {
+type inputs struct {
 	KubeAPIServer, ProxyServer, Registrations Source
 	KubeAPIServerMetrics, ProxyServerMetrics  string
 	Targets                                   []webhookprobe.Target
 }
 
-// Build makes the report. A metrics text that does not parse makes its
+// build makes the report. A metrics text that does not parse makes its
 // Source unread, with the parse error, and the rest is still reported.
-func Build(in Inputs) *Report {
+func build(in inputs) *Report {
 	rep := &Report{KubeAPIServer: in.KubeAPIServer, ProxyServer: in.ProxyServer, Registrations: in.Registrations,
 		Webhooks: []Webhook{}, APIServices: []APIService{}, EgressDials: []EgressDials{}}
 	kas := rep.read(&rep.KubeAPIServer, in.KubeAPIServerMetrics)

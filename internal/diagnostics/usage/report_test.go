@@ -25,7 +25,7 @@ var capturedTargets = []webhookprobe.Target{
 	{Kind: "APIService", Name: "v1.down.e2e.konnectivity.io", Service: "e2e-webhook/e2e-down:443"},
 }
 
-func capturedInputs(t *testing.T) Inputs {
+func capturedInputs(t *testing.T) inputs {
 	t.Helper()
 	read := func(name string) string {
 		b, err := os.ReadFile(filepath.Join("testdata", name))
@@ -34,7 +34,7 @@ func capturedInputs(t *testing.T) Inputs {
 		}
 		return string(b)
 	}
-	return Inputs{
+	return inputs{
 		KubeAPIServer:        Source{Read: true, From: "https://192.0.2.1:6443/metrics"},
 		ProxyServer:          Source{Read: true, From: "http://127.0.0.1:8095/metrics"},
 		Registrations:        Source{Read: true, From: "https://192.0.2.1:6443"},
@@ -50,7 +50,7 @@ func capturedInputs(t *testing.T) Inputs {
 // the first webhook before the tunnel was up (503, failing closed) plus
 // the one that got through.
 func TestWebhooksFromCapturedMetrics(t *testing.T) {
-	rep := Build(capturedInputs(t))
+	rep := build(capturedInputs(t))
 	got := map[webhookKey]Webhook{}
 	for _, w := range rep.Webhooks {
 		got[webhookKey{w.Type, w.Name}] = w
@@ -92,7 +92,7 @@ func TestWebhooksFromCapturedMetrics(t *testing.T) {
 // TestDialsFromCapturedMetrics: the kube-apiserver's egress dialer and the
 // server's dials of the same run.
 func TestDialsFromCapturedMetrics(t *testing.T) {
-	rep := Build(capturedInputs(t))
+	rep := build(capturedInputs(t))
 	if len(rep.EgressDials) != 1 {
 		t.Fatalf("egress dials %+v, want one protocol/transport", rep.EgressDials)
 	}
@@ -118,7 +118,7 @@ func TestDialsFromCapturedMetrics(t *testing.T) {
 
 // TestGolden pins the JSON and the table for the captured metrics.
 func TestGolden(t *testing.T) {
-	rep := Build(capturedInputs(t))
+	rep := build(capturedInputs(t))
 	var js, table bytes.Buffer
 	if err := output.Write(&js, output.JSON, rep); err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestNonFiniteFiguresAreLeftOut(t *testing.T) {
 				`konnectivity_network_proxy_server_dial_failure_count{reason="no_agent"} ` + bad + "\n" +
 				"# TYPE konnectivity_network_proxy_server_stream_packets_total counter\n" +
 				`konnectivity_network_proxy_server_stream_packets_total{segment="to_agent",packet_type="DIAL_REQ"} 4` + "\n"
-			rep := Build(Inputs{ProxyServer: Source{Read: true, From: "test"}, ProxyServerMetrics: server})
+			rep := build(inputs{ProxyServer: Source{Read: true, From: "test"}, ProxyServerMetrics: server})
 			if len(rep.Unreadable) != 1 || !strings.Contains(rep.Unreadable[0], "dial_failure_count") {
 				t.Fatalf("unreadable = %q, want the dial failure count named", rep.Unreadable)
 			}

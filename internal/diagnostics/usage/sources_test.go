@@ -22,31 +22,31 @@ func TestSources(t *testing.T) {
 	open := []webhookprobe.Target{{Kind: "ValidatingWebhookConfiguration", Name: "c", Webhook: "open.example.com", Service: "ns/svc:443"}}
 	tests := []struct {
 		name      string
-		in        Inputs
+		in        inputs
 		wantRoute string
 		wantCalls int
 		wantFail  int
 		kasErr    string
 	}{
 		{"fail open counts as failed, registered by Service",
-			Inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: failOpenMetrics, Targets: open},
+			inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: failOpenMetrics, Targets: open},
 			RouteTunnel, 5, 2, ""},
 		{"called but not registered by Service",
-			Inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: failOpenMetrics},
+			inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: failOpenMetrics},
 			RouteOther, 5, 2, ""},
 		{"registrations not listed",
-			Inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Error: "forbidden"}, KubeAPIServerMetrics: failOpenMetrics},
+			inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Error: "forbidden"}, KubeAPIServerMetrics: failOpenMetrics},
 			RouteUnknown, 5, 2, ""},
 		{"kube-apiserver not read: registered webhooks with no counts",
-			Inputs{KubeAPIServer: Source{Error: "no kubeconfig"}, Registrations: Source{Read: true}, Targets: open},
+			inputs{KubeAPIServer: Source{Error: "no kubeconfig"}, Registrations: Source{Read: true}, Targets: open},
 			RouteTunnel, 0, 0, "no kubeconfig"},
 		{"metrics that do not parse",
-			Inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: "not metrics {", Targets: open},
+			inputs{KubeAPIServer: Source{Read: true}, Registrations: Source{Read: true}, KubeAPIServerMetrics: "not metrics {", Targets: open},
 			RouteTunnel, 0, 0, "parse metrics"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rep := Build(tt.in)
+			rep := build(tt.in)
 			if len(rep.Webhooks) != 1 {
 				t.Fatalf("webhooks %+v, want one", rep.Webhooks)
 			}

@@ -96,10 +96,10 @@ func listAPIServices(ctx context.Context, r *kuberead.Reader) ([]Target, error) 
 	return out, nil
 }
 
-// Resolve sets the address the kube-apiserver dials: the Service's
+// resolve sets the address the kube-apiserver dials: the Service's
 // ClusterIP and port, or with endpointRouting (kube-apiserver
 // --enable-aggregator-routing) a ready endpoint's address and target port.
-func Resolve(ctx context.Context, r *kuberead.Reader, t *Target, endpointRouting bool) error {
+func resolve(ctx context.Context, r *kuberead.Reader, t *Target, endpointRouting bool) error {
 	var svc corev1.Service
 	if err := r.Get(ctx, services, t.namespace, t.svc, &svc); err != nil {
 		return fmt.Errorf("service %s/%s: %w", t.namespace, t.svc, err)

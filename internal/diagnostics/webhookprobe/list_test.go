@@ -140,7 +140,7 @@ func TestResolve(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			tg := newTarget("ValidatingWebhookConfiguration", "v", "w", "ns", "hook", nil)
-			err := Resolve(context.Background(), fakeAPI(t, tc.objs...), &tg, tc.endpoints)
+			err := resolve(context.Background(), fakeAPI(t, tc.objs...), &tg, tc.endpoints)
 			switch {
 			case err != nil && !strings.Contains(err.Error(), tc.want):
 				t.Errorf("Resolve: %v, want %q", err, tc.want)

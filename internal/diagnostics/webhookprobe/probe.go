@@ -49,7 +49,7 @@ func Run(ctx context.Context, r *kuberead.Reader, opts Options) (Results, error)
 	}
 	out := make([]Result, 0, len(targets))
 	for _, t := range targets {
-		if err := Resolve(ctx, r, &t, opts.EndpointRouting); err != nil {
+		if err := resolve(ctx, r, &t, opts.EndpointRouting); err != nil {
 			out = append(out, Result{Target: t, Outcome: Unresolved, Detail: err.Error()})
 			continue
 		}

@@ -48,7 +48,7 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		}
 		rl := &framework.ResourceList{FunctionConfig: c, Items: []*yaml.RNode{input}}
 		if err := result.Collect(rl, fn.Factory(in).Process(rl)); err != nil {
-			return nil, &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
+			return nil, &configError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
 		}
 		for _, item := range rl.Items {
 			if item.GetAnnotations()[localConfig] != "true" {
@@ -75,7 +75,7 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 			if errors.As(err, &found) {
 				return &ValidatorError{Kind: c.GetKind(), Name: c.GetName(), Findings: found.Results, Err: err}
 			}
-			return &ConfigError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
+			return &configError{Kind: c.GetKind(), Name: c.GetName(), Err: err}
 		}
 		f.mu.Lock()
 		f.notes = append(f.notes, rl.Results...)
@@ -94,17 +94,17 @@ func resourceNodes(m resmap.ResMap) ([]*yaml.RNode, error) {
 	return out, nil
 }
 
-// ConfigError is a generator config that its function refused: bad input
+// configError is a generator config that its function refused: bad input
 // in the kustomization, not a failure of the build.
-type ConfigError struct {
+type configError struct {
 	Kind, Name string
 	Err        error
 }
 
-func (e *ConfigError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.Name, e.Err) }
+func (e *configError) Error() string { return fmt.Sprintf("%s %s: %v", e.Kind, e.Name, e.Err) }
 
 // Unwrap exposes the function's error.
-func (e *ConfigError) Unwrap() error { return e.Err }
+func (e *configError) Unwrap() error { return e.Err }
 
 // ValidatorError is a check the kustomization lists (a transformer or
 // validator) that failed the bundle: its error findings, as render's own
@@ -131,8 +131,8 @@ func (e *ValidatorError) Unwrap() error { return e.Err }
 // build, or by a check the kustomization lists), a patch without its
 // target. render reports them all as bad input, whichever step found them.
 func IsBadInput(err error) bool {
-	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*ConfigError)) ||
-		errors.As(err, new(*UnknownFieldsError)) || errors.As(err, new(*PatchTargetError)) {
+	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*configError)) ||
+		errors.As(err, new(*UnknownFieldsError)) || errors.As(err, new(*untargetedPatchError)) {
 		return true
 	}
 	var failed *ValidatorError

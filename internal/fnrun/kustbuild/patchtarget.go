@@ -12,18 +12,18 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/yaml"
 )
 
-// PatchTargetError is a patch without a target: field whose own apiVersion,
+// untargetedPatchError is a patch without a target: field whose own apiVersion,
 // kind and metadata.name match no object of its kustomization. kustomize
 // says "failed to find unique target for patch" with an id in its own
 // notation; this names the objects the kustomization does have.
-type PatchTargetError struct {
+type untargetedPatchError struct {
 	Dir    string   // the kustomization whose patch it is
 	Patch  string   // "Kind name" or "Kind namespace/name" the patch names
 	Have   []string // the objects there, the same way
 	Reason error    // kustomize's error
 }
 
-func (e *PatchTargetError) Error() string {
+func (e *untargetedPatchError) Error() string {
 	have := "none"
 	if len(e.Have) > 0 {
 		have = strings.Join(e.Have, ", ")
@@ -39,7 +39,7 @@ var (
 )
 
 // patchTargetError turns kustomize's missing-target error for a build of
-// dir into a PatchTargetError, listing the objects of the kustomization
+// dir into an untargetedPatchError, listing the objects of the kustomization
 // the patch is in (built again without its patches); nil for other errors.
 func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err error) error {
 	m := noTargetRe.FindStringSubmatch(err.Error())
@@ -63,7 +63,7 @@ func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err err
 		have = append(have, objectRef(r.GetKind(), r.GetNamespace(), r.GetName()))
 	}
 	sort.Strings(have)
-	return &PatchTargetError{Dir: where, Patch: idRef(m[1]), Have: have, Reason: err}
+	return &untargetedPatchError{Dir: where, Patch: idRef(m[1]), Have: have, Reason: err}
 }
 
 // idRef reads kustomize's resource id, Kind.version.group/name.namespace
@@ -92,7 +92,7 @@ func objectRef(kind, namespace, name string) string {
 }
 
 // dropPatches clears the patch fields of kust when it is the kustomization
-// a PatchTargetError lists the objects of.
+// an untargetedPatchError lists the objects of.
 func (f *fnFS) dropPatches(dir string, kust *yaml.RNode) error {
 	if f.dropPatchesIn == "" || filepath.Clean(dir) != f.dropPatchesIn {
 		return nil

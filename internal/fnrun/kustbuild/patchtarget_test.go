@@ -40,7 +40,7 @@ func TestPatchTargetNotFound(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			upi := filepath.Join(tooltest.ExecWiredTree(t), "overlays", "upi")
 			_, err := Build(tc.edit(t, upi), Options{Getenv: noEnv})
-			var pt *PatchTargetError
+			var pt *untargetedPatchError
 			if !errors.As(err, &pt) {
 				t.Fatalf("want a PatchTargetError, got %v", err)
 			}

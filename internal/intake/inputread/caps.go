@@ -15,7 +15,7 @@ type Kind struct {
 // internal/intake/yamlguard holds bytes already in memory to the same size.
 const MaxYAML = 8 << 20
 
-// The kinds of input and their caps; Caps lists them all.
+// The kinds of input and their caps; caps lists them all.
 var (
 	Bundle = Kind{"a bundle stream", MaxYAML,
 		"check, diff and ports: a bundle FILE or - (stdin)"}
@@ -29,12 +29,12 @@ var (
 		"every command that reads a file under --root, a host root argument, certs --dir or check --cert-dir"}
 )
 
-// Caps is the one table of input caps, in the order docs/commands.md lists
+// caps is the one table of input caps, in the order docs/commands.md lists
 // them.
-var Caps = []Kind{Bundle, HelpText, FunctionInput, KustomizationFile, HostFile}
+var caps = []Kind{Bundle, HelpText, FunctionInput, KustomizationFile, HostFile}
 
-// FormatCap writes a cap as people read it: "8 MiB", else bytes.
-func FormatCap(n int64) string {
+// formatCap writes a cap as people read it: "8 MiB", else bytes.
+func formatCap(n int64) string {
 	if n >= 1<<20 && n%(1<<20) == 0 {
 		return fmt.Sprintf("%d MiB", n>>20)
 	}

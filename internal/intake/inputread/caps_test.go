@@ -26,8 +26,8 @@ func TestCapsInTheDocs(t *testing.T) {
 		}
 	}
 	var want []string
-	for _, k := range Caps {
-		want = append(want, fmt.Sprintf("| %s | %s | %s |", k.Name, FormatCap(k.Cap), k.Readers))
+	for _, k := range caps {
+		want = append(want, fmt.Sprintf("| %s | %s | %s |", k.Name, formatCap(k.Cap), k.Readers))
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
 		t.Fatalf("docs/commands.md's input caps:\n%s\nwant (internal/intake/inputread's Caps):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))

@@ -1,10 +1,10 @@
 // Package inputread is the one way this module reads an input a user
 // hands it: a file, standard input ("-"), a FIFO or a device given as a
 // flag or an argument, a file a kustomization build reads, a file under
-// --root. Each kind of input has a cap (Caps, the one table); at most the
-// cap plus one byte is ever read, and an input over the cap is a
-// *TooLargeError naming the input and the cap, never a silent cut. A
-// directory given where a file goes is a *DirectoryError.
+// --root. Each kind of input has a cap (caps, the one table); at most the
+// cap plus one byte is ever read, and an input over the cap is an error
+// naming the input and the cap that wraps ErrTooLarge, never a silent cut.
+// A directory given where a file goes is an error wrapping ErrDirectory.
 //
 // API for callers:
 //
@@ -24,35 +24,35 @@ import (
 	"os"
 )
 
-// ErrTooLarge is wrapped by every *TooLargeError.
+// ErrTooLarge is wrapped by every *tooLargeError.
 var ErrTooLarge = errors.New("input larger than its cap")
 
-// ErrDirectory is wrapped by every *DirectoryError.
+// ErrDirectory is wrapped by every *directoryError.
 var ErrDirectory = errors.New("a directory where a file goes")
 
-// TooLargeError is an input that holds more than its kind's cap.
-type TooLargeError struct {
+// tooLargeError is an input that holds more than its kind's cap.
+type tooLargeError struct {
 	Name string // "stdin", a path, "the ResourceList on stdin"
 	Kind Kind
 }
 
-func (e *TooLargeError) Error() string {
+func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than the %s cap for %s; nothing of it was used (docs/commands.md, \"Input caps\")",
-		e.Name, FormatCap(e.Kind.Cap), e.Kind.Name)
+		e.Name, formatCap(e.Kind.Cap), e.Kind.Name)
 }
 
 // Unwrap makes errors.Is(err, ErrTooLarge) hold.
-func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
 
-// DirectoryError is a directory given where a file is read.
-type DirectoryError struct{ Name string }
+// directoryError is a directory given where a file is read.
+type directoryError struct{ Name string }
 
-func (e *DirectoryError) Error() string {
+func (e *directoryError) Error() string {
 	return e.Name + " is a directory; give a file (or - for standard input)"
 }
 
 // Unwrap makes errors.Is(err, ErrDirectory) hold.
-func (e *DirectoryError) Unwrap() error { return ErrDirectory }
+func (e *directoryError) Unwrap() error { return ErrDirectory }
 
 // Read reads arg: "-" is stdin (named "stdin" in errors), anything else
 // a path (File).
@@ -88,9 +88,9 @@ func Reader(r io.Reader, name string, k Kind) ([]byte, error) {
 		if st, err := s.Stat(); err == nil {
 			switch {
 			case st.IsDir():
-				return nil, &DirectoryError{Name: name}
+				return nil, &directoryError{Name: name}
 			case st.Mode().IsRegular() && st.Size() > k.Cap:
-				return nil, &TooLargeError{Name: name, Kind: k}
+				return nil, &tooLargeError{Name: name, Kind: k}
 			}
 		}
 	}
@@ -99,7 +99,7 @@ func Reader(r io.Reader, name string, k Kind) ([]byte, error) {
 		return nil, fmt.Errorf("reading %s: %w", name, err)
 	}
 	if int64(len(data)) > k.Cap {
-		return nil, &TooLargeError{Name: name, Kind: k}
+		return nil, &tooLargeError{Name: name, Kind: k}
 	}
 	return data, nil
 }

@@ -70,7 +70,7 @@ func (c *countingReader) Read(p []byte) (int, error) {
 func TestEndlessStdin(t *testing.T) {
 	r := &countingReader{}
 	_, err := Reader(r, "stdin", small)
-	var tl *TooLargeError
+	var tl *tooLargeError
 	if !errors.As(err, &tl) || tl.Name != "stdin" || tl.Kind != small {
 		t.Fatalf("got %v, want the cap error for stdin", err)
 	}
@@ -146,7 +146,7 @@ func TestFIFO(t *testing.T) {
 
 func TestFormatCap(t *testing.T) {
 	for n, want := range map[int64]string{1 << 20: "1 MiB", 8 << 20: "8 MiB", 1000: "1000 bytes", 3<<20 + 1: "3145729 bytes"} {
-		if got := FormatCap(n); got != want {
+		if got := formatCap(n); got != want {
 			t.Errorf("FormatCap(%d) = %q, want %q", n, got, want)
 		}
 	}

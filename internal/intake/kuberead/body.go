@@ -6,14 +6,14 @@ import (
 	"net/http"
 )
 
-// TooLargeError is a response body that passed Bound.MaxBytes: the read
+// tooLargeError is a response body that passed Bound.MaxBytes: the read
 // stopped there and its answer is not used.
-type TooLargeError struct {
+type tooLargeError struct {
 	URL string // redacted
 	Max int64
 }
 
-func (e *TooLargeError) Error() string {
+func (e *tooLargeError) Error() string {
 	return fmt.Sprintf("the answer of %s passed the cap of %s per response, so it was not used", e.URL, byteSize(e.Max))
 }
 
@@ -32,7 +32,7 @@ func (t capBodies) RoundTrip(req *http.Request) (*http.Response, error) {
 	return resp, nil
 }
 
-// cappedBody reads at most max bytes and fails with a TooLargeError as
+// cappedBody reads at most max bytes and fails with a tooLargeError as
 // soon as the body holds more: it reads one byte past the cap to tell an
 // answer of exactly max bytes from a longer one.
 type cappedBody struct {
@@ -44,7 +44,7 @@ type cappedBody struct {
 
 func (b *cappedBody) Read(p []byte) (int, error) {
 	if b.read > b.max {
-		return 0, &TooLargeError{URL: b.url, Max: b.max}
+		return 0, &tooLargeError{URL: b.url, Max: b.max}
 	}
 	if left := b.max + 1 - b.read; int64(len(p)) > left {
 		p = p[:left]
@@ -52,7 +52,7 @@ func (b *cappedBody) Read(p []byte) (int, error) {
 	n, err := b.rc.Read(p)
 	b.read += int64(n)
 	if b.read > b.max {
-		return n - int(b.read-b.max), &TooLargeError{URL: b.url, Max: b.max}
+		return n - int(b.read-b.max), &tooLargeError{URL: b.url, Max: b.max}
 	}
 	return n, err
 }

@@ -25,7 +25,7 @@ type Bound struct {
 	// MaxBytes caps each response body; a longer one fails the read.
 	MaxBytes int64
 	// MaxItems caps the items one list keeps; more are left unread, and
-	// the Reader records the cut (Cuts).
+	// the Reader records the cut (cutsSoFar).
 	MaxItems int
 }
 
@@ -34,14 +34,14 @@ type Bound struct {
 // leaves room while it keeps an endless answer to a few tens of MiB of
 // memory; MaxItems is more nodes than an OpenShift cluster supports.
 const (
-	DefaultMaxBytes = 32 << 20
+	defaultMaxBytes = 32 << 20
 	DefaultMaxItems = 5000
 	pageSize        = 500
 )
 
 // Within is the Bound of a command's --timeout with the default caps.
 func Within(timeout time.Duration) Bound {
-	return Bound{Timeout: timeout, MaxBytes: DefaultMaxBytes, MaxItems: DefaultMaxItems}
+	return Bound{Timeout: timeout, MaxBytes: defaultMaxBytes, MaxItems: DefaultMaxItems}
 }
 
 // check refuses a Bound with a field that does not bound anything.

@@ -12,9 +12,9 @@ import (
 
 // Where a kubeconfig came from, in the order Find tries them.
 const (
-	FromFlag = "--kubeconfig"
-	FromEnv  = "$KUBECONFIG"
-	FromRoot = "--root's admin kubeconfig"
+	fromFlag = "--kubeconfig"
+	fromEnv  = "$KUBECONFIG"
+	fromRoot = "--root's admin kubeconfig"
 )
 
 // Lookup is what Find decides from: the command's flag, the environment
@@ -32,7 +32,8 @@ type Choice struct {
 	// Paths are the files, merged in order as client-go merges
 	// $KUBECONFIG's list; one file otherwise. Empty: none is read.
 	Paths []string `json:"paths,omitempty"`
-	// From is where they were found: FromFlag, FromEnv or FromRoot.
+	// From is where they were found: "--kubeconfig", "$KUBECONFIG"
+	// or "--root's admin kubeconfig" (fromFlag, fromEnv, fromRoot).
 	From string `json:"from,omitempty"`
 	// None says why no kubeconfig is read, when Paths is empty.
 	None string `json:"none,omitempty"`
@@ -64,10 +65,10 @@ func Find(l Lookup) Choice {
 	case l.FlagGiven && l.Flag == "":
 		return Choice{None: `--kubeconfig "" given: the cluster is not read`}
 	case l.FlagGiven:
-		return Choice{Paths: []string{l.Flag}, From: FromFlag}
+		return Choice{Paths: []string{l.Flag}, From: fromFlag}
 	}
 	if paths := envPaths(l.Env); len(paths) > 0 {
-		return Choice{Paths: paths, From: FromEnv}
+		return Choice{Paths: paths, From: fromEnv}
 	}
 	if l.Root == "" {
 		return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset"}
@@ -75,7 +76,7 @@ func Find(l Lookup) Choice {
 	admin := filepath.Join(l.Root, hostlayout.AdminKubeconfig)
 	why := rootAdmin(l.Root, admin)
 	if why == "" {
-		return Choice{Paths: []string{admin}, From: FromRoot}
+		return Choice{Paths: []string{admin}, From: fromRoot}
 	}
 	return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + why}
 }

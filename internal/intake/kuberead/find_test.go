@@ -41,11 +41,11 @@ func TestFind(t *testing.T) {
 		want Choice
 		line string
 	}{
-		{"flag wins", Lookup{Flag: "/k", FlagGiven: true, Env: "/e", Root: rendered}, Choice{Paths: []string{"/k"}, From: FromFlag}, "kubeconfig: /k (from --kubeconfig)"},
+		{"flag wins", Lookup{Flag: "/k", FlagGiven: true, Env: "/e", Root: rendered}, Choice{Paths: []string{"/k"}, From: fromFlag}, "kubeconfig: /k (from --kubeconfig)"},
 		{"explicit empty reads nothing", Lookup{FlagGiven: true, Env: "/e", Root: rendered}, Choice{None: `--kubeconfig "" given: the cluster is not read`}, `no kubeconfig: --kubeconfig "" given: the cluster is not read`},
-		{"$KUBECONFIG list", Lookup{Env: list, Root: rendered}, Choice{Paths: []string{"/a", "/b"}, From: FromEnv}, "kubeconfig: /a" + string(filepath.ListSeparator) + "/b (from $KUBECONFIG)"},
-		{"root's admin kubeconfig", Lookup{Root: rendered}, Choice{Paths: []string{admin}, From: FromRoot}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
-		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: rendered}, Choice{Paths: []string{admin}, From: FromRoot}, ""},
+		{"$KUBECONFIG list", Lookup{Env: list, Root: rendered}, Choice{Paths: []string{"/a", "/b"}, From: fromEnv}, "kubeconfig: /a" + string(filepath.ListSeparator) + "/b (from $KUBECONFIG)"},
+		{"root's admin kubeconfig", Lookup{Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
+		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot}, ""},
 		{"root render did not write", Lookup{Root: unrendered}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + unrendered + " is not a root render wrote (no " + hostlayout.StatePath + "), so its " + hostlayout.AdminKubeconfig + " is not taken"}, ""},
 		{"no admin kubeconfig", Lookup{Root: empty}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)}, "no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)},
 		{"admin kubeconfig through a link", Lookup{Root: linked}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + linkedAdmin + " is not a regular file"}, ""},

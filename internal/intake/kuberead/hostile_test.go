@@ -102,7 +102,7 @@ func timedOut(err error) bool {
 
 // tooLarge is the byte cap's error, naming the cap.
 func tooLarge(err error) bool {
-	var big *TooLargeError
+	var big *tooLargeError
 	return errors.As(err, &big) && big.Max == hostileBound.MaxBytes && strings.Contains(err.Error(), "passed the cap of 1 MiB per response")
 }
 

@@ -28,7 +28,7 @@ func (c Cut) String() string {
 // List reads a resource (ns "" for all namespaces or a cluster-scoped
 // one; selector a label selector, "" for all) in pages into out, a typed
 // list or a struct with an items field. It keeps at most MaxItems items:
-// a list with more is cut there and the cut recorded (Cuts), not an
+// a list with more is cut there and the cut recorded (cutsSoFar), not an
 // error. All pages together end within the bound's Timeout.
 func (r *Reader) List(ctx context.Context, gvr schema.GroupVersionResource, ns, selector string, out any) error {
 	ctx, cancel := context.WithTimeout(ctx, r.bound.Timeout)
@@ -84,9 +84,9 @@ func (r *Reader) noteCut(c Cut) {
 	r.cuts[c.Namespace+"/"+c.Resource] = c
 }
 
-// Cuts are the lists the item cap stopped so far, each once (the last
+// cutsSoFar are the lists the item cap stopped so far, each once (the last
 // read of it), in order of namespace and resource. A nil Reader has none.
-func (r *Reader) Cuts() []Cut {
+func (r *Reader) cutsSoFar() []Cut {
 	if r == nil {
 		return nil
 	}

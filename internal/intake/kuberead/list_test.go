@@ -72,7 +72,7 @@ func TestListPages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			url, limits := pagedServer(t, tc.total, tc.ignoreLimit)
-			r := openOn(t, url, Bound{Timeout: time.Minute, MaxBytes: DefaultMaxBytes, MaxItems: tc.max})
+			r := openOn(t, url, Bound{Timeout: time.Minute, MaxBytes: defaultMaxBytes, MaxItems: tc.max})
 			var l corev1.NodeList
 			if err := r.List(context.Background(), nodes, "", "", &l); err != nil {
 				t.Fatal(err)
@@ -88,7 +88,7 @@ func TestListPages(t *testing.T) {
 					t.Errorf("a page asked for limit %d; want 1 to %d", lim, pageSize)
 				}
 			}
-			cuts := r.Cuts()
+			cuts := r.cutsSoFar()
 			if got := len(cuts) == 1; got != tc.wantCut {
 				t.Fatalf("cuts %v; want cut %v", cuts, tc.wantCut)
 			}

@@ -77,7 +77,7 @@ func Open(c Choice, b Bound) (*Reader, error) {
 // tried: the tool reads the cluster its user named.
 func load(c Choice) (*rest.Config, error) {
 	rules := &clientcmd.ClientConfigLoadingRules{Precedence: c.Paths}
-	if c.From != FromEnv {
+	if c.From != fromEnv {
 		rules = &clientcmd.ClientConfigLoadingRules{ExplicitPath: c.Paths[0]}
 	}
 	raw, err := rules.Load()

@@ -17,7 +17,7 @@ type Used struct {
 
 // Summary is the Used of a command that found c and read through r (nil
 // when it read nothing).
-func Summary(c Choice, r *Reader) Used { return Used{Choice: c, Cut: r.Cuts()} }
+func Summary(c Choice, r *Reader) Used { return Used{Choice: c, Cut: r.cutsSoFar()} }
 
 // WriteText writes the kubeconfig line, then one line per cut list. The
 // paths come from the command line or the environment, so they are escaped.

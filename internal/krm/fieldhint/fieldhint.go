@@ -27,11 +27,11 @@ var unmarshaler = reflect.TypeFor[json.Unmarshaler]()
 // spec.server.agentPort`, or the known fields there. "" when the parent of
 // path is not a struct of root.
 func For(root reflect.Type, path string) string {
-	parts := Split(path)
+	parts := split(path)
 	if len(parts) == 0 {
 		return ""
 	}
-	parent := TypeAt(root, parts[:len(parts)-1])
+	parent := typeAt(root, parts[:len(parts)-1])
 	if parent == nil {
 		return ""
 	}
@@ -45,7 +45,7 @@ func Hint(parent reflect.Type, parentPath, key string) string {
 	if len(fields) == 0 {
 		return ""
 	}
-	if near := Nearest(key, fields, 1); near != "" {
+	if near := nearest(key, fields, 1); near != "" {
 		return fmt.Sprintf("did you mean %q?", near)
 	}
 	if deeper := findBelow(elem(parent), key); len(deeper) > 0 {
@@ -56,15 +56,15 @@ func Hint(parent reflect.Type, parentPath, key string) string {
 		}
 		return "it belongs at " + strings.Join(deeper, " or ")
 	}
-	if near := Nearest(key, fields, len(key)/2+1); near != "" {
+	if near := nearest(key, fields, len(key)/2+1); near != "" {
 		return fmt.Sprintf("did you mean %q?", near)
 	}
 	return "known fields: " + strings.Join(sortedNames(fields), ", ")
 }
 
-// Split cuts a field path into its names, dropping list indexes: "a.b[0].c"
+// split cuts a field path into its names, dropping list indexes: "a.b[0].c"
 // is a, b, c.
-func Split(path string) []string {
+func split(path string) []string {
 	var out []string
 	for _, p := range strings.Split(path, ".") {
 		if i := strings.IndexByte(p, '['); i >= 0 {
@@ -77,9 +77,9 @@ func Split(path string) []string {
 	return out
 }
 
-// TypeAt follows names from root through structs, pointers, slices and
+// typeAt follows names from root through structs, pointers, slices and
 // maps; nil when a name is no field there or a type decodes itself.
-func TypeAt(root reflect.Type, names []string) reflect.Type {
+func typeAt(root reflect.Type, names []string) reflect.Type {
 	t := elem(root)
 	for _, name := range names {
 		if t == nil || t.Kind() != reflect.Struct {
@@ -142,9 +142,9 @@ func JSONFields(t reflect.Type) map[string]reflect.Type {
 	return out
 }
 
-// Nearest is the field name closest to key (ignoring case) within
+// nearest is the field name closest to key (ignoring case) within
 // maxDist edits, "" when none is; ties go to the first name in order.
-func Nearest(key string, fields map[string]reflect.Type, maxDist int) string {
+func nearest(key string, fields map[string]reflect.Type, maxDist int) string {
 	best, bestDist := "", maxDist+1
 	for _, name := range sortedNames(fields) {
 		if d := EditDistance(strings.ToLower(key), strings.ToLower(name)); d < bestDist {

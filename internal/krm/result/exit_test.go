@@ -111,7 +111,7 @@ func TestFunction(t *testing.T) {
 		New(framework.Warning, "b", "(bundle)", "", "odd", ""),
 	}
 	out := Function(in, []*yaml.RNode{pod})
-	if got := out[0]; got.Message != "broken (fix: mend it)" || len(got.Tags) != 1 || got.Tags[TagRule] != "r" ||
+	if got := out[0]; got.Message != "broken (fix: mend it)" || len(got.Tags) != 1 || got.Tags[tagRule] != "r" ||
 		got.ResourceRef == nil || got.ResourceRef.APIVersion != "v1" || got.ResourceRef.Namespace != "ns" || FieldPath(got) != "spec.x" {
 		t.Errorf("function result 0 = %+v", got)
 	}

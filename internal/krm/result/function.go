@@ -18,7 +18,7 @@ func Function(rs framework.Results, items []*yaml.RNode) framework.Results {
 		f.Message = message(r)
 		f.Tags = nil
 		if rule := Rule(r); rule != "" {
-			f.Tags = map[string]string{TagRule: rule}
+			f.Tags = map[string]string{tagRule: rule}
 		}
 		if f.ResourceRef == nil {
 			f.ResourceRef = resourceRef(Object(r), items)

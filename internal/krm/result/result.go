@@ -7,7 +7,7 @@
 // framework.Result has no field for a rule id, a fix or an object named as a
 // user reads it ("Pod kube-system/konnectivity-server", or "(bundle)" for the
 // stream as a whole, which no ResourceRef can name), so New carries them in
-// Tags under TagRule, TagObject and TagFix; Field.Path holds the field inside
+// Tags under tagRule, tagObject and tagFix; Field.Path holds the field inside
 // the object or config. Rule, Object and Fix read them back. A status check
 // is a result too: its name is the rule, its detail the message, its hint the
 // fix. Severities are kyaml's: framework.Error fails a run, framework.Warning
@@ -35,21 +35,21 @@ import (
 
 // Tag keys New stores in framework.Result.Tags.
 const (
-	// TagRule is the stable id of the rule (check) or the name of the check
+	// tagRule is the stable id of the rule (check) or the name of the check
 	// (status) that produced the result.
-	TagRule = "rule"
-	// TagObject names the object the result is about, as findings print it.
-	TagObject = "object"
-	// TagFix says what to change.
-	TagFix = "fix"
+	tagRule = "rule"
+	// tagObject names the object the result is about, as findings print it.
+	tagObject = "object"
+	// tagFix says what to change.
+	tagFix = "fix"
 )
 
 // New builds a result; an empty rule, object, field or fix is left out.
 func New(sev framework.Severity, rule, object, field, msg, fix string) *framework.Result {
 	r := &framework.Result{Severity: sev, Message: msg}
-	setTag(r, TagRule, rule)
-	setTag(r, TagObject, object)
-	setTag(r, TagFix, fix)
+	setTag(r, tagRule, rule)
+	setTag(r, tagObject, object)
+	setTag(r, tagFix, fix)
 	if field != "" {
 		r.Field = &framework.Field{Path: field}
 	}
@@ -67,13 +67,13 @@ func setTag(r *framework.Result, key, value string) {
 }
 
 // Rule is the rule id or check name of r, or "".
-func Rule(r *framework.Result) string { return r.Tags[TagRule] }
+func Rule(r *framework.Result) string { return r.Tags[tagRule] }
 
 // Object is the object r is about, as findings print it, or "".
-func Object(r *framework.Result) string { return r.Tags[TagObject] }
+func Object(r *framework.Result) string { return r.Tags[tagObject] }
 
 // Fix is what to change, or "".
-func Fix(r *framework.Result) string { return r.Tags[TagFix] }
+func Fix(r *framework.Result) string { return r.Tags[tagFix] }
 
 // FieldPath is the field r is about, or "".
 func FieldPath(r *framework.Result) string {

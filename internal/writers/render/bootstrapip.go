@@ -8,9 +8,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
-// bootstrapIPFlag is the flag render's errors name for the address given.
-const bootstrapIPFlag = bootstrapip.FlagField
-
 // settleIP decides the bootstrap IP once, before the build, by
 // bootstrapip.Resolve from --bootstrap-ip (an address, auto, or none) and
 // the overlay's spec as kustbuild.ReadSpec read it (nil: no
@@ -45,13 +42,13 @@ func settleError(err error) error {
 	)
 	switch {
 	case errors.As(err, &missing):
-		return inputSentencef(bootstrapIPFlag, missing.Fix(), "%s", missing.Message()).usage()
+		return inputSentencef(bootstrapip.FlagField, missing.Fix(), "%s", missing.Message()).usage()
 	case errors.As(err, &conflict):
 		return inputSentencef(conflict.Field(), conflict.Fix(), "%s", conflict.Message())
 	case errors.As(err, &field):
 		return ipInputError(field.Field, field.Err)
 	case errors.As(err, &detect):
-		return inputErrorf(bootstrapIPFlag, "pass the address explicitly", "%v", detect)
+		return inputErrorf(bootstrapip.FlagField, "pass the address explicitly", "%v", detect)
 	}
 	return err
 }

@@ -51,7 +51,7 @@ func ipInputError(field string, bad *bootstrapip.Error) *InputError {
 			"%s is an %s address but the overlay's ipFamily needs %s", bad.Input, bad.Got.Name(), bad.Want.Name())
 	}
 	e := inputErrorf(field, "give the bootstrap node's routable IPv4 or IPv6 address (no port or prefix), or auto to detect it", "%v", bad)
-	e.Usage = field == bootstrapIPFlag
+	e.Usage = field == bootstrapip.FlagField
 	return e
 }
 

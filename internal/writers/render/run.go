@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
@@ -152,7 +153,7 @@ func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Rep
 func planHost(d *deps, in hostInputs, b *bundle, rep *Report) ([]change, []dirSpec, error) {
 	root, ip := in.root, in.ip
 	if !ip.IsValid() {
-		return nil, nil, inputSentencef(bootstrapIPFlag, "pass --bootstrap-ip IP, the bootstrap node's address",
+		return nil, nil, inputSentencef(bootstrapip.FlagField, "pass --bootstrap-ip IP, the bootstrap node's address",
 			"was not given, and the overlay has no KonnectivityBundle config that could give it").usage()
 	}
 	certDir, err := b.certDir()
