@@ -64,7 +64,7 @@ func SHA256(b []byte) string {
 //
 // An error before the commit point undoes everything and verifies it; an
 // error after it keeps the new bundle (DurabilityError). A crash at any
-// instant is finished or undone by the next run from the journal (Recover).
+// instant is finished or undone by the next run from the journal (recoverJournal).
 type txn struct {
 	h *hostfs.Root
 	// command names the run in the journal and in messages ("render").
@@ -128,12 +128,12 @@ func Stopped(ctx context.Context) error {
 
 // scrubbed handles a journal that never got into place: what writing it
 // left is removed, and the host is called unchanged only when nothing of
-// it is left (Pending).
+// it is left (anyPending).
 func (t *txn) scrubbed(cause error) error {
 	if err := scrub(t.h); err != nil {
 		return fmt.Errorf("%w; cleaning up also failed, inspect %s: %v", cause, t.h.Abs(hostlayout.StateDir), err)
 	}
-	if Pending(t.h) {
+	if anyPending(t.h) {
 		return fmt.Errorf("%w; cleaning up left scratch files, inspect %s (the next render, teardown or status removes them)", cause, t.h.Abs(hostlayout.StateDir))
 	}
 	return &UndoneError{Err: cause, Began: true}

@@ -96,7 +96,7 @@ func (sc scenario) faulted(t *testing.T, h *hostfs.Root, n int64, err error, bef
 				t.Errorf("fault #%d after the commit point (%v): %s is still there", n, err, f.rel)
 			}
 		}
-		if _, rerr := Recover(h); rerr != nil {
+		if _, rerr := recoverJournal(h); rerr != nil {
 			t.Fatalf("fault #%d: the next Recover: %v", n, rerr)
 		}
 		treetest.AssertSame(t, "the recovered root and an uninterrupted run's", after, treetest.Snapshot(t, root, treetest.Content))
@@ -165,7 +165,7 @@ func TestFailedCleanupClaimsNoJournal(t *testing.T) {
 		t.Errorf("the error claims the host is unchanged though the cleanup failed: %v", err)
 	}
 	// the next run: recover, then write the bundle
-	if _, err := Recover(h); err != nil {
+	if _, err := recoverJournal(h); err != nil {
 		t.Fatalf("the next run's recovery: %v", err)
 	}
 	changes, dirs = sc.plan(t, h)

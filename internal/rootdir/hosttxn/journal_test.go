@@ -63,7 +63,7 @@ func TestJournalRoundTrip(t *testing.T) {
 			if left, err := leftovers(h); err != nil || len(left) != 0 {
 				t.Errorf("writing the journal left %v (%v)", left, err)
 			}
-			if !Pending(h) {
+			if !anyPending(h) {
 				t.Error("Pending does not see the journal")
 			}
 		})
@@ -111,7 +111,7 @@ func TestDamagedJournalIsRefused(t *testing.T) {
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "fix: compare the host with state.json by hand, then delete the journal") {
 				t.Fatalf("readJournal: %v, want an error with %q and the fix", err, tc.want)
 			}
-			msg, err := Recover(h)
+			msg, err := recoverJournal(h)
 			if err == nil {
 				t.Fatalf("Recover accepted it and said %q", msg)
 			}

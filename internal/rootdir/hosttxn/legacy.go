@@ -19,12 +19,12 @@ import (
 // six holding a private key.
 var legacyCertTemp = regexp.MustCompile(`^\.(` + strings.ReplaceAll(strings.Join(hostlayout.CertFileNames, "|"), ".", `\.`) + `)\.tmp-[0-9]+$`)
 
-// SweepLegacyCertTemps removes from each certificate directory in dirs
+// sweepLegacyCertTemps removes from each certificate directory in dirs
 // (root-relative) the temporary files an older certs left: only names of
 // exactly that pattern, only regular files (a link is never followed or
 // removed), only files the running user owns. It returns what it removed,
 // as absolute paths. The caller holds the root's lock.
-func SweepLegacyCertTemps(h *hostfs.Root, dirs ...string) ([]string, error) {
+func sweepLegacyCertTemps(h *hostfs.Root, dirs ...string) ([]string, error) {
 	var removed []string
 	seen := map[string]bool{}
 	for _, d := range dirs {

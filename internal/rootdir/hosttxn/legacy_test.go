@@ -87,7 +87,7 @@ func TestSweepLegacyCertTemps(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.plant(t, dir)
-			removed, err := SweepLegacyCertTemps(openRoot(t, root), tc.dirs...)
+			removed, err := sweepLegacyCertTemps(openRoot(t, root), tc.dirs...)
 			switch want := strings.ReplaceAll(tc.errHas, "%ROOT%", root); {
 			case want == "" && err != nil:
 				t.Fatal(err)

@@ -111,9 +111,9 @@ func complete(h *hostfs.Root, j *journal) bool {
 	return true
 }
 
-// Recover finishes or undoes a transaction an interrupted run left behind
+// recoverJournal finishes or undoes a transaction an interrupted run left behind
 // (the caller holds the lock) and says which; "" when there was none.
-func Recover(h *hostfs.Root) (string, error) {
+func recoverJournal(h *hostfs.Root) (string, error) {
 	if err := scrub(h); err != nil {
 		return "", err
 	}
@@ -214,9 +214,9 @@ func leftovers(h *hostfs.Root) ([]string, error) {
 	return out, nil
 }
 
-// Pending reports whether Recover has anything to do under h: a journal,
+// anyPending reports whether recoverJournal has anything to do under h: a journal,
 // or scratch names a killed run left. Readers take the lock only then.
-func Pending(h *hostfs.Root) bool {
+func anyPending(h *hostfs.Root) bool {
 	if exists(h, hostlayout.JournalPath) {
 		return true
 	}

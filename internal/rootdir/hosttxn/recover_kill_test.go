@@ -95,11 +95,11 @@ func TestRecoverAfterAKillAtEveryChange(t *testing.T) {
 func recoverKilled(t *testing.T, h *hostfs.Root, n int64, before, after map[string]treetest.Entry) string {
 	t.Helper()
 	root := h.Dir()
-	pending := Pending(h)
+	pending := anyPending(h)
 	var msg string
 	for m := int64(1); ; m++ {
 		fault, _ := killAt(m)
-		dead, err := runKilled(t, h, fault, func() (err error) { msg, err = Recover(h); return err })
+		dead, err := runKilled(t, h, fault, func() (err error) { msg, err = recoverJournal(h); return err })
 		if err != nil {
 			t.Fatalf("kill #%d, recovery killed %d times: %v", n, m-1, err)
 		}
@@ -107,7 +107,7 @@ func recoverKilled(t *testing.T, h *hostfs.Root, n int64, before, after map[stri
 			break
 		}
 	}
-	if Pending(h) {
+	if anyPending(h) {
 		t.Errorf("kill #%d: Recover left work for the next run", n)
 	}
 	assertNoScratch(t, root, "after the recovery")

@@ -47,7 +47,7 @@ func TestRecoverSaysOnlyWhatItVerified(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			msg, err := Recover(h)
+			msg, err := recoverJournal(h)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -55,7 +55,7 @@ func TestRecoverReportsWhatItCouldNotVerify(t *testing.T) {
 			if err := writeJournal(h, j); err != nil {
 				t.Fatal(err)
 			}
-			msg, err := Recover(h)
+			msg, err := recoverJournal(h)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -14,7 +14,7 @@ import (
 type RootError struct {
 	Message string
 	Fix     string
-	// Err is set instead when the root passed CheckRoot but could not be
+	// Err is set instead when the root passed checkRoot but could not be
 	// opened; the error is then Err's own text.
 	Err error
 }
@@ -29,10 +29,10 @@ func (e *RootError) Error() string {
 // Unwrap is the error of the open, if that failed.
 func (e *RootError) Unwrap() error { return e.Err }
 
-// CheckRoot requires an existing directory, and with writable one the
+// checkRoot requires an existing directory, and with writable one the
 // running user may write, and returns it absolute. command names the
 // command in the advice for a root it may not write.
-func CheckRoot(root string, writable bool, command string) (string, error) {
+func checkRoot(root string, writable bool, command string) (string, error) {
 	const fix = "pass an existing directory (/ on the bootstrap node, as root)"
 	if root == "" {
 		return "", &RootError{Message: "is required", Fix: fix}

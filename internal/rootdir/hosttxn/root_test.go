@@ -50,7 +50,7 @@ func TestCheckRoot(t *testing.T) {
 		{"a file", file, "is a file, not a directory"},
 		{"a directory", dir, ""},
 	} {
-		abs, err := CheckRoot(tc.root, true, "render")
+		abs, err := checkRoot(tc.root, true, "render")
 		switch {
 		case tc.want == "" && (err != nil || abs != dir):
 			t.Errorf("%s: %q, %v; want %q", tc.name, abs, err, dir)

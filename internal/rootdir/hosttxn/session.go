@@ -54,12 +54,12 @@ type Session struct {
 // recover.
 const pendingNotice = "an interrupted transaction is pending; the next render, teardown or status finishes or undoes it first"
 
-// Begin checks root (CheckRoot), opens it, takes its lock and recovers an
+// Begin checks root (checkRoot), opens it, takes its lock and recovers an
 // interrupted run. A cancelled ctx stops the wait for the lock with
 // context.Cause(ctx). On error nothing is held; otherwise the caller must
 // Close the session.
 func Begin(ctx context.Context, root string, opts SessionOptions) (*Session, error) {
-	abs, err := CheckRoot(root, opts.Writable, opts.Command)
+	abs, err := checkRoot(root, opts.Writable, opts.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -77,7 +77,7 @@ func Begin(ctx context.Context, root string, opts SessionOptions) (*Session, err
 
 // hold takes the lock, runs the guard and recovers, as opts say.
 func (s *Session) hold(ctx context.Context, opts SessionOptions) error {
-	if opts.OnlyIfPending && !Pending(s.Root) {
+	if opts.OnlyIfPending && !anyPending(s.Root) {
 		return nil
 	}
 	lock := s.Root.Lock
@@ -104,15 +104,15 @@ func (s *Session) hold(ctx context.Context, opts SessionOptions) error {
 		}
 		return nil
 	}
-	s.Recovered, err = Recover(s.Root)
+	s.Recovered, err = recoverJournal(s.Root)
 	return err
 }
 
 // Sweep removes the temporary files an older certs left in the certificate
-// directories dirs (root-relative; SweepLegacyCertTemps) and adds them to
+// directories dirs (root-relative; sweepLegacyCertTemps) and adds them to
 // Swept. It returns what this call removed, also on error.
 func (s *Session) Sweep(dirs ...string) ([]string, error) {
-	swept, err := SweepLegacyCertTemps(s.Root, dirs...)
+	swept, err := sweepLegacyCertTemps(s.Root, dirs...)
 	s.Swept = append(s.Swept, swept...)
 	return swept, err
 }
