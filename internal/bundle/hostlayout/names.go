@@ -23,8 +23,8 @@ const (
 	AgentSecretFileName = AgentSecretName + "-secret.yaml"
 )
 
-// ClusterFileNames lists the cluster manifest file names above.
-var ClusterFileNames = []string{NamespaceFileName, DaemonSetFileName, AgentSecretFileName}
+// clusterFileNames lists the cluster manifest file names above.
+var clusterFileNames = []string{NamespaceFileName, DaemonSetFileName, AgentSecretFileName}
 
 // The certificate directory's files (functions/certs/README.md).
 const (

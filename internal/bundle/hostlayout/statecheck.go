@@ -64,8 +64,8 @@ func CheckPlacement(f StateFile) error {
 			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(CertFileNames, ", "))
 		}
 	case PlacementClusterManifest:
-		if !slices.Contains(ClusterFileNames, path.Base(f.Path)) {
-			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(ClusterFileNames, ", "))
+		if !slices.Contains(clusterFileNames, path.Base(f.Path)) {
+			return fmt.Errorf("placement %s allows only %s", f.Placement, strings.Join(clusterFileNames, ", "))
 		}
 	default:
 		if !slices.Contains(configurable, f.Placement) {
