@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
@@ -97,7 +98,10 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	before := treetest.Snapshot(t, root, treetest.Exact)
 	removed, failed := false, false
+	var mu sync.Mutex // SyncAll runs the hook from several goroutines at once
 	fault := func(op hostfs.Op, rel string) error {
+		mu.Lock()
+		defer mu.Unlock()
 		removed = removed || (op == hostfs.OpRemove && strings.HasSuffix(rel, "konnectivity-config-override.yaml"))
 		if op == hostfs.OpRename && !failed && strings.HasSuffix(rel, "-> etc/kubernetes/manifests/konnectivity-server-pod.yaml") {
 			failed = true
