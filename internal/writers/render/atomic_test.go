@@ -52,6 +52,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			opts := baseOpts(root)
 			if tc.prior {
