@@ -5,7 +5,8 @@
 # Those lines go to stderr; the command's own output is untouched.
 #
 # Usage: tools/progress.sh LABEL COMMAND [ARG...]
-#   KB_PROGRESS_INTERVAL  seconds between "still running" lines (default 30)
+#   KB_PROGRESS_INTERVAL  seconds between "still running" lines (default 30;
+#                         a fraction such as 0.2 works, as sleep takes it)
 #   KB_PROGRESS_LOG       a `go test -v` or `go test -json` log being
 #                         written: each "still running" line also names the
 #                         test it last started (-v), or every package still

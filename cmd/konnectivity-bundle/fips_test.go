@@ -229,6 +229,7 @@ func TestFIPS140Only(t *testing.T) {
 	}
 	for _, algo := range []string{"ecdsa", "rsa"} {
 		t.Run(algo, func(t *testing.T) {
+			t.Parallel()
 			results := map[string]map[string]run{}
 			for _, mode := range []string{"", "fips140=only"} {
 				results[mode] = runSequence(t, algo, mode)

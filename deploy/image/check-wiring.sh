@@ -10,7 +10,8 @@
 #          without it only the docker itself is checked
 #   KB_WIRING_TIMEOUT  seconds the test run of IMAGE may take (60)
 #   KB_WIRING_KILL_AFTER  seconds after that SIGTERM a run still there is
-#          killed (10); its test sets 1 so as not to wait the 10 s out
+#          killed (10); its test sets fractions of a second for both (timeout
+#          takes them), so as not to wait them out
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)

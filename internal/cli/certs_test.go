@@ -51,6 +51,7 @@ func TestCertsCommand(t *testing.T) {
 }
 
 func TestCertsCommandRSA(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, stdout, stderr := mainWithEnv(t, nil, "certs", "--bootstrap-ip", "192.0.2.10", "--dir", dir,
 		"--key-algorithm", "rsa", "--key-size", "3072", "--validity", "48h")

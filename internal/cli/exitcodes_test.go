@@ -198,7 +198,7 @@ func TestWaitGatherNotWritten(t *testing.T) {
 	if err := os.Mkdir(filepath.Join(gather, "wait.json"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	code, stdout, stderr := runCLI(t, "", "wait", "--root", t.TempDir(), "--timeout", "300ms", "--gather", gather)
+	code, stdout, stderr := runCLI(t, "", "wait", "--root", t.TempDir(), "--timeout", "50ms", "--gather", gather)
 	if code != exitReportNotWritten || !strings.Contains(stderr, "--gather") || !strings.Contains(stdout, "NOT ready after") {
 		t.Errorf("exit %d, want %d naming --gather after the verdict\nstdout:\n%s\nstderr:\n%s", code, exitReportNotWritten, stdout, stderr)
 	}

@@ -9,16 +9,27 @@ import (
 
 // TestCommandsAgainstAHostileKubeAPIServer: status, wait, probe --webhooks
 // and teardown, against a kube-apiserver that stalls after accepting
-// (with TLS done, or before it), drips a byte a second, streams an endless list or sends one huge
-// object, each end (the test would hang otherwise) and say why in the
-// bound's own words: the --timeout of 1s, or the byte cap.
+// (with TLS done, or before it), drips a byte at a time, streams an endless
+// list or sends one huge object, each end (the test would hang otherwise)
+// and say why in the bound's own words: the --timeout, or the byte cap.
+//
+// The modes that never finish wait for the --timeout to pass, so theirs is
+// short (several of fakekas.DripEvery, so the drip has sent bytes by then).
+// The others must read 32 MiB to meet the cap first: a quarter of a second
+// here, but seconds under -race on a loaded machine. status, probe and
+// teardown end at the cap, so theirs is generous and never waited for;
+// wait polls until its --timeout passes, so its is a few seconds.
 func TestCommandsAgainstAHostileKubeAPIServer(t *testing.T) {
-	why := map[fakekas.Mode]string{
-		fakekas.Stall:       "no answer within 1s, the command's --timeout",
-		fakekas.Mute:        "no answer within 1s, the command's --timeout",
-		fakekas.Drip:        "no answer within 1s, the command's --timeout",
-		fakekas.EndlessList: "passed the cap of 32 MiB per response",
-		fakekas.HugeObject:  "passed the cap of 32 MiB per response",
+	const expiring, capped, cappedWait = "300ms", "1m", "3s"
+	timedOut := "no answer within " + expiring + ", the command's --timeout"
+	tooLarge := "passed the cap of 32 MiB per response"
+	type outcome struct{ timeout, waitTimeout, why string }
+	want := map[fakekas.Mode]outcome{
+		fakekas.Stall:       {expiring, expiring, timedOut},
+		fakekas.Mute:        {expiring, expiring, timedOut},
+		fakekas.Drip:        {expiring, expiring, timedOut},
+		fakekas.EndlessList: {capped, cappedWait, tooLarge},
+		fakekas.HugeObject:  {capped, cappedWait, tooLarge},
 	}
 	for _, mode := range fakekas.Modes {
 		t.Run(string(mode), func(t *testing.T) {
@@ -31,9 +42,13 @@ func TestCommandsAgainstAHostileKubeAPIServer(t *testing.T) {
 				{"probe", "--root", root, "--webhooks"},
 				{"teardown", "--root", hostRenderedRoot(t)},
 			} {
-				code, stdout, stderr := runProgram(t, New(Config{}), map[string]string{"KUBECONFIG": "/not/read"}, append(args, "--kubeconfig", kc, "--timeout", "1s")...)
-				if !strings.Contains(stdout+stderr, why[mode]) {
-					t.Errorf("%s: exit %d, the output does not say %q:\nstdout:\n%s\nstderr:\n%s", args[0], code, why[mode], stdout, stderr)
+				timeout := want[mode].timeout
+				if args[0] == "wait" {
+					timeout = want[mode].waitTimeout
+				}
+				code, stdout, stderr := runProgram(t, New(Config{}), map[string]string{"KUBECONFIG": "/not/read"}, append(args, "--kubeconfig", kc, "--timeout", timeout)...)
+				if !strings.Contains(stdout+stderr, want[mode].why) {
+					t.Errorf("%s: exit %d, the output does not say %q:\nstdout:\n%s\nstderr:\n%s", args[0], code, want[mode].why, stdout, stderr)
 				}
 			}
 		})

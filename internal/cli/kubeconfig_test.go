@@ -71,7 +71,7 @@ func TestKubeconfigLookup(t *testing.T) {
 			}
 			_, stdout, _ := run("status", "--root", root)
 			says("status", stdout, tc.want)
-			_, stdout, _ = run("wait", "--root", root, "--timeout", "200ms")
+			_, stdout, _ = run("wait", "--root", root, "--timeout", "50ms")
 			says("wait", stdout, tc.want)
 			gone := hostRenderedRoot(t) // teardown's own root, with an admin kubeconfig when root has one
 			if tc.admin {
@@ -79,7 +79,7 @@ func TestKubeconfigLookup(t *testing.T) {
 			}
 			_, stdout, _ = run("teardown", "--root", gone, "--timeout", "2s")
 			says("teardown", stdout, strings.ReplaceAll(tc.want, root, gone))
-			_, stdout, stderr = run("wait", "--root", root, "--timeout", "200ms", "-o", "json")
+			_, stdout, stderr = run("wait", "--root", root, "--timeout", "50ms", "-o", "json")
 			if !strings.Contains(stdout, `"kubeconfig": {`) {
 				t.Errorf("wait -o json lacks the kubeconfig:\n%s%s", stdout, stderr)
 			}

@@ -17,6 +17,7 @@ import (
 // the report.
 // Loose bound: well under the 10 s the read once took whatever --timeout said.
 func TestUsageReadsFollowTimeout(t *testing.T) {
+	t.Parallel()
 	stop := make(chan struct{})
 	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/metrics" { // teardown's reads of its objects: gone

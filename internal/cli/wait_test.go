@@ -14,9 +14,9 @@ import (
 func TestWaitCommand(t *testing.T) {
 	empty := t.TempDir()
 	runCLICases(t, []cliCase{
-		{"unrendered root times out", []string{"wait", "--root", empty, "--timeout", "300ms"}, 1, []string{"NOT ready after"}, "waiting"},
-		{"the verdict names the cause", []string{"wait", "--root", empty, "--timeout", "300ms"}, 1, []string{"not-rendered"}, "for a usable rendered root"},
-		{"json", []string{"wait", "--root", empty, "--timeout", "300ms", "-o", "json"}, 1, []string{`"cause": "not-rendered"`}, ""},
+		{"unrendered root times out", []string{"wait", "--root", empty, "--timeout", "50ms"}, 1, []string{"NOT ready after"}, "waiting"},
+		{"the verdict names the cause", []string{"wait", "--root", empty, "--timeout", "50ms"}, 1, []string{"not-rendered"}, "for a usable rendered root"},
+		{"json", []string{"wait", "--root", empty, "--timeout", "50ms", "-o", "json"}, 1, []string{`"cause": "not-rendered"`}, ""},
 		{"takes no args", []string{"wait", "x"}, 2, nil, "takes no arguments"},
 		{"bad output", []string{"wait", "-o", "yaml"}, 2, nil, "--output"},
 		{"min agents", []string{"wait", "--min-agents", "0"}, 2, nil, "--min-agents"},
@@ -31,7 +31,7 @@ func TestWaitCommand(t *testing.T) {
 func TestWaitGather(t *testing.T) {
 	empty := t.TempDir()
 	dir := filepath.Join(t.TempDir(), "bootstrap-control-plane", "konnectivity")
-	code, stdout, stderr := runCLI(t, "", "wait", "--root", empty, "--timeout", "300ms", "--gather", dir)
+	code, stdout, stderr := runCLI(t, "", "wait", "--root", empty, "--timeout", "50ms", "--gather", dir)
 	if code != 1 {
 		t.Fatalf("exit %d, want 1 (not ready)\n%s%s", code, stdout, stderr)
 	}

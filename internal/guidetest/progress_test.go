@@ -17,6 +17,7 @@ import (
 // started, that it is still running and in which test of its go test log,
 // and that it failed with the command's status, which progress.sh returns.
 func TestProgressReports(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log, out := filepath.Join(dir, "test.log"), filepath.Join(dir, "progress.txt")
 	stderr, err := os.Create(out)
@@ -28,7 +29,7 @@ func TestProgressReports(t *testing.T) {
 for i in $(seq 600); do grep -q "still running" "$2" && exit 3; sleep 0.1; done
 exit 9`
 	cmd := exec.Command(filepath.Join(tooltest.RepoRoot(), "tools", "progress.sh"), "slow step", "bash", "-c", script, "bash", log, out)
-	cmd.Env = append(os.Environ(), "KB_PROGRESS_INTERVAL=1", "KB_PROGRESS_LOG="+log)
+	cmd.Env = append(os.Environ(), "KB_PROGRESS_INTERVAL=0.2", "KB_PROGRESS_LOG="+log)
 	cmd.Stderr = stderr
 	err = cmd.Run()
 	var exit *exec.ExitError
@@ -51,6 +52,7 @@ exit 9`
 // not finished, in start order, without the module path, each with the test
 // it is in; a finished package and a finished test are not named.
 func TestProgressNamesRunningPackages(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	log, out := filepath.Join(dir, "unit.json"), filepath.Join(dir, "progress.txt")
 	stderr, err := os.Create(out)
@@ -77,7 +79,7 @@ exit 9`
 	cmd := exec.Command(filepath.Join(tooltest.RepoRoot(), "tools", "progress.sh"), "unit", "bash", "-c", script, "bash", log, out)
 	cmd.Args = append(cmd.Args, lines...)
 	cmd.Dir = tooltest.RepoRoot() // its go.mod names the module path to leave off
-	cmd.Env = append(os.Environ(), "KB_PROGRESS_INTERVAL=1", "KB_PROGRESS_LOG="+log)
+	cmd.Env = append(os.Environ(), "KB_PROGRESS_INTERVAL=0.2", "KB_PROGRESS_LOG="+log)
 	cmd.Stderr = stderr
 	if err := cmd.Run(); err != nil {
 		t.Fatalf("progress.sh: %v (exit 9: no still-running line within a minute)", err)

@@ -88,6 +88,7 @@ func TestPortRuleOnce(t *testing.T) {
 		{"one of two", 1, 2, gate.TooFewAgents, 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			opts := fakeServer(t, tc.agents)
 			log := filepath.Join(t.TempDir(), "server.log")
 			if err := os.WriteFile(log, nil, 0o600); err != nil {

@@ -10,17 +10,21 @@ import (
 	"time"
 )
 
+// trickleEvery is slowServer's pace: well inside the test's timeout, so a
+// read bounded only by the wait for the next byte would never end.
+const trickleEvery = 100 * time.Millisecond
+
 // slowServer answers nothing until the client gives up (or a minute
 // passes): a server that hangs mid-read. When trickle is set it sends the
-// status line and then one byte a second, so only a bound on the whole
-// read, body included, ends it.
+// status line and then one byte every trickleEvery, so only a bound on the
+// whole read, body included, ends it.
 func slowServer(t *testing.T, trickle bool) *httptest.Server {
 	t.Helper()
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if trickle {
 			w.WriteHeader(http.StatusOK)
 		}
-		for range 60 {
+		for range time.Minute / trickleEvery {
 			if trickle {
 				_, _ = w.Write([]byte("#"))
 				w.(http.Flusher).Flush()
@@ -28,7 +32,7 @@ func slowServer(t *testing.T, trickle bool) *httptest.Server {
 			select {
 			case <-r.Context().Done():
 				return
-			case <-time.After(time.Second):
+			case <-time.After(trickleEvery):
 			}
 		}
 	}))

@@ -46,6 +46,7 @@ func TestStatusRenderedFiles(t *testing.T) {
 		}, framework.Error, "konnectivity-server-pod.yaml"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:4.23"}); err != nil {
 				t.Fatal(err)

@@ -26,6 +26,7 @@ func TestUnparsableFileIsNotEchoed(t *testing.T) {
 	}
 	for _, placement := range []string{hostlayout.PlacementKASEgressConfig, hostlayout.PlacementKASConfigOverride} {
 		t.Run(placement, func(t *testing.T) {
+			t.Parallel()
 			root := renderedRoot(t)
 			r, err := Load(root)
 			if err != nil {

@@ -22,7 +22,7 @@ const (
 	// Mute accepts connections and never says a byte: not even the TLS
 	// handshake completes.
 	Mute Mode = "mute"
-	// Drip answers 200 and then one byte a second, forever.
+	// Drip answers 200 and then one byte every DripEvery, forever.
 	Drip Mode = "drip"
 	// EndlessList answers 200 with a list whose items never end, as fast
 	// as the reader takes them (on /metrics: endless sample lines).
@@ -34,6 +34,12 @@ const (
 
 // Modes lists every hostile mode, for tests that run each.
 var Modes = []Mode{Stall, Mute, Drip, EndlessList, HugeObject}
+
+// DripEvery is Drip's pace: a fraction of the shortest timeout the tests
+// give a reader, so several bytes arrive before it passes, and a reader
+// that bounds only the wait for the next byte (not the whole answer) never
+// times out and fails the test.
+const DripEvery = 50 * time.Millisecond
 
 // HugeBytes is the size of HugeObject's annotation: larger than any
 // response a bounded reader should take whole.
@@ -114,7 +120,7 @@ func drip(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-r.Context().Done():
 			return
-		case <-time.After(time.Second):
+		case <-time.After(DripEvery):
 		}
 	}
 }

@@ -94,6 +94,12 @@ var (
 // nil when ctx ends, so a stream that stalls or drips for a while and then
 // ends is Feed under a deadline.
 func Feed(ctx context.Context, w io.Writer, b Behaviour, s Shape) error {
+	return feed(ctx, w, b, s, DripEvery)
+}
+
+// feed is Feed with Drip's pace given: this package's test drips faster,
+// so it waits for its deadline a fraction of a second, not seconds.
+func feed(ctx context.Context, w io.Writer, b Behaviour, s Shape, dripEvery time.Duration) error {
 	flush := func() {}
 	if f, ok := w.(interface{ Flush() }); ok {
 		flush = f.Flush
@@ -103,7 +109,7 @@ func Feed(ctx context.Context, w io.Writer, b Behaviour, s Shape) error {
 		<-ctx.Done()
 		return nil
 	case Drip:
-		return drip(ctx, w, flush, s.Open+strings.Repeat("a", 1<<10))
+		return drip(ctx, w, flush, s.Open+strings.Repeat("a", 1<<10), dripEvery)
 	case Endless:
 		return repeat(ctx, w, flush, s.Head, s.Item, -1)
 	case Huge:
@@ -117,8 +123,8 @@ func Feed(ctx context.Context, w io.Writer, b Behaviour, s Shape) error {
 	panic("hostileserver: unknown behaviour " + string(b))
 }
 
-func drip(ctx context.Context, w io.Writer, flush func(), text string) error {
-	tick := time.NewTicker(DripEvery)
+func drip(ctx context.Context, w io.Writer, flush func(), text string, every time.Duration) error {
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for i := 0; i < len(text); i++ {
 		if _, err := io.WriteString(w, text[i:i+1]); err != nil {

@@ -45,14 +45,17 @@ func TestFeed(t *testing.T) {
 	if err := Feed(context.Background(), c, Huge, Metrics); err != nil || c.n != len(Metrics.Open)+HugeSize+len(Metrics.Close) {
 		t.Errorf("huge: %v after %d bytes, want %d", err, c.n, len(Metrics.Open)+HugeSize+len(Metrics.Close))
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 2500*time.Millisecond)
+	// Drip twenty times as fast as DripEvery, so the deadline it waits for
+	// is 125ms: 2.5 ticks, as with DripEvery and 2.5s.
+	const every = DripEvery / 20
+	ctx, cancel := context.WithTimeout(context.Background(), 5*every/2)
 	defer cancel()
 	d := &limitWriter{n: 1 << 10}
-	if err := Feed(ctx, d, Drip, KubeList); err != nil {
+	if err := feed(ctx, d, Drip, KubeList, every); err != nil {
 		t.Errorf("drip: %v", err)
 	}
 	if got := d.got.String(); len(got) < 1 || len(got) > 4 || !strings.HasPrefix(KubeList.Open, got) { // loose: a loaded machine ticks late
-		t.Errorf("drip sent %q in 2.5s, want about 3 bytes of %q", got, KubeList.Open)
+		t.Errorf("drip sent %q in %s, want about 3 bytes of %q", got, 5*every/2, KubeList.Open)
 	}
 	ctx, cancel = context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()

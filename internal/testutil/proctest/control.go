@@ -49,6 +49,9 @@ func (p *Proc) Kill() {
 	<-p.done
 }
 
+// stopGraces are Stop's waits after each SIGTERM.
+var stopGraces = []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond}
+
 // Stop asks the process group to terminate and kills it after a grace
 // period; a nil Proc (never started) is a no-op. proxy-agent treats the first SIGTERM as "drain" and the second as
 // "stop", so a second one follows shortly.
@@ -56,7 +59,7 @@ func (p *Proc) Stop() {
 	if p == nil {
 		return
 	}
-	for _, grace := range []time.Duration{500 * time.Millisecond, 2500 * time.Millisecond} {
+	for _, grace := range p.graces {
 		_ = p.Signal(syscall.SIGTERM)
 		select {
 		case <-p.done:

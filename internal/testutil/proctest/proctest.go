@@ -32,6 +32,9 @@ type Proc struct {
 	cmd           *exec.Cmd
 	done          chan struct{}
 	err           error // valid after done is closed
+	// graces are Stop's waits after each SIGTERM: stopGraces, or shorter
+	// where this package's tests wait for them to pass.
+	graces []time.Duration
 }
 
 // Start starts s and stops it when t ends, showing the log's tail if t
@@ -51,7 +54,7 @@ func Launch(t testing.TB, s Spec) *Proc {
 	if s.NS != "" {
 		full = append([]string{"ip", "netns", "exec", s.NS}, s.Argv...)
 	}
-	p := &Proc{name: s.Name, logPath: filepath.Join(s.LogDir, s.Name+".log"), done: make(chan struct{})}
+	p := &Proc{name: s.Name, logPath: filepath.Join(s.LogDir, s.Name+".log"), done: make(chan struct{}), graces: stopGraces}
 	f, err := os.OpenFile(p.logPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
 	if err != nil {
 		t.Fatalf("open log for %s: %v", s.Name, err)

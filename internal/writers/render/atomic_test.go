@@ -7,6 +7,7 @@ import (
 	"net/netip"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
@@ -51,6 +52,7 @@ func TestFailureMidwayLeavesHostUnchanged(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			opts := baseOpts(root)
 			if tc.prior {
@@ -97,7 +99,10 @@ func TestFailureAfterARemovalRestoresTheFile(t *testing.T) {
 	opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "paths: {kasConfigOverride: /opt/openshift/other-override.yaml}\n"})
 	before := treetest.Snapshot(t, root, treetest.Exact)
 	removed, failed := false, false
+	var mu sync.Mutex // SyncAll runs the hook from several goroutines at once
 	fault := func(op hostfs.Op, rel string) error {
+		mu.Lock()
+		defer mu.Unlock()
 		removed = removed || (op == hostfs.OpRemove && strings.HasSuffix(rel, "konnectivity-config-override.yaml"))
 		if op == hostfs.OpRename && !failed && strings.HasSuffix(rel, "-> etc/kubernetes/manifests/konnectivity-server-pod.yaml") {
 			failed = true

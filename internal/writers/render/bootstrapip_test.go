@@ -57,6 +57,7 @@ func TestBootstrapIPOverlayOwnAddress(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			opts := baseOpts(t.TempDir())
 			opts.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "bootstrapIP: \"" + tc.spec + "\"\n"})
 			setIP(&opts, tc.flag)

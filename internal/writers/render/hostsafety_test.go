@@ -70,6 +70,7 @@ func TestStateEntriesOutsideTheBundleAreRefused(t *testing.T) {
 		"scratch":      {Path: "etc/.x.yaml.kb-tmp-1", Placement: hostlayout.PlacementKASConfigOverride},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
 			p := filepath.Join(root, hostlayout.StatePath)
@@ -185,6 +186,7 @@ func TestHostileJournalIsRefused(t *testing.T) {
 		"no placement":            {"kind": "remove", "path": "etc/passwd", "backup": "etc/.passwd.kb-bak-1"},
 	} {
 		t.Run(name, func(t *testing.T) {
+			t.Parallel()
 			root := t.TempDir()
 			mustRun(t, baseOpts(root))
 			data, _ := json.Marshal(map[string]any{"version": hostlayout.StateVersion, "command": "render", "ops": []jop{op}})

@@ -34,6 +34,7 @@ func TestUnsafeCertificatesAreReplaced(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			if tc.root && os.Geteuid() != 0 {
 				tooltest.Missing(t, "planting files owned by another user needs root (chown); make test runs as root")
 			}

@@ -60,6 +60,7 @@ func TestTeardownDeletesOnlyItsOwnObjects(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
 			root := rendered(t)
 			owner := stateOwner(t, root)
 			secret := obj("v1", "Secret", ns, "konnectivity-agent-certs")
