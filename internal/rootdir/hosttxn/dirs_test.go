@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
@@ -32,7 +34,7 @@ func TestMissingDirs(t *testing.T) {
 			root := t.TempDir()
 			for _, e := range tc.existing {
 				if rel, ok := strings.CutSuffix(e, "!"); ok {
-					writeRaw(t, root, rel, "x", 0o644)
+					treetest.WriteRaw(t, root, rel, "x", 0o644)
 				} else if err := os.MkdirAll(filepath.Join(root, e), 0o755); err != nil {
 					t.Fatal(err)
 				}
@@ -106,6 +108,6 @@ func TestCompare(t *testing.T) {
 func plantAt(rel, data string, mode fs.FileMode) func(t *testing.T, root string) {
 	return func(t *testing.T, root string) {
 		t.Helper()
-		writeRaw(t, root, rel, data, mode)
+		treetest.WriteRaw(t, root, rel, data, mode)
 	}
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
@@ -104,8 +106,8 @@ func TestDamagedJournalIsRefused(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
-			writeRaw(t, root, victim, "theirs", 0o644)
-			writeRaw(t, root, hostlayout.JournalPath, tc.journal, 0o600)
+			treetest.WriteRaw(t, root, victim, "theirs", 0o644)
+			treetest.WriteRaw(t, root, hostlayout.JournalPath, tc.journal, 0o600)
 			h := openRoot(t, root)
 			_, err := readJournal(h)
 			if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "fix: compare the host with state.json by hand, then delete the journal") {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
@@ -49,7 +51,7 @@ func TestRecoverReportsWhatItCouldNotVerify(t *testing.T) {
 				if rel == "%TEMP%" {
 					rel = temp
 				}
-				writeRaw(t, root, rel, data, 0o644)
+				treetest.WriteRaw(t, root, rel, data, 0o644)
 			}
 			j := &journal{Version: hostlayout.StateVersion, Command: "render", Ops: []journalOp{tc.op(temp)}}
 			if err := writeJournal(h, j); err != nil {

@@ -2,7 +2,6 @@ package hosttxn
 
 import (
 	"io/fs"
-	"os"
 	"os/exec"
 	"path"
 	"path/filepath"
@@ -183,17 +182,4 @@ func assertNoScratch(t *testing.T, root, when string) {
 func containsStaged(name string) bool {
 	ok, _ := filepath.Match("*"+hostlayout.StagedMark+"*", name)
 	return ok
-}
-
-// writeRaw puts a file under root outside any transaction (what another
-// program or a damaged disk left).
-func writeRaw(t *testing.T, root, rel, data string, mode fs.FileMode) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), mode); err != nil {
-		t.Fatal(err)
-	}
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
+
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
@@ -67,10 +69,10 @@ func TestRemove(t *testing.T) {
 				}
 			}
 			if !tc.noState {
-				writeRaw(t, root, hostlayout.StatePath, "{}", 0o644)
+				treetest.WriteRaw(t, root, hostlayout.StatePath, "{}", 0o644)
 			}
 			for _, rel := range tc.extra {
-				writeRaw(t, root, rel, "x", 0o644)
+				treetest.WriteRaw(t, root, rel, "x", 0o644)
 			}
 			removed, err := Remove(openAt(t, root), tc.dirs)
 			if err != nil {
@@ -107,19 +109,6 @@ func openAt(t *testing.T, root string) *hostfs.Root {
 	}
 	t.Cleanup(func() { h.Close() })
 	return h
-}
-
-// writeRaw puts a file under root outside render (what another program
-// left).
-func writeRaw(t *testing.T, root, rel, data string, mode fs.FileMode) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(data), mode); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // assertNoScratch fails when a scratch name, a staged tree or a journal is
