@@ -55,12 +55,16 @@ type UnsafeError struct {
 	Problem string // "is a symbolic link", ...
 }
 
-func (e *UnsafeError) Error() string {
+func (e *UnsafeError) Error() string { return e.Path + " " + e.Predicate() }
+
+// Predicate is the error without its path, for a caller that names the
+// path itself (as "destination PATH").
+func (e *UnsafeError) Predicate() string {
 	if e.Problem == problemNotDir {
-		return fmt.Sprintf("%s is a file where a directory should be (fix: remove or move that file; a destination's parent directories must be real directories)", e.Path)
+		return "is a file where a directory should be (fix: remove or move that file; a destination's parent directories must be real directories)"
 	}
-	return fmt.Sprintf("%s %s; konnectivity-bundle never follows a link or opens a special file under --root "+
-		"(fix: remove it, or replace it with the real directory, file or socket)", e.Path, e.Problem)
+	return e.Problem + "; konnectivity-bundle never follows a link or opens a special file under --root " +
+		"(fix: remove it, or replace it with the real directory, file or socket)"
 }
 
 // problemNotDir is a file standing where a parent directory should be: no

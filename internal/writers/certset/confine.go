@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
@@ -43,7 +42,7 @@ func ConfineDir(h *hostfs.Root, rel string) (string, error) {
 func destinationError(h *hostfs.Root, rel string, err error) error {
 	var unsafe *hostfs.UnsafeError
 	if errors.As(err, &unsafe) {
-		return fmt.Errorf("destination %s: %s", unsafe.Path, strings.TrimPrefix(unsafe.Error(), unsafe.Path+" "))
+		return fmt.Errorf("destination %s: %s", unsafe.Path, unsafe.Predicate())
 	}
 	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
 }

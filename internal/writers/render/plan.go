@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"sort"
-	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
@@ -124,7 +123,7 @@ func compareDisk(h *hostfs.Root, w desiredFile) (hosttxn.Action, string, error) 
 func inspectError(h *hostfs.Root, rel string, err error) error {
 	var unsafe *hostfs.UnsafeError
 	if errors.As(err, &unsafe) {
-		return &InputError{Field: "destination " + unsafe.Path, Message: strings.TrimPrefix(unsafe.Error(), unsafe.Path+" ")}
+		return &InputError{Field: "destination " + unsafe.Path, Message: unsafe.Predicate()}
 	}
 	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
 }
