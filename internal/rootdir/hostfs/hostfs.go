@@ -303,6 +303,24 @@ func (r *Root) WriteNew(rel string, data []byte, perm fs.FileMode) error {
 	return err
 }
 
+// Replace puts data at rel atomically: written to tmp (a scratch name the
+// caller chooses, so a crash leaves a name recovery knows), flushed, and
+// renamed over rel. A failed step removes tmp. The parent directory is not
+// flushed: the caller knows which one to flush, and when.
+func (r *Root) Replace(tmp, rel string, data []byte, perm fs.FileMode) error {
+	err := r.WriteNew(tmp, data, perm)
+	if err == nil {
+		err = r.Sync(tmp)
+	}
+	if err == nil {
+		err = r.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = r.Remove(tmp)
+	}
+	return err
+}
+
 // Mkdir creates one directory.
 func (r *Root) Mkdir(rel string, perm fs.FileMode) error {
 	if err := r.fault(OpMkdir, rel); err != nil {

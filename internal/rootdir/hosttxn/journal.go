@@ -57,14 +57,7 @@ func writeJournal(h *hostfs.Root, j *journal) error {
 		return err
 	}
 	if top == "" {
-		tmp := hostlayout.TempName(hostlayout.JournalPath)
-		if err := h.WriteNew(tmp, data, 0o600); err != nil {
-			return fmt.Errorf("write the journal: %w", err)
-		}
-		if err := h.Sync(tmp); err != nil {
-			return fmt.Errorf("write the journal: %w", err)
-		}
-		if err := h.Rename(tmp, hostlayout.JournalPath); err != nil {
+		if err := h.Replace(hostlayout.TempName(hostlayout.JournalPath), hostlayout.JournalPath, data, 0o600); err != nil {
 			return fmt.Errorf("write the journal: %w", err)
 		}
 		return h.Sync(hostlayout.StateDir)

@@ -62,16 +62,7 @@ func Write(h *hostfs.Root, s *hostlayout.State) error {
 	if err != nil {
 		return err
 	}
-	tmp := hostlayout.TempName(hostlayout.StatePath)
-	err = h.WriteNew(tmp, data, 0o644)
-	if err == nil {
-		err = h.Sync(tmp)
-	}
-	if err == nil {
-		err = h.Rename(tmp, hostlayout.StatePath)
-	}
-	if err != nil {
-		_ = h.Remove(tmp)
+	if err := h.Replace(hostlayout.TempName(hostlayout.StatePath), hostlayout.StatePath, data, 0o644); err != nil {
 		return fmt.Errorf("write state file: %w", err)
 	}
 	return h.Sync(hostlayout.StateDir)
