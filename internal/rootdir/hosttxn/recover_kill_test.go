@@ -110,7 +110,7 @@ func recoverKilled(t *testing.T, h *hostfs.Root, n int64, before, after map[stri
 	if anyPending(h) {
 		t.Errorf("kill #%d: Recover left work for the next run", n)
 	}
-	assertNoScratch(t, root, "after the recovery")
+	treetest.AssertNoScratch(t, root, "after the recovery")
 	got := treetest.Snapshot(t, root, treetest.Content)
 	switch {
 	case strings.Contains(msg, completedMsg):

@@ -4,7 +4,6 @@ import (
 	"io/fs"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
@@ -160,26 +159,4 @@ func copyRoot(t *testing.T, base string) string {
 		t.Fatalf("copy %s: %v\n%s", base, err, out)
 	}
 	return root
-}
-
-// assertNoScratch: no temporary, backup, staged name or journal is left.
-func assertNoScratch(t *testing.T, root, when string) {
-	t.Helper()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if n := d.Name(); hostlayout.IsScratch(n) || filepath.Base(p) == filepath.Base(hostlayout.JournalPath) || containsStaged(n) {
-			t.Errorf("%s: %s is left behind", when, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
-func containsStaged(name string) bool {
-	ok, _ := filepath.Match("*"+hostlayout.StagedMark+"*", name)
-	return ok
 }

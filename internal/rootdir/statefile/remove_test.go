@@ -1,12 +1,9 @@
 package statefile
 
 import (
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/treetest"
@@ -95,7 +92,7 @@ func TestRemove(t *testing.T) {
 					t.Errorf("%s is left", rel)
 				}
 			}
-			assertNoScratch(t, root, "after Remove")
+			treetest.AssertNoScratch(t, root, "after Remove")
 		})
 	}
 }
@@ -109,22 +106,4 @@ func openAt(t *testing.T, root string) *hostfs.Root {
 	}
 	t.Cleanup(func() { h.Close() })
 	return h
-}
-
-// assertNoScratch fails when a scratch name, a staged tree or a journal is
-// left under root.
-func assertNoScratch(t *testing.T, root, when string) {
-	t.Helper()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if n := d.Name(); hostlayout.IsScratch(n) || n == path.Base(hostlayout.JournalPath) || strings.Contains(n, hostlayout.StagedMark) {
-			t.Errorf("%s: %s is left behind", when, p)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
