@@ -72,11 +72,10 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		sigs := catchSignals(io.Stderr, "render")
 		rep, err := render.Run(sigs.ctx, opts)
 		sigs.settle()
-		cleaned := rep != nil && (rep.Recovered != "" || len(rep.Swept) > 0)
 		if rep != nil {
 			rep.WriteNotes(io.Stderr)
 		}
-		stop := interruption(sigs.ctx, "the render", "", cleaned, err)
+		stop := interruption(sigs.ctx, "the render", "", rep.Cleaned(), err)
 		switch {
 		case stop != nil && err != nil:
 			return stop

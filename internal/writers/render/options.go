@@ -110,3 +110,10 @@ func (r *Report) Count(a hosttxn.Action) int {
 func (r *Report) Changed() bool {
 	return len(r.Files) != r.Count(hosttxn.Unchanged)
 }
+
+// Cleaned says whether the run changed the host before its own work
+// (recovered an interrupted run, or swept an older certs' temporaries), as
+// certset.Report.Cleaned does: then the host is not "as before" it started.
+func (r *Report) Cleaned() bool {
+	return r != nil && (r.Recovered != "" || len(r.Swept) > 0)
+}
