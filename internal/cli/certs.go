@@ -57,7 +57,7 @@ func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return usagef("--dir: %v", err)
 		}
-		sigs := catchSignals(io.Stderr, "certs")
+		sigs := catchSignals(io.context(), io.Stderr, "certs")
 		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
 		sigs.settle()
 		if rep != nil {

@@ -5,12 +5,14 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -29,7 +31,25 @@ type IO struct {
 	Stdout io.Writer
 	Stderr io.Writer
 	Getenv func(string) string
+
+	// deadline is the command's --timeout, set by runCommand (nil when
+	// the command takes none).
+	deadline *deadline
 }
+
+// context is the command's context: it ends when the command's --timeout
+// passes (with a *timedOutError as its cause), or never for a command
+// without one. Every read a command makes takes it.
+func (io IO) context() context.Context {
+	if io.deadline == nil {
+		return context.Background()
+	}
+	return io.deadline.ctx
+}
+
+// holdHost marks a host change under way, which --timeout never abandons
+// (see deadline.hold).
+func (io IO) holdHost() (release func(), err error) { return io.deadline.hold() }
 
 // StdIO is the real process IO.
 func StdIO() IO {
@@ -53,6 +73,10 @@ type command struct {
 	// ArgValues are the words the command's one argument takes
 	// (completion's shells); completion offers them.
 	ArgValues []string
+	// Overrun, when set, is how long past its --timeout the command's help
+	// says it may run (wait: the poll under way finishes first), read from
+	// its parsed flags; the whole-run deadline (deadline.go) adds it.
+	Overrun func(fs *pflag.FlagSet) time.Duration
 	// Setup registers the command's flags and returns the function that runs it.
 	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
 }
@@ -188,6 +212,7 @@ func newFlagSet(c *command) *pflag.FlagSet {
 }
 
 func (c *CLI) runCommand(cmd *command, args []string, io IO) int {
+	stderr := io.Stderr
 	fs := newFlagSet(cmd)
 	run := cmd.Setup(fs)
 	help := fs.BoolP("help", "h", false, "show this help")
@@ -203,7 +228,17 @@ func (c *CLI) runCommand(cmd *command, args []string, io IO) int {
 	if err := checkRequired(fs); err != nil {
 		return exitCode(io.Stderr, cmd, err)
 	}
-	err := run(io, fs.Args())
+	dl := armDeadline(fs, cmd.Overrun)
+	if dl != nil {
+		defer dl.cancel()
+		io.Stdout, io.Stderr, io.deadline = dl.out(io.Stdout), dl.out(io.Stderr), dl
+	}
+	err, abandoned := dl.run(func() error { return run(io, fs.Args()) })
+	if abandoned {
+		// The command's writers drop from here on: this line is the last.
+		err = &exitError{Code: exitTimedOut, Err: fmt.Errorf("%w before it finished; nothing more was read or changed", context.Cause(dl.ctx))}
+		return exitCode(stderr, cmd, err)
+	}
 	return exitCode(io.Stderr, cmd, err)
 }
 

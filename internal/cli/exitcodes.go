@@ -34,6 +34,12 @@ const (
 	exitUnreachable          = 11
 )
 
+// exitTimedOut is the exit of a command its --timeout abandoned (deadline.go):
+// a failure, which each such command's --help words as its own answer of no
+// (status: not usable; wait: not ready; probe: not reached; teardown: the
+// failure row says it).
+const exitTimedOut = exitFailure
+
 // exitCommands are the commands exitTable covers, in the order the docs
 // list them.
 var exitCommands = []string{"render", "certs", "teardown", "status", "wait"}
@@ -61,7 +67,8 @@ var exitTable = []exitRow{
 		"render": "building, reading or writing failed (the message says whether the host is verified unchanged)",
 		"certs":  "making, reading or writing the certificates failed (the message says what)",
 		"teardown": "a file could not be removed, a symbolic link sits at a recorded path, the state file names a path render " +
-			"cannot place, the kubeconfig is unusable, or the API server refused a delete",
+			"cannot place, the kubeconfig is unusable, the API server refused a delete, or --timeout passed before teardown " +
+			"began removing (once it has begun, it finishes what it removes and the rest stays recorded)",
 		"status": "the tunnel is not usable, or recovering an interrupted run failed",
 		"wait":   "not ready when --timeout passed",
 	}},

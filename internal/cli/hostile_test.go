@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gate"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/hostileserver"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
@@ -39,11 +40,6 @@ const (
 	// resident set) against any hostile peer; the harness kills a child at
 	// twice that, so a reader without a cap cannot take the machine.
 	hostileRSSCeiling = 200 << 20
-	// hostilePerRead is how many reads in a row a command whose --timeout
-	// bounds each read (not the run) may make against peers that all stall:
-	// status's health, ready and two metrics reads, the usage report's two
-	// sides and the node reads.
-	hostilePerRead = 8
 	// hostileInputFor is how long a stalling or dripping input stays open
 	// before it ends.
 	hostileInputFor = 3 * time.Second
@@ -269,28 +265,22 @@ func checkHostileSays(t *testing.T, c hostileCommand, code int, says string) {
 
 // hostileBound is the time a command may take with --timeout
 // hostileTimeout, as its --help states it, plus hostileSlack: --timeout
-// bounds the run ("give up after this long") or each read ("timeout of
-// each ..."), and a poll under way when it passes may finish after it
-// (wait: a status run and a test dial).
+// bounds the whole run ("give up after this long"; deadline.go enforces
+// it for every command that takes one), and wait's poll under way when it
+// passes finishes first (gate.Overrun, which its deadline adds).
 func hostileBound(t *testing.T, c hostileCommand) time.Duration {
 	t.Helper()
 	f := c.flags.Lookup("timeout")
 	if f == nil {
 		t.Errorf("%s reads the kube-apiserver (--kubeconfig) but has no --timeout: nothing bounds a kube-apiserver that stalls; give it --timeout and say what it bounds", c.name)
-		return hostilePerRead*hostileTimeout + hostileSlack
+		return hostileTimeout + hostileSlack
 	}
-	usage := f.Usage
-	bound := hostileTimeout
-	switch {
-	case strings.Contains(usage, "give up after this long"):
-	case strings.Contains(usage, "timeout of each"):
-		bound = hostilePerRead * hostileTimeout
-	default:
-		t.Errorf("%s --help does not state what --timeout bounds (%q): say whether it bounds the run (\"give up after this long\") or each read (\"timeout of each ...\")", c.name, usage)
-		bound = hostilePerRead * hostileTimeout
+	if !strings.Contains(f.Usage, "give up after this long") {
+		t.Errorf("%s --help does not state that --timeout bounds the run (%q): say \"give up after this long\"", c.name, f.Usage)
 	}
+	bound := hostileTimeout + deadlineGrace
 	if strings.Contains(c.help, "The poll under way when --timeout passes finishes first") {
-		bound += hostilePerRead*hostileTimeout + hostileDialTimeout // one more poll: a status run, read by read, and a test dial
+		bound += gate.Overrun(gate.Options{DialTimeout: hostileDialTimeout})
 	}
 	return bound + hostileSlack
 }

@@ -47,9 +47,11 @@ type signals struct {
 }
 
 // catchSignals starts catching; the command passes ctx down and calls
-// settle once it returns.
-func catchSignals(stderr io.Writer, command string) *signals {
-	ctx, cancel := context.WithCancelCause(context.Background())
+// settle once it returns. ctx is also done, with its cause, when the
+// parent is: a command's --timeout (deadline.go) stops it at the same
+// safe points as a signal.
+func catchSignals(parent context.Context, stderr io.Writer, command string) *signals {
+	ctx, cancel := context.WithCancelCause(parent)
 	s := &signals{ctx: ctx, cancel: cancel, ch: make(chan os.Signal, 2), done: make(chan struct{}),
 		exited: make(chan struct{}), stderr: stderr, prefix: ProgramName + " " + command}
 	signal.Notify(s.ch, syscall.SIGTERM, syscall.SIGINT)

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -54,7 +53,7 @@ func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
 			return usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
 		}
 		opts.Target = args[0]
-		res, err := egressprobe.Probe(context.Background(), opts)
+		res, err := egressprobe.Probe(io.context(), opts)
 		if err != nil {
 			return usagef("%v", err)
 		}
@@ -85,7 +84,7 @@ func runWebhookProbe(io IO, args []string, format output.Format, opts egressprob
 	case cluster == nil:
 		return usagef("probe --webhooks needs the bootstrap kube-apiserver's kubeconfig: %s", choice)
 	}
-	rs, err := webhookprobe.Run(context.Background(), cluster, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
+	rs, err := webhookprobe.Run(io.context(), cluster, webhookprobe.Options{Root: opts.Root, EndpointRouting: web.endpoints, Timeout: opts.Timeout})
 	if werr := kuberead.Summary(choice, cluster).WriteText(io.Stderr); werr != nil {
 		return werr
 	}

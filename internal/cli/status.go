@@ -43,7 +43,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "timeout of each HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and of the wait for the root's lock when an interrupted run must be recovered first")
+	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "give up after this long: the whole run, every HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and the wait for the root's lock when an interrupted run must be recovered first")
 	format := outputFlag(fs, output.Text, output.JSON)
 	var gatherDir string
 	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
@@ -56,12 +56,12 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if err != nil {
 			return usagef("%v", err)
 		}
-		recovered, err := recoverInterrupted(opts.Root, opts.Timeout)
+		recovered, err := recoverInterrupted(io, opts.Root, opts.Timeout)
 		if err != nil {
 			return err
 		}
 		hosttxn.WriteCleanup(io.Stderr, recovered, nil)
-		ctx := context.Background()
+		ctx := io.context()
 		rep := statusReport{host: hoststatus.Run(ctx, opts)}
 		rep.nodes = statusNodes(ctx, rep.host, choice, cluster)
 		// The usage table ends the text output; JSON leaves it to usage.json.
@@ -110,7 +110,14 @@ func gatherStatus(dir string, rep statusReport) error {
 // It waits for the lock at most wait, status's --timeout: the wait of a
 // diagnosis is bounded, and a run holding the lock finishes or undoes its
 // own journal anyway.
-func recoverInterrupted(root string, wait time.Duration) (string, error) {
+func recoverInterrupted(io IO, root string, wait time.Duration) (string, error) {
+	release, err := io.holdHost()
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	// The lock wait is --timeout's own (LockTimeout), so it ends as
+	// "locked", exit 6, not as the deadline's "timed out".
 	s, err := hosttxn.Begin(context.Background(), root, hosttxn.SessionOptions{
 		OnlyIfPending: true, LockTimeout: wait, LockFlag: "--timeout",
 	})

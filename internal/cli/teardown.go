@@ -53,7 +53,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	quietFlag(fs, &quiet)
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 3*time.Second, "timeout of each HTTP read of the usage report from the server and the kube-apiserver (body included), and of each read and delete of a cluster object: it bounds every read of the kube-apiserver")
+	fs.DurationVar(&timeout, "timeout", 3*time.Second, "give up after this long: the usage report, and every read and delete of a cluster object (it bounds every read of the kube-apiserver); the file removal, once begun, finishes, and objects not deleted by then stay recorded")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -78,11 +78,16 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if gatherDir != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(opts.Root, choice, cluster, gatherDir, timeout)
+			use, reportErr = readUsage(io.context(), opts.Root, choice, cluster, gatherDir, timeout)
 		}
-		sigs := catchSignals(io.Stderr, "teardown")
+		release, err := io.holdHost()
+		if err != nil {
+			return err
+		}
+		sigs := catchSignals(io.context(), io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
+		release()
 		if perr := printTeardown(io, rep, kuberead.Summary(choice, cluster), use, quiet); perr != nil {
 			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
 		}
@@ -155,8 +160,7 @@ func reportFailure(err error) error {
 // cluster objects still exist, and writes usage.json into gather. The
 // report it returns is what it could read, to print even when writing it
 // failed.
-func readUsage(root string, choice kuberead.Choice, cluster *kuberead.Reader, gatherDir string, timeout time.Duration) (*usage.Report, error) {
-	ctx := context.Background()
+func readUsage(ctx context.Context, root string, choice kuberead.Choice, cluster *kuberead.Reader, gatherDir string, timeout time.Duration) (*usage.Report, error) {
 	st := hoststatus.Run(ctx, hoststatus.Options{Root: root, Timeout: timeout})
 	use := collectUsage(ctx, st, choice, cluster)
 	if gatherDir == "" {

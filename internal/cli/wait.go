@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"context"
 	"io"
 	"time"
 
@@ -34,7 +33,11 @@ func newWaitCommand() *command {
 			ProgramName + " wait --timeout 5m",
 			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
 		},
-		More:  "The causes, in the order the gate meets them:\n" + waitCauses() + "\n\n" + exitHelp("wait"),
+		More: "The causes, in the order the gate meets them:\n" + waitCauses() + "\n\n" + exitHelp("wait"),
+		Overrun: func(fs *pflag.FlagSet) time.Duration {
+			dial, _ := fs.GetDuration("dial-timeout")
+			return gate.Overrun(gate.Options{DialTimeout: dial})
+		},
 		Setup: setupWait,
 	}
 }
@@ -75,7 +78,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			opts.NoNodes = choice.String()
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
-		v := gate.Wait(context.Background(), opts)
+		v := gate.Wait(io.context(), opts)
 		used := kuberead.Summary(choice, cluster)
 		v.Kubeconfig = &used
 		if err := output.Write(io.Stdout, format.Format(), waitReport{v}); err != nil {

@@ -99,6 +99,14 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 	}
 }
 
+// Overrun is how long past opts.Timeout a Wait may run: the poll under
+// way when the timeout passes runs to its end. A command's whole-run
+// deadline is the timeout plus this.
+func Overrun(opts Options) time.Duration {
+	opts.defaults()
+	return opts.pollBudget()
+}
+
 // pollBudget is the least time one poll is given: one test dial, the
 // wait for an agent's late answer to one that got none and a second status
 // run (judgedial.go), and room for the kube-apiserver client's rate limiter
