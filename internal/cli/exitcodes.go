@@ -68,7 +68,7 @@ var exitTable = []exitRow{
 		"certs":  "making, reading or writing the certificates failed (the message says what)",
 		"teardown": "a file could not be removed, a symbolic link sits at a recorded path, the state file names a path render " +
 			"cannot place, the kubeconfig is unusable, the API server refused a delete, or --timeout passed before teardown " +
-			"began removing (once it has begun, it finishes what it removes and the rest stays recorded)",
+			"reached the host (nothing was removed)",
 		"status": "the tunnel is not usable, or recovering an interrupted run failed",
 		"wait":   "not ready when --timeout passed",
 	}},

@@ -43,7 +43,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts hoststatus.Options
 	rootFlag(fs, &opts.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
 	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 3*time.Second, "give up after this long: the whole run, every HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and the wait for the root's lock when an interrupted run must be recovered first")
+	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long: the whole run, every HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and the wait for the root's lock when an interrupted run must be recovered first")
 	format := outputFlag(fs, output.Text, output.JSON)
 	var gatherDir string
 	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)

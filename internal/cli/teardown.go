@@ -53,7 +53,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	quietFlag(fs, &quiet)
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 3*time.Second, "give up after this long: the usage report, and every read and delete of a cluster object (it bounds every read of the kube-apiserver); the file removal, once begun, finishes, and objects not deleted by then stay recorded")
+	fs.DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long: the usage report (half of it at most), then every read and delete of a cluster object (it bounds every read of the kube-apiserver); the files are removed whatever it says, and objects not deleted by then stay recorded")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -70,6 +70,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		if cluster != nil {
 			opts.Cluster = teardown.ClusterOver(cluster)
+			opts.Cluster.Deadline = io.context()
 		} else {
 			opts.NoCluster = choice.String()
 		}
@@ -78,13 +79,19 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if gatherDir != "" || !quiet { // nobody would see it otherwise
 			// A report that cannot be read or written never keeps the
 			// tunnel up: it is named, and the removal goes on.
-			use, reportErr = readUsage(io.context(), opts.Root, choice, cluster, gatherDir, timeout)
+			// Half of --timeout at most, so the deletes always get the rest.
+			ctx, cancel := context.WithTimeout(io.context(), timeout/2)
+			use, reportErr = readUsage(ctx, opts.Root, choice, cluster, gatherDir, timeout/2)
+			cancel()
 		}
 		release, err := io.holdHost()
 		if err != nil {
 			return err
 		}
-		sigs := catchSignals(io.context(), io.Stderr, "teardown")
+		// The files go whatever the deadline: a teardown that timed out on
+		// the cluster still removes the bundle from the host. The deadline
+		// stops the deletes (opts.Cluster.Deadline).
+		sigs := catchSignals(context.Background(), io.Stderr, "teardown")
 		rep, err := teardown.Run(sigs.ctx, opts)
 		sigs.settle()
 		release()

@@ -5,6 +5,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
 // hostDeadKubeconfig points at a port nothing listens on.
@@ -108,5 +111,32 @@ func TestTeardownGatherUsage(t *testing.T) {
 	}
 	if _, out, _ := runHostCmd(t, "teardown", "--root", hostRenderedRoot(t), "--quiet"); out != "" {
 		t.Errorf("--quiet printed:\n%s", out)
+	}
+}
+
+// TestTeardownDeadlineLeavesNoFiles: against a kube-apiserver that stalls,
+// --timeout is one deadline for the usage report and the deletes, and the
+// files are removed whatever it says: the objects stay recorded, the run
+// ends near its deadline, not a --timeout per read.
+func TestTeardownDeadlineLeavesNoFiles(t *testing.T) {
+	root := hostRenderedRoot(t)
+	kc := fakekas.Kubeconfig(t, "", fakekas.Hostile(t, fakekas.Stall))
+	start := time.Now()
+	code, stdout, stderr := runProgram(t, New(Config{}), nil, "teardown", "--root", root, "--kubeconfig", kc, "--timeout", "1s")
+	took := time.Since(start)
+	if code != 0 {
+		t.Fatalf("exit %d, want 0 (the files removed, a warning for the cluster)\n%s%s", code, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")); !os.IsNotExist(err) {
+		t.Errorf("the static pod manifest is still there (%v): the deadline must not keep the files", err)
+	}
+	if !strings.Contains(stderr, "stay recorded") || !strings.Contains(stderr, "the command's --timeout") && !strings.Contains(stderr, "timed out: --timeout 1s passed") {
+		t.Errorf("stderr does not say the deadline left the objects recorded:\n%s", stderr)
+	}
+	// Several reads and deletes each given --timeout would take several
+	// seconds; one deadline takes about one (the slack is the machine's).
+	t.Logf("teardown against a stalling kube-apiserver took %s with --timeout 1s", took)
+	if took > 1*time.Second+deadlineGrace+hostileSlack {
+		t.Errorf("took %s with --timeout 1s: the deadline did not bound the run", took)
 	}
 }

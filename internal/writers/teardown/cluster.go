@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -22,6 +23,10 @@ import (
 type Cluster struct {
 	API    *kuberead.Reader
 	Mapper Mapper
+	// Deadline, when set, is the command's --timeout: no object is begun
+	// once it is done, and the read and delete under way end by it. A
+	// signal, unlike it, lets the object under way finish.
+	Deadline context.Context
 }
 
 // Mapper finds the resource of a kind; meta.RESTMapper satisfies it.
@@ -45,7 +50,7 @@ func ClusterOver(r *kuberead.Reader) *Cluster {
 func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Report) ([]hostlayout.ObjectRef, error) {
 	objs := namespaceLast(st.ClusterObjects)
 	for i, o := range objs {
-		if err := hosttxn.Stopped(ctx); err != nil {
+		if err := c.stopped(ctx); err != nil {
 			rep.stop(err, len(objs)-i)
 			return objs[i:], nil
 		}
@@ -71,6 +76,25 @@ func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Repo
 	return nil, nil
 }
 
+// stopped is why no further object may be begun: a signal (ctx) or the
+// command's deadline.
+func (c *Cluster) stopped(ctx context.Context) error {
+	if err := hosttxn.Stopped(ctx); err != nil {
+		return err
+	}
+	if c.Deadline == nil {
+		return nil
+	}
+	return hosttxn.Stopped(c.Deadline)
+}
+
+func (c *Cluster) deadline() (time.Time, bool) {
+	if c.Deadline == nil {
+		return time.Time{}, false
+	}
+	return c.Deadline.Deadline()
+}
+
 // notOwnedError is a live object without this root's owner marker.
 type notOwnedError struct{ reason string }
 
@@ -88,6 +112,11 @@ func (c *Cluster) deleteOwned(ctx context.Context, o hostlayout.ObjectRef, owner
 	// middle of a read and its conditional delete; the reader's timeout
 	// bounds each.
 	ctx = context.WithoutCancel(ctx)
+	if end, ok := c.deadline(); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithDeadline(ctx, end)
+		defer cancel()
+	}
 	live := &unstructured.Unstructured{}
 	if err := c.API.Get(ctx, gvr, ns, o.Name, live); err != nil {
 		return err
