@@ -83,7 +83,7 @@ var exitTable = []exitRow{
 	{exitBadInput, "bad input", "what the command reads is bad or unknown (an overlay, a file, a kustomization), a flag disagrees " +
 		"with what it read, or a symbolic link or special file is in the way", map[string]string{
 		"render": "OVERLAY unknown, or an overlay the guard, the generator, its own check or the build refuses (YAML, a field or " +
-			"value it names, a patch without its target), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP or ipFamily " +
+			"value it names, a patch without its target, a remote base or file it would fetch), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP or ipFamily " +
 			"(or auto finding no address), --image over an image the overlay pins (without --keep-pin or --override-pin), " +
 			"--root with a parent path that is a file, a damaged certificate file, or a symbolic link " +
 			"or special file under --root",

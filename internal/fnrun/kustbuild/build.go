@@ -98,6 +98,9 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 	wrapped.version = opts.ProxyVersion
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
+	if err := wrapped.refuseRemote(dir); err != nil {
+		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
+	}
 	k := krusty.MakeKustomizer(kustomizerOptions())
 	m, err := k.Run(wrapped, dir)
 	if specOnly && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
@@ -107,6 +110,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}
 	if err != nil {
+		err = remoteFetchError(err)
 		if pt := patchTargetError(fsys, opts, dir, err); pt != nil {
 			err = pt
 		}
@@ -131,13 +135,16 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 }
 
 // kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
-// default does not sort) and exec functions enabled for wirings the
-// in-process path does not recognise.
+// default does not sort), exec functions enabled for wirings the
+// in-process path does not recognise, and helm disabled, as without
+// --enable-helm (EnabledPluginConfig turns it on): the walk refuses a helm
+// chart first, and this is the wall behind it.
 func kustomizerOptions() *krusty.Options {
 	o := krusty.MakeDefaultOptions()
 	o.Reorder = krusty.ReorderOptionLegacy
 	o.PluginConfig = types.EnabledPluginConfig(types.BploUseStaticallyLinked)
 	o.PluginConfig.FnpLoadingOptions.EnableExec = true
+	o.PluginConfig.HelmConfig.Enabled = false
 	return o
 }
 

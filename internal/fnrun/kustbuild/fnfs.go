@@ -86,7 +86,11 @@ func (f *fnFS) ReadFile(path string) ([]byte, error) {
 	if err != nil || !isKustomizationFile(path) {
 		return data, err
 	}
-	out, err := f.rewrite(filepath.Dir(path), data)
+	err = f.refuseRemoteEntries(path, data)
+	var out []byte
+	if err == nil {
+		out, err = f.rewrite(filepath.Dir(path), data)
+	}
 	if err == nil && !f.immutable {
 		err = f.checkPatchBodies(path, data)
 	}

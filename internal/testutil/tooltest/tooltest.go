@@ -1,6 +1,8 @@
 // Package tooltest finds the real binaries the tests compare against (built by
 // tools/build.sh) and the repository root, and writes the kustomizations tests
-// build from the repository's bases (WriteOverlay, ConfigPatch, ExecWiredTree).
+// build from the repository's bases (WriteOverlay, ConfigPatch, ExecWiredTree) and the
+// kustomizations naming remote entries every build refuses (WriteRemoteTree, with
+// RecordRuns and Listen to see that nothing was run or dialled).
 package tooltest
 
 import (
