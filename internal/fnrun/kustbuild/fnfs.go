@@ -260,11 +260,18 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 		return nil, nil
 	}
 	for _, n := range nodes {
-		if _, ok := dispatch.Lookup(n.GetKind()); !ok || n.GetApiVersion() != krmconfig.APIVersion {
+		if !isOurConfig(n) {
 			return nil, nil
 		}
 	}
 	return nodes, nil
+}
+
+// isOurConfig says whether n is a config of one of our functions, which
+// fnFS runs in-process.
+func isOurConfig(n *yaml.RNode) bool {
+	_, ok := dispatch.Lookup(n.GetKind())
+	return ok && n.GetApiVersion() == krmconfig.APIVersion
 }
 
 func parseConfigs(data []byte) []*yaml.RNode {

@@ -20,6 +20,17 @@ var pluginPathKeys = map[string]bool{
 // helmKind is the builtin plugin that runs helm.
 const helmKind = "HelmChartInflationGenerator"
 
+// functionAnnotations are the annotations that make kustomize run a
+// config as a KRM function: a program (exec), a container image
+// (container, which may pull it), or whatever a later kustomize adds
+// there. The legacy name is still read.
+var functionAnnotations = []string{"config.kubernetes.io/function", "config.k8s.io/function"}
+
+// functionWhy is what kustomize does with a function config that is not
+// ours: ours run in-process (fnFS), never as programs.
+const functionWhy = "a KRM function of another kind, which kustomize runs as a program or a container " +
+	"(konnectivity-bundle runs only its own functions, in-process)"
+
 // pluginRefs are the entries of a plugin config (listed under field of
 // file, inline or in a file of its own) that kustomize would fetch or run
 // helm for.
@@ -27,6 +38,13 @@ func pluginRefs(file, field string, config *yaml.RNode) []RemoteRef {
 	where := fmt.Sprintf("%s (a %s config)", field, config.GetKind())
 	if config.GetKind() == helmKind {
 		return []RemoteRef{{File: file, Field: where, Why: helmWhy}}
+	}
+	if !isOurConfig(config) {
+		for _, a := range functionAnnotations {
+			if _, ok := config.GetAnnotations()[a]; ok {
+				return []RemoteRef{{File: file, Field: where + " " + a, Why: functionWhy}}
+			}
+		}
 	}
 	var out []RemoteRef
 	var visit func(n *yaml.Node, path string)

@@ -226,3 +226,43 @@ func TestHelmNotRun(t *testing.T) {
 		t.Errorf("kustomize ran helm:\n%s", ran)
 	}
 }
+
+// TestForeignFunctionNotRun: a KRM function of another kind, wired as an
+// exec program or a container image, inline, in a file or in a directory
+// of configs, is refused before kustomize runs it; ours still build.
+func TestForeignFunctionNotRun(t *testing.T) {
+	bin, log := tooltest.RecordRuns(t, "docker", "podman", "fn")
+	t.Setenv("PATH", bin)
+	execConfig := "apiVersion: example.com/v1\nkind: Foreign\nmetadata:\n  name: x\n  annotations:\n    config.kubernetes.io/function: |\n      exec:\n        path: " + bin + "/fn\n"
+	containerConfig := "apiVersion: example.com/v1\nkind: Foreign\nmetadata:\n  name: x\n  annotations:\n    config.kubernetes.io/function: |\n      container:\n        image: example.com/fn:1\n"
+	legacyConfig := "apiVersion: example.com/v1\nkind: Foreign\nmetadata:\n  name: x\n  annotations:\n    config.k8s.io/function: |\n      exec:\n        path: " + bin + "/fn\n"
+	for name, tree := range map[string]map[string]string{
+		"exec in a file":        {"kustomization.yaml": "generators:\n- fn.yaml\n", "fn.yaml": execConfig},
+		"container in a file":   {"kustomization.yaml": "transformers:\n- fn.yaml\n", "fn.yaml": containerConfig},
+		"legacy annotation":     {"kustomization.yaml": "generators:\n- fn.yaml\n", "fn.yaml": legacyConfig},
+		"exec inline":           {"kustomization.yaml": "generators:\n- |\n" + indent(execConfig, "  ")},
+		"container in a dir":    {"kustomization.yaml": "validators:\n- fns\n", "fns/kustomization.yaml": "resources:\n- fn.yaml\n", "fns/fn.yaml": containerConfig},
+		"exec in a nested base": {"kustomization.yaml": "resources:\n- base\n", "base/kustomization.yaml": "generators:\n- fn.yaml\n", "base/fn.yaml": execConfig},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			tooltest.WriteTree(t, dir, tree)
+			_, err := Build(dir, Options{})
+			var remote *RemoteError
+			if !errors.As(err, &remote) || !strings.Contains(err.Error(), "a KRM function of another kind") {
+				t.Errorf("Build: %v, want a RemoteError naming the foreign function", err)
+			}
+			if ran := tooltest.Ran(t, log); ran != "" {
+				t.Errorf("a program ran:\n%s", ran)
+			}
+		})
+	}
+}
+
+func indent(s, by string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := range lines {
+		lines[i] = by + lines[i]
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

@@ -9,7 +9,7 @@ import (
 // VendorFix is what to do about a remote entry, the same from every
 // command: the build reads only the tree it is given.
 const VendorFix = "vendor each into the tree and list its local path instead, or build with kustomize " +
-	"and pipe its output to `konnectivity-bundle check -` (or `diff -`)"
+	"(which runs what you allow it) and pipe its output to `konnectivity-bundle check -` (or `diff -`)"
 
 // RemoteError is a kustomization that names remote bases, files or helm
 // charts: bad input, refused before anything is fetched or run, because a
@@ -21,7 +21,7 @@ type RemoteError struct {
 
 func (e *RemoteError) Error() string {
 	var b strings.Builder
-	b.WriteString("the kustomization names what kustomize would fetch or run (konnectivity-bundle builds only the local tree: no network, no git, ssh or helm):")
+	b.WriteString("the kustomization names what kustomize would fetch or run (konnectivity-bundle builds only the local tree: no network, no git, ssh or helm, no KRM function but its own):")
 	for _, r := range e.Refs {
 		b.WriteString("\n  " + r.line())
 	}
