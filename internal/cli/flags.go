@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -229,13 +230,14 @@ func (k *kubeconfigValue) find(io IO, root string) kuberead.Choice {
 // openCluster finds the kubeconfig and opens the reader bounded by
 // timeout, the command's --timeout; the reader is nil when no kubeconfig
 // was found. A kubeconfig that cannot be loaded is an error the command
-// gives its own exit code, before anything is read or changed.
-func (k *kubeconfigValue) openCluster(io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
+// gives its own exit code, before anything is read or changed. Reading the
+// kubeconfig and running its exec plugin stop when ctx is done.
+func (k *kubeconfigValue) openCluster(ctx context.Context, io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
 	c := k.find(io, root)
 	if !c.Found() {
 		return c, nil, nil
 	}
-	r, err := kuberead.Open(c, kuberead.Within(timeout))
+	r, err := kuberead.Open(ctx, c, kuberead.Within(timeout))
 	if err != nil {
 		return c, nil, err
 	}

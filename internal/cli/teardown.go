@@ -64,7 +64,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		// An unusable kubeconfig fails before anything is read, written
 		// or removed; the usage report reads through the same reader.
-		choice, cluster, err := kube.openCluster(io, opts.Root, timeout)
+		choice, cluster, err := kube.openCluster(context.Background(), io, opts.Root, timeout)
 		if err != nil {
 			return err
 		}

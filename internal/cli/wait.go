@@ -65,7 +65,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			dir = &d
 		}
-		choice, cluster, err := kube.openCluster(io, opts.Status.Root, opts.Timeout)
+		choice, cluster, err := kube.openCluster(context.Background(), io, opts.Status.Root, opts.Timeout)
 		if err != nil {
 			return usagef("%v", err)
 		}
