@@ -10,7 +10,7 @@ import (
 
 // ErrNoEnd is wrapped by the error of an input that had not ended, or
 // whose FIFO had no writer, when the reader's deadline passed.
-var ErrNoEnd = errors.New("input did not end in time")
+var ErrNoEnd = errors.New("nothing of it was used")
 
 // FileWithin is File bounded by ctx: opening a FIFO waits for its writer,
 // and reading waits for the end, only until ctx is done; then it fails
@@ -29,7 +29,7 @@ func FileWithin(ctx context.Context, path string, k Kind) ([]byte, error) {
 	defer stop()
 	data, err := Reader(f, path, k)
 	if errors.Is(err, os.ErrDeadlineExceeded) || err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("%s had not ended when the deadline passed (%w): %w", path, ctx.Err(), ErrNoEnd)
+		return nil, fmt.Errorf("%s had not ended when the deadline passed; %w", path, ErrNoEnd)
 	}
 	return data, err
 }
@@ -55,6 +55,6 @@ func openWithin(ctx context.Context, path string) (*os.File, error) {
 				o.f.Close()
 			}
 		}()
-		return nil, fmt.Errorf("%s: no writer opened it before the deadline passed (%w): %w", path, ctx.Err(), ErrNoEnd)
+		return nil, fmt.Errorf("%s is a FIFO no writer opened before the deadline passed; %w", path, ErrNoEnd)
 	}
 }

@@ -78,7 +78,7 @@ func runPlugin(ctx context.Context, src source, origin string, e *clientcmdapi.E
 	case err != nil:
 		return nil, fmt.Errorf("exec plugin %s: %w%s", command, err, stderr.said())
 	}
-	return execStatus(e.APIVersion, stdout.Bytes())
+	return execStatus(e.APIVersion, stdout.buf.Bytes())
 }
 
 // execInfo is KUBERNETES_EXEC_INFO: an ExecCredential of the plugin's
@@ -141,17 +141,19 @@ func execStatus(version string, out []byte) (*clientauthv1.ExecCredentialStatus,
 }
 
 // cappedBuffer keeps what is written up to max bytes; past it, it calls
-// full (to kill the writer) and fails the write.
+// full (to kill the writer) and fails the write. The buffer is a field, not
+// embedded: an embedded bytes.Buffer's ReadFrom would let io.Copy write
+// past Write, and past the cap.
 type cappedBuffer struct {
-	bytes.Buffer
+	buf  bytes.Buffer
 	max  int64
 	over bool
 	full func()
 }
 
 func (b *cappedBuffer) Write(p []byte) (int, error) {
-	if left := b.max - int64(b.Len()); int64(len(p)) > left {
-		b.Buffer.Write(p[:max(left, 0)])
+	if left := b.max - int64(b.buf.Len()); int64(len(p)) > left {
+		b.buf.Write(p[:max(left, 0)])
 		if b.full != nil {
 			b.over = true
 			b.full()
@@ -159,12 +161,12 @@ func (b *cappedBuffer) Write(p []byte) (int, error) {
 		}
 		return len(p), nil // stderr: the rest is dropped, the plugin goes on
 	}
-	return b.Buffer.Write(p)
+	return b.buf.Write(p)
 }
 
 // said is what the plugin wrote on stderr, for an error, escaped.
 func (b *cappedBuffer) said() string {
-	s := strings.TrimSpace(b.String())
+	s := strings.TrimSpace(b.buf.String())
 	if s == "" {
 		return ""
 	}

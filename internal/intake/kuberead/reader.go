@@ -78,6 +78,9 @@ func load(ctx context.Context, c Choice, timeout time.Duration) (*rest.Config, e
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	raw, err := loadConfig(ctx, c)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w (the deadline: the command's --timeout, %s)", err, timeout)
+	}
 	if err != nil {
 		return nil, err
 	}
