@@ -177,7 +177,9 @@ func runKubePluginCase(t *testing.T, bin string, c hostileCommand, row hostileEn
 	if from == kubeRoot {
 		kc = filepath.Join(root, hostlayout.AdminKubeconfig)
 	}
-	user := `exec: {command: "` + script + `", apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never}`
+	// a bare command, looked up in $PATH, so the root's would run as the
+	// user's does if it were not refused
+	user := `exec: {command: sh, args: ["` + script + `"], apiVersion: client.authentication.k8s.io/v1, interactiveMode: Never}`
 	kubeWrite(t, kc, kubeText(kubeField{user: user}, ""))
 	says := map[string]string{"sleeps": "had not finished when the deadline passed", "floods": "more than the 1 MiB cap on its standard output",
 		"marker": "had not finished when the deadline passed"}[name]

@@ -86,7 +86,9 @@ func TestPluginsNeverRunFromTheRoot(t *testing.T) {
 	root := t.TempDir()
 	marker := filepath.Join(root, "marker")
 	plugin(t, root, "pwn.sh", "touch "+marker)
-	writeText(t, filepath.Join(root, "opt/openshift/auth/kubeconfig"), kubeconfigText("", execUser("/pwn.sh", "client.authentication.k8s.io/v1beta1", "")))
+	// a bare command, looked up in $PATH: it would run if not refused
+	writeText(t, filepath.Join(root, "opt/openshift/auth/kubeconfig"), kubeconfigText("",
+		`exec: {command: sh, args: ["`+filepath.Join(root, "pwn.sh")+`"], apiVersion: client.authentication.k8s.io/v1beta1}`))
 	_, err := loadConfig(context.Background(), Choice{Paths: []string{"x"}, From: fromRoot, Root: root})
 	if err == nil || !strings.Contains(err.Error(), "users[u].exec: ") || !strings.Contains(err.Error(), "pass the file with --kubeconfig") {
 		t.Errorf("got %v; want the root's plugin refused, saying to pass it with --kubeconfig", err)
