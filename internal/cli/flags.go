@@ -202,7 +202,7 @@ func (v *versionListValue) Set(s string) error {
 
 // kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find),
 // stated in the help of every command that reads the kube-apiserver.
-const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (files merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root (never ~/.kube/config); --kubeconfig "" reads no cluster; --timeout bounds every read of the kube-apiserver`
+const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (files merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root (never ~/.kube/config); --kubeconfig "" reads no cluster; --timeout bounds every read of the kube-apiserver, and of the kubeconfig, each file it names (1 MiB each) and its exec plugin, which never runs from the root's kubeconfig`
 
 // kubeconfigValue is --kubeconfig as given, and whether it was given at
 // all: an explicit "" means "read no cluster", not "look elsewhere".
@@ -229,13 +229,14 @@ func (k *kubeconfigValue) find(io IO, root string) kuberead.Choice {
 // openCluster finds the kubeconfig and opens the reader bounded by
 // timeout, the command's --timeout; the reader is nil when no kubeconfig
 // was found. A kubeconfig that cannot be loaded is an error the command
-// gives its own exit code, before anything is read or changed.
+// gives its own exit code, before anything is read or changed. Reading the
+// kubeconfig and running its exec plugin stop at the command's deadline.
 func (k *kubeconfigValue) openCluster(io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
 	c := k.find(io, root)
 	if !c.Found() {
 		return c, nil, nil
 	}
-	r, err := kuberead.Open(c, kuberead.Within(timeout))
+	r, err := kuberead.Open(io.context(), c, kuberead.Within(timeout))
 	if err != nil {
 		return c, nil, err
 	}

@@ -245,10 +245,18 @@ type hostileResult struct {
 // past bound or at twice the memory ceiling, and measures it.
 func runHostileChild(t *testing.T, bin string, args []string, stdin func(io.WriteCloser), bound time.Duration) hostileResult {
 	t.Helper()
+	return runHostileChildEnv(t, bin, args, nil, stdin, bound)
+}
+
+// runHostileChildEnv is runHostileChild with env (KEY=VALUE) added to the
+// child's environment.
+func runHostileChildEnv(t *testing.T, bin string, args, env []string, stdin func(io.WriteCloser), bound time.Duration) hostileResult {
+	t.Helper()
 	hostileSlots <- struct{}{}
 	defer func() { <-hostileSlots }()
 	res := hostileResult{stdout: &tailWriter{}, stderr: &tailWriter{}}
 	cmd := newHostileCmd(bin, args, res.stdout, res.stderr)
+	cmd.Env = append(cmd.Env, env...)
 	var w io.WriteCloser
 	if stdin != nil {
 		var err error

@@ -67,16 +67,22 @@ type hostileEndpointRow struct {
 	ports, kube []string
 	code        int
 	says        string
+	// badKube is the exit code its --help documents for a kubeconfig it
+	// cannot use, with the words that say so.
+	badKube     int
+	badKubeSays string
 }
 
 // hostileEndpoints has a row for every command with --kubeconfig, or with
 // --root and --timeout (it reads the rendered server's ports or socket).
 var hostileEndpoints = map[string]hostileEndpointRow{
-	"probe":    {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}, code: 1, says: "1 it was not"},
-	"status":   {code: exitFailure, says: "the tunnel is not usable"},
-	"teardown": {code: exitSuccess, says: "done (warnings, such as an unreachable API server, go to stderr)"},
+	"probe": {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}, code: 1, says: "1 it was not",
+		badKube: exitUsage, badKubeSays: "2 usage error"},
+	"status": {code: exitFailure, says: "the tunnel is not usable", badKube: exitUsage, badKubeSays: "2 usage error"},
+	"teardown": {code: exitSuccess, says: "done (warnings, such as an unreachable API server, go to stderr)",
+		badKube: exitFailure, badKubeSays: "the kubeconfig is unusable"},
 	"wait": {ports: []string{"--dial-timeout", hostileDialTimeout.String()}, kube: []string{"--dial-timeout", hostileDialTimeout.String()},
-		code: exitFailure, says: "not ready when --timeout passed"},
+		code: exitFailure, says: "not ready when --timeout passed", badKube: exitUsage, badKubeSays: "2 usage error"},
 }
 
 // hostileInputRow is how a command that reads an input is given it (in is

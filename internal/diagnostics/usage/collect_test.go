@@ -18,7 +18,7 @@ import (
 // readerFor opens the bounded reader of a kubeconfig naming server.
 func readerFor(t *testing.T, server string, timeout time.Duration) *kuberead.Reader {
 	t.Helper()
-	r, err := kuberead.Open(kuberead.Find(kuberead.Lookup{Flag: fakekas.Kubeconfig(t, "", server), FlagGiven: true}), kuberead.Within(timeout))
+	r, err := kuberead.Open(context.Background(), kuberead.Find(kuberead.Lookup{Flag: fakekas.Kubeconfig(t, "", server), FlagGiven: true}), kuberead.Within(timeout))
 	if err != nil {
 		t.Fatal(err)
 	}

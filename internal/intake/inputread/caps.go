@@ -27,11 +27,17 @@ var (
 		"build, check, diff, ports and render --overlay DIR: every kustomization, resource, patch and generator file"}
 	HostFile = Kind{"a file under a host root or certificate directory", MaxYAML,
 		"every command that reads a file under --root, a host root argument, certs --dir or check --cert-dir"}
+	// Kubeconfig: the installer's admin kubeconfig, its certificates
+	// inline, is under 20 KiB; a certificate bundle or a token file is
+	// smaller still.
+	Kubeconfig = Kind{"a kubeconfig or a file it names", 1 << 20,
+		"status, wait, probe and teardown: each kubeconfig (--kubeconfig, every file of $KUBECONFIG, the root's admin kubeconfig), " +
+			"each file one names (token-file, certificate-authority, client-certificate, client-key), and an exec plugin's standard output"}
 )
 
 // caps is the one table of input caps, in the order docs/commands.md lists
 // them.
-var caps = []Kind{Bundle, HelpText, FunctionInput, KustomizationFile, HostFile}
+var caps = []Kind{Bundle, HelpText, FunctionInput, KustomizationFile, HostFile, Kubeconfig}
 
 // formatCap writes a cap as people read it: "8 MiB", else bytes.
 func formatCap(n int64) string {

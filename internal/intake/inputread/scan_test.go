@@ -30,6 +30,7 @@ var allowed = map[string]string{
 	"internal/intake/inputread/inputread.go io.ReadAll":     "the reader itself, capped",
 	"internal/intake/inputread/inputread.go io.LimitReader": "the reader itself: the cap plus one byte, to tell an input over the cap",
 	"internal/intake/inputread/inputread.go os.Open":        "the reader itself",
+	"internal/intake/inputread/within.go os.Open":           "the reader itself, its open bounded by a context (a FIFO waits for a writer)",
 	"internal/cli/cli.go os.Stdin":                          "the process's standard input handed to commands as IO.Stdin, which they read through this package",
 	"internal/fnrun/kustbuild/build.go io/fs.ReadFile":      "the embedded kustomization tree, compiled into the binary",
 	"internal/fnrun/kustbuild/guardfs.go .FileSystem.ReadFile": "the embedded tree, compiled into the binary, and kustomize's own error for a directory; " +

@@ -7,7 +7,9 @@
 // pages up to a cap on items, which the Reader records so that the
 // command's report says a list was cut. No read follows a redirect to
 // another host (internal/intake/samehost). Which kubeconfig is read is decided
-// once too, by Find.
+// once too, by Find; Open reads it, each file it names and its exec plugin
+// itself, capped and within the deadline (loadConfig), so client-go gets
+// bytes and runs nothing.
 package kuberead
 
 import (

@@ -1,13 +1,15 @@
 package kuberead
 
 import (
+	"errors"
 	"fmt"
-	"os"
+	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // Where a kubeconfig came from, in the order Find tries them.
@@ -37,6 +39,9 @@ type Choice struct {
 	From string `json:"from,omitempty"`
 	// None says why no kubeconfig is read, when Paths is empty.
 	None string `json:"none,omitempty"`
+	// Root is --root when From is the root's admin kubeconfig: Open reads
+	// it, and every file it names, inside that root (hostfs).
+	Root string `json:"-"`
 }
 
 // Found says a kubeconfig is to be read.
@@ -76,7 +81,7 @@ func Find(l Lookup) Choice {
 	admin := filepath.Join(l.Root, hostlayout.AdminKubeconfig)
 	why := rootAdmin(l.Root, admin)
 	if why == "" {
-		return Choice{Paths: []string{admin}, From: fromRoot}
+		return Choice{Paths: []string{admin}, From: fromRoot, Root: l.Root}
 	}
 	return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + why}
 }
@@ -94,16 +99,21 @@ func envPaths(env string) []string {
 
 // rootAdmin says why admin, under root, is not the kubeconfig to read, or
 // "" when it is: root must be one render wrote (its state file), and
-// admin a regular file (not a link that may lead off the root).
+// something must be at admin. What is there is judged by Open, which reads
+// it inside the root (every path element resolved there, a link refused):
+// a link or a special file at admin, or on its way, is refused loudly
+// rather than passed over as if there were none.
 func rootAdmin(root, admin string) string {
-	fi, err := os.Lstat(admin)
-	switch {
-	case err != nil:
-		return "no " + admin
-	case !fi.Mode().IsRegular():
-		return admin + " is not a regular file"
+	r, err := hostfs.Open(root)
+	if err != nil {
+		return err.Error()
 	}
-	if _, err := os.Stat(filepath.Join(root, hostlayout.StatePath)); err != nil {
+	defer r.Close()
+	rel := filepath.ToSlash(hostlayout.AdminKubeconfig)
+	if _, err := r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
+		return "no " + admin
+	}
+	if ok, err := r.Exists(filepath.ToSlash(hostlayout.StatePath)); !ok || err != nil {
 		return fmt.Sprintf("%s is not a root render wrote (no %s), so its %s is not taken", root, hostlayout.StatePath, hostlayout.AdminKubeconfig)
 	}
 	return ""

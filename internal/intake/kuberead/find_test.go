@@ -1,6 +1,7 @@
 package kuberead
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -44,11 +45,12 @@ func TestFind(t *testing.T) {
 		{"flag wins", Lookup{Flag: "/k", FlagGiven: true, Env: "/e", Root: rendered}, Choice{Paths: []string{"/k"}, From: fromFlag}, "kubeconfig: /k (from --kubeconfig)"},
 		{"explicit empty reads nothing", Lookup{FlagGiven: true, Env: "/e", Root: rendered}, Choice{None: `--kubeconfig "" given: the cluster is not read`}, `no kubeconfig: --kubeconfig "" given: the cluster is not read`},
 		{"$KUBECONFIG list", Lookup{Env: list, Root: rendered}, Choice{Paths: []string{"/a", "/b"}, From: fromEnv}, "kubeconfig: /a" + string(filepath.ListSeparator) + "/b (from $KUBECONFIG)"},
-		{"root's admin kubeconfig", Lookup{Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
-		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot}, ""},
+		{"root's admin kubeconfig", Lookup{Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot, Root: rendered}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
+		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot, Root: rendered}, ""},
 		{"root render did not write", Lookup{Root: unrendered}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + unrendered + " is not a root render wrote (no " + hostlayout.StatePath + "), so its " + hostlayout.AdminKubeconfig + " is not taken"}, ""},
 		{"no admin kubeconfig", Lookup{Root: empty}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)}, "no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)},
-		{"admin kubeconfig through a link", Lookup{Root: linked}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + linkedAdmin + " is not a regular file"}, ""},
+		// a link is found, to be refused by Open with its reason, not passed over
+		{"admin kubeconfig through a link", Lookup{Root: linked}, Choice{Paths: []string{linkedAdmin}, From: fromRoot, Root: linked}, ""},
 		{"no root", Lookup{}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -76,13 +78,13 @@ func TestKubeconfigListIsMerged(t *testing.T) {
 	second := fakekas.Kubeconfig(t, filepath.Join(dir, "second"), url)
 	missing := filepath.Join(dir, "missing")
 	sep := string(filepath.ListSeparator)
-	if _, err := Open(Find(Lookup{Env: missing + sep + first + sep + second}), Within(10*time.Second)); err != nil {
+	if _, err := Open(context.Background(), Find(Lookup{Env: missing + sep + first + sep + second}), Within(10*time.Second)); err != nil {
 		t.Errorf("merged list: %v", err)
 	}
-	if _, err := Open(Find(Lookup{Env: missing}), Within(10*time.Second)); err == nil {
+	if _, err := Open(context.Background(), Find(Lookup{Env: missing}), Within(10*time.Second)); err == nil {
 		t.Error("a $KUBECONFIG of missing files was accepted")
 	}
-	if _, err := Open(Find(Lookup{Flag: missing, FlagGiven: true}), Within(10*time.Second)); err == nil {
+	if _, err := Open(context.Background(), Find(Lookup{Flag: missing, FlagGiven: true}), Within(10*time.Second)); err == nil {
 		t.Error("a missing --kubeconfig was accepted")
 	}
 }

@@ -30,7 +30,7 @@ const (
 // openOn opens a Reader on a kubeconfig naming server.
 func openOn(t *testing.T, server string, b Bound) *Reader {
 	t.Helper()
-	r, err := Open(Find(Lookup{Flag: fakekas.Kubeconfig(t, "", server), FlagGiven: true}), b)
+	r, err := Open(context.Background(), Find(Lookup{Flag: fakekas.Kubeconfig(t, "", server), FlagGiven: true}), b)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -111,14 +111,14 @@ func TestRefusesAnUnboundedRead(t *testing.T) {
 	url, _ := pagedServer(t, 1, false)
 	choice := Find(Lookup{Flag: "", FlagGiven: false, Env: ""})
 	for _, b := range []Bound{{}, {Timeout: time.Second, MaxBytes: 1}, {Timeout: time.Second, MaxItems: 1}, {MaxBytes: 1, MaxItems: 1}, {Timeout: -time.Second, MaxBytes: 1, MaxItems: 1}} {
-		if _, err := Open(Find(Lookup{Flag: url, FlagGiven: true}), b); err == nil || !strings.Contains(err.Error(), "refused an unbounded read") {
+		if _, err := Open(context.Background(), Find(Lookup{Flag: url, FlagGiven: true}), b); err == nil || !strings.Contains(err.Error(), "refused an unbounded read") {
 			t.Errorf("Open with %+v: %v; want it refused", b, err)
 		}
 		if _, err := FromDynamic(nil, b); err == nil {
 			t.Errorf("FromDynamic with %+v accepted", b)
 		}
 	}
-	if _, err := Open(choice, Within(time.Second)); err == nil || !strings.Contains(err.Error(), "no kubeconfig") {
+	if _, err := Open(context.Background(), choice, Within(time.Second)); err == nil || !strings.Contains(err.Error(), "no kubeconfig") {
 		t.Errorf("Open without a kubeconfig: %v; want it refused, saying why", err)
 	}
 }

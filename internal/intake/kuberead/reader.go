@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -16,7 +17,6 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
-	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/samehost"
 )
@@ -35,15 +35,17 @@ type Reader struct {
 
 // Open builds the Reader of the kubeconfig c names, with its TLS and
 // credentials, within b; a Bound with a field not positive, or a Choice
-// that found no kubeconfig, is refused.
-func Open(c Choice, b Bound) (*Reader, error) {
+// that found no kubeconfig, is refused. The kubeconfig, every file it
+// names and its exec plugin are read and run here, within b.Timeout and
+// until ctx is done (loadConfig): client-go is handed bytes only.
+func Open(ctx context.Context, c Choice, b Bound) (*Reader, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
 	if !c.Found() {
 		return nil, errors.New(c.String())
 	}
-	cfg, err := load(c)
+	cfg, err := load(ctx, c, b.Timeout)
 	if err != nil {
 		return nil, fmt.Errorf("kubeconfig %s (from %s): %w", strings.Join(c.Paths, ", "), c.From, err)
 	}
@@ -70,22 +72,17 @@ func Open(c Choice, b Bound) (*Reader, error) {
 	return r, nil
 }
 
-// load reads the kubeconfig files as client-go's loading rules do: one
-// named file must exist; of $KUBECONFIG's list, missing files are
-// skipped, the rest merged (the first file to set a value wins), and a
-// list with nothing in it is an error. No in-cluster configuration is
-// tried: the tool reads the cluster its user named.
-func load(c Choice) (*rest.Config, error) {
-	rules := &clientcmd.ClientConfigLoadingRules{Precedence: c.Paths}
-	if c.From != fromEnv {
-		rules = &clientcmd.ClientConfigLoadingRules{ExplicitPath: c.Paths[0]}
+// load is the client-go configuration of c's kubeconfig, read within
+// timeout.
+func load(ctx context.Context, c Choice, timeout time.Duration) (*rest.Config, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	raw, err := loadConfig(ctx, c)
+	if err != nil && ctx.Err() != nil {
+		return nil, fmt.Errorf("%w (the deadline: the command's --timeout, %s)", err, timeout)
 	}
-	raw, err := rules.Load()
 	if err != nil {
 		return nil, err
-	}
-	if clientcmdapi.IsConfigEmpty(raw) {
-		return nil, errors.New("no configuration in it (missing or empty)")
 	}
 	return clientcmd.NewDefaultClientConfig(*raw, &clientcmd.ConfigOverrides{}).ClientConfig()
 }

@@ -260,7 +260,7 @@ func TestTeardownDeletesClusterObjectsInBackgroundNamespaceLast(t *testing.T) {
 func unreachableCluster(t *testing.T) *Cluster {
 	t.Helper()
 	kc := fakekas.Kubeconfig(t, "", "https://127.0.0.1:1")
-	r, err := kuberead.Open(kuberead.Find(kuberead.Lookup{Flag: kc, FlagGiven: true}), kuberead.Within(10*time.Second))
+	r, err := kuberead.Open(context.Background(), kuberead.Find(kuberead.Lookup{Flag: kc, FlagGiven: true}), kuberead.Within(10*time.Second))
 	if err != nil {
 		t.Fatal(err)
 	}
