@@ -17,14 +17,22 @@ import (
 // asked (each cobra command gets the command's own flag set), so a command,
 // flag or value added to the CLI completes without being listed again.
 
-// shells are the shells completion writes a script for.
+// shells are the shells completion writes a script for: cobra's scripts
+// with the lines that evaluated the command line replaced
+// (completion_script.go).
 var shells = []struct {
 	name string
 	gen  func(root *cobra.Command, w io.Writer) error
 }{
-	{"bash", func(root *cobra.Command, w io.Writer) error { return root.GenBashCompletionV2(w, true) }},
-	{"zsh", func(root *cobra.Command, w io.Writer) error { return root.GenZshCompletion(w) }},
-	{"fish", func(root *cobra.Command, w io.Writer) error { return root.GenFishCompletion(w, true) }},
+	{"bash", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, bashFixes, func(w io.Writer) error { return root.GenBashCompletionV2(w, true) })
+	}},
+	{"zsh", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, zshFixes, root.GenZshCompletion)
+	}},
+	{"fish", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, fishFixes, func(w io.Writer) error { return root.GenFishCompletion(w, true) })
+	}},
 }
 
 func shellNames() []string {
