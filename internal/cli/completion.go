@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Shell completion comes from cobra, as kubectl's does, but the commands
@@ -75,12 +76,15 @@ binary itself, so it stays right when the binary changes.`,
 }
 
 // complete answers cobra's hidden __complete and __completeNoDesc
-// requests, which the completion scripts send.
+// requests, which the completion scripts send; what cobra says on stderr
+// is escaped and cut (withCobraStderr).
 func (c *CLI) complete(args []string, io IO) int {
 	root := c.cobraTree(io)
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(io.Stderr, "%s: %s\n", ProgramName, errorText(err))
+	var err error
+	withCobraStderr(io.Stderr, func() { err = root.Execute() })
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "%s: %s\n", ProgramName, textsafe.Short(err.Error(), cobraMessageMax))
 		return exitFailure
 	}
 	return exitSuccess

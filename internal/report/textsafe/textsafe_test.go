@@ -117,3 +117,21 @@ func TestErrKeepsTheChain(t *testing.T) {
 		t.Errorf("Err twice = %q", again.Error())
 	}
 }
+
+func TestShort(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"build", 80, "build"},
+		{"bu\nild", 80, `bu\nild`},
+		{strings.Repeat("a", 100), 5, "aaaaa..."},
+		{"a\x1bbcdef", 3, `a\x1bb...`},
+		{"ééé", 3, "é..."},
+	} {
+		if got := Short(tc.in, tc.max); got != tc.want {
+			t.Errorf("Short(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package textsafe
 import (
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Value is a string the tool does not control (an object or field name, a
@@ -48,3 +49,17 @@ type outsideError struct{ err error }
 func (e *outsideError) Error() string { return Escape(e.err.Error()) }
 
 func (e *outsideError) Unwrap() error { return e.err }
+
+// Short is Escape of at most max bytes of s, "..." marking a cut: an input
+// echoed back (an unknown command or flag as typed) stays one short line
+// however long or hostile it is.
+func Short(s string, max int) string {
+	if len(s) <= max {
+		return Escape(s)
+	}
+	cut := max
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return Escape(s[:cut]) + "..."
+}
