@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/distribution/reference"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // openShiftTag is an image tag that names an OpenShift release: 4.20,
@@ -41,7 +43,7 @@ func (e *oldReleaseError) Error() string {
 // proxy-version --from-help, which reads the version off the flags it lists.
 // Every command that cannot tell the version from a reference says it so.
 func LearnFromImage(image string) string {
-	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + image +
+	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + textsafe.Escape(image) +
 		" --help | konnectivity-bundle proxy-version --from-help -"
 }
 
