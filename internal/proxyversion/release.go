@@ -9,8 +9,6 @@ import (
 	"strings"
 
 	"github.com/distribution/reference"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // openShiftTag is an image tag that names an OpenShift release: 4.20,
@@ -43,7 +41,10 @@ func (e *oldReleaseError) Error() string {
 // proxy-version --from-help, which reads the version off the flags it lists.
 // Every command that cannot tell the version from a reference says it so.
 func LearnFromImage(image string) string {
-	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + textsafe.Escape(image) +
+	if q := strconv.Quote(image); q[1:len(q)-1] != image {
+		image = q // a reference with a control character in it is shown quoted, never raw
+	}
+	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + image +
 		" --help | konnectivity-bundle proxy-version --from-help -"
 }
 
