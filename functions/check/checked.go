@@ -9,6 +9,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Checked is what the check command writes: the findings (in JSON their
@@ -66,7 +68,7 @@ func (c Checked) line(findings framework.Results) string {
 	if len(parts) > 0 {
 		what = strings.Join(parts, ", ")
 	}
-	line := fmt.Sprintf("ok: checked %d object(s) of %s (%s): %d error(s), %d warning(s)", n, c.Target, what, r.Errors, r.Warnings)
+	line := fmt.Sprintf("ok: checked %d object(s) of %s (%s): %d error(s), %d warning(s)", n, textsafe.Value(c.Target), what, r.Errors, r.Warnings)
 	if r.Info > 0 {
 		line += fmt.Sprintf(", %d info", r.Info)
 	}

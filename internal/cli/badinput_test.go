@@ -53,6 +53,14 @@ func badInputCases(t *testing.T) []badInputCase {
 	noTarget := tooltest.WriteOverlay(t, tooltest.Overlay{Extra: "patches:\n- patch: |-\n    apiVersion: apps/v1\n    kind: DaemonSet\n    metadata: {name: nosuch, namespace: openshift-bootstrap-konnectivity}\n    spec: {minReadySeconds: 1}\n"})
 	dupKey := tooltest.WriteOverlay(t, tooltest.Overlay{Extra: "namePrefix: a-\nnamePrefix: b-\n"})
 
+	zeroLink := t.TempDir() // a resource that is a link to /dev/zero
+	if err := os.WriteFile(filepath.Join(zeroLink, "kustomization.yaml"), []byte("resources: [zero.yaml]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(zeroLink, "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
+
 	fileRoot := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(fileRoot, "etc"), 0o755); err != nil {
 		t.Fatal(err)
@@ -94,6 +102,7 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"flag disagrees with the overlay", []string{"--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, "", "overlay upi", "disagrees with overlay upi's spec.bootstrapIP"},
 		{"address of the wrong family", with(image, []string{"--overlay", "ipv6", "--bootstrap-ip", hostTestIP}), "", "overlay ipv6", "ipFamily needs IPv6"},
 		{"image over the overlay's pin", []string{"--overlay", "upi", "--image", hostTestImage}, "", "overlay upi", "--override-pin"},
+		{"a resource linked to /dev/zero", with(ip, image, []string{zeroLink}), "", zeroLink, "zero.yaml resolves outside the kustomization's directory"},
 		{"a file where a directory goes", with(ip, image), fileRoot, "", "is a file where a directory should be"},
 		{"a link under --root", with(ip, image), linkRoot, "", "never follows a link"},
 		{"a damaged certificate", with(ip, image), damaged, "", "server.crt"},

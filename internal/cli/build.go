@@ -17,7 +17,7 @@ func newBuildCommand() *command {
 		Short: "Build an overlay or kustomization in-process and print the bundle",
 		Long: wrap(`Builds OVERLAY, an overlay embedded in the binary (`+strings.Join(kustbuild.Overlays(), ", ")+`;
 default `+kustbuild.DefaultOverlay+`), or a kustomization DIR (an existing directory wins over an
-overlay of its name), with the bundle.konnectivity.io functions run in-process: no
+overlay of its name; a file of an overlay's name is refused: move it, or run elsewhere), with the bundle.konnectivity.io functions run in-process: no
 kustomize or konnectivity-bundle on PATH needed. The output is byte-identical to
 kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		Examples: []string{

@@ -120,3 +120,27 @@ func items(t *testing.T, out string, resourceList bool) []*yaml.RNode {
 	}
 	return nodes
 }
+
+// TestAFileOfAnOverlaysName: a file in the current directory named like
+// an embedded overlay is not taken for the overlay, nor the overlay for
+// it: build and render refuse it, with the one fix (move it), each with
+// its documented code.
+func TestAFileOfAnOverlaysName(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("ipv6", []byte("not a kustomization\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const says = `"ipv6" is a file here and the name of an embedded overlay`
+	for _, tc := range []struct {
+		args []string
+		code int
+	}{
+		{[]string{"build", "ipv6", "--bootstrap-ip", "2001:db8::10", "--image", goldenImage}, exitFailure},
+		{hostRenderArgs(t.TempDir(), "--dry-run", "ipv6"), exitBadInput},
+	} {
+		code, stdout, stderr := runCLI(t, "", tc.args...)
+		if code != tc.code || stdout != "" || !strings.Contains(stderr, says) || strings.Count(stderr, "fix:") != 1 || !strings.Contains(stderr, "move the file ./ipv6 away") {
+			t.Errorf("%s: exit %d (want %d), stdout %d bytes, stderr (want %q and one fix, to move the file):\n%s", tc.args[0], code, tc.code, len(stdout), says, stderr)
+		}
+	}
+}

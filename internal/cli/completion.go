@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Shell completion comes from cobra, as kubectl's does, but the commands
@@ -17,14 +18,22 @@ import (
 // asked (each cobra command gets the command's own flag set), so a command,
 // flag or value added to the CLI completes without being listed again.
 
-// shells are the shells completion writes a script for.
+// shells are the shells completion writes a script for: cobra's scripts
+// with the lines that evaluated the command line replaced
+// (completion_script.go).
 var shells = []struct {
 	name string
 	gen  func(root *cobra.Command, w io.Writer) error
 }{
-	{"bash", func(root *cobra.Command, w io.Writer) error { return root.GenBashCompletionV2(w, true) }},
-	{"zsh", func(root *cobra.Command, w io.Writer) error { return root.GenZshCompletion(w) }},
-	{"fish", func(root *cobra.Command, w io.Writer) error { return root.GenFishCompletion(w, true) }},
+	{"bash", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, bashFixes, func(w io.Writer) error { return root.GenBashCompletionV2(w, true) })
+	}},
+	{"zsh", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, zshFixes, root.GenZshCompletion)
+	}},
+	{"fish", func(root *cobra.Command, w io.Writer) error {
+		return noEval(w, fishFixes, func(w io.Writer) error { return root.GenFishCompletion(w, true) })
+	}},
 }
 
 func shellNames() []string {
@@ -67,12 +76,15 @@ binary itself, so it stays right when the binary changes.`,
 }
 
 // complete answers cobra's hidden __complete and __completeNoDesc
-// requests, which the completion scripts send.
+// requests, which the completion scripts send; what cobra says on stderr
+// is escaped and cut (withCobraStderr).
 func (c *CLI) complete(args []string, io IO) int {
 	root := c.cobraTree(io)
 	root.SetArgs(args)
-	if err := root.Execute(); err != nil {
-		fmt.Fprintf(io.Stderr, "%s: %s\n", ProgramName, errorText(err))
+	var err error
+	withCobraStderr(io.Stderr, func() { err = root.Execute() })
+	if err != nil {
+		fmt.Fprintf(io.Stderr, "%s: %s\n", ProgramName, textsafe.Short(err.Error(), cobraMessageMax))
 		return exitFailure
 	}
 	return exitSuccess

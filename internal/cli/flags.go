@@ -16,6 +16,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
@@ -405,15 +406,26 @@ func markRequired(fs *pflag.FlagSet, name string) {
 // flagError is how a command reports flags it could not read: a usage
 // error in every command (exitTable's rule for a flag problem). An
 // unknown flag gets hint's answer for its name, if any (suggest.go).
+//
+// pflag's message quotes what was typed, so it is escaped and cut to one
+// bounded line: an unknown flag to about echoMax characters of its name,
+// any other (a value refused) to flagErrorMax.
 func flagError(err error, hint func(name string) string) error {
 	var unknown *pflag.NotExistError
-	if errors.As(err, &unknown) && unknown.GetSpecifiedName() != "" {
+	if !errors.As(err, &unknown) {
+		return &usageError{Msg: textsafe.Short(err.Error(), flagErrorMax)}
+	}
+	msg := textsafe.Short(err.Error(), len("unknown shorthand flag: 'x' in -")+echoMax)
+	if unknown.GetSpecifiedName() != "" {
 		if h := hint(unknown.GetSpecifiedName()); h != "" {
-			return &usageError{Msg: fmt.Sprintf("%v: %s", err, h)}
+			return &usageError{Msg: fmt.Sprintf("%s: %s", msg, h)}
 		}
 	}
-	return &usageError{Msg: err.Error()}
+	return &usageError{Msg: msg}
 }
+
+// flagErrorMax bounds a flag error's line.
+const flagErrorMax = 400
 
 // checkRequired refuses a required flag left empty, naming it.
 func checkRequired(fs *pflag.FlagSet) error {

@@ -6,6 +6,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // refuseUnknownFields refuses a bundle FILE or stdin (src.Read) holding a
@@ -26,7 +28,7 @@ func refuseUnknownFields(src bundleSource) error {
 	var lines []string
 	for _, o := range b.Objects {
 		for _, p := range check.UnknownFields(o) {
-			lines = append(lines, fmt.Sprintf("  %s: %s", o.Ref(), p))
+			lines = append(lines, fmt.Sprintf("  %s: %s", textsafe.Value(o.Ref()), p))
 		}
 	}
 	if len(lines) == 0 {

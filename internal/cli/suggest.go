@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/fieldhint"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // nearest are the candidates closest to name by edit distance (at most a
@@ -51,6 +52,10 @@ func nearestFlags(fs *pflag.FlagSet, name string) []string {
 	return out
 }
 
+// echoMax is how much of a word the user typed an error echoes back
+// (an unknown command or flag), escaped.
+const echoMax = 80
+
 // unknownCommand answers a command name the CLI does not have with the
 // nearest ones and where the list is, not with the whole overview.
 func (c *CLI) unknownCommand(w io.Writer, name string) {
@@ -58,7 +63,7 @@ func (c *CLI) unknownCommand(w io.Writer, name string) {
 	for _, cmd := range c.commands {
 		names = append(names, cmd.Name)
 	}
-	fmt.Fprintf(w, "%s: unknown command %q", ProgramName, name)
+	fmt.Fprintf(w, "%s: unknown command \"%s\"", ProgramName, textsafe.Short(name, echoMax))
 	if near := nearest(name, names); len(near) > 0 {
 		quoted := make([]string, len(near))
 		for i, n := range near {
@@ -75,7 +80,7 @@ func (c *CLI) unknownCommand(w io.Writer, name string) {
 func (c *CLI) flagHint(cmd *command, fs *pflag.FlagSet, args []string) func(name string) string {
 	return func(name string) string {
 		if name == "overlay" && cmd.Sources == 1 {
-			return fmt.Sprintf("%s takes the overlay as its argument: %s %s %s", cmd.Name, ProgramName, cmd.Name, flagValue(args, name, "OVERLAY"))
+			return fmt.Sprintf("%s takes the overlay as its argument: %s %s %s", cmd.Name, ProgramName, cmd.Name, textsafe.Short(flagValue(args, name, "OVERLAY"), echoMax))
 		}
 		if owners := c.flagOwners(name); len(owners) > 0 {
 			return fmt.Sprintf("--%s is a flag of %s (not of %s)", name, strings.Join(owners, ", "), cmd.Name)

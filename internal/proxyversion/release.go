@@ -41,6 +41,9 @@ func (e *oldReleaseError) Error() string {
 // proxy-version --from-help, which reads the version off the flags it lists.
 // Every command that cannot tell the version from a reference says it so.
 func LearnFromImage(image string) string {
+	if q := strconv.Quote(image); q[1:len(q)-1] != image {
+		image = q // a reference with a control character in it is shown quoted, never raw
+	}
 	return "learn it from the image: podman run --rm --entrypoint /usr/bin/proxy-server " + image +
 		" --help | konnectivity-bundle proxy-version --from-help -"
 }

@@ -4,13 +4,15 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // WriteText writes the report for a person: what to open in the network
 // first, then what stays on a host.
 func (r *Report) WriteText(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "Network requirements of %s\n", r.Bundle)
+	fmt.Fprintf(bw, "Network requirements of %s\n", textsafe.Value(r.Bundle))
 	if !r.Enabled {
 		fmt.Fprintln(bw, "\nNone: the bundle deploys no Konnectivity tunnel (bootstrap-in-place).")
 		return bw.Flush()
@@ -27,7 +29,7 @@ func (r *Report) WriteText(w io.Writer) error {
 		}
 	}
 	for _, warn := range r.Warnings {
-		fmt.Fprintf(bw, "\nwarning: %s\n", warn)
+		fmt.Fprintf(bw, "\nwarning: %s\n", textsafe.Value(warn))
 	}
 	return bw.Flush()
 }
@@ -35,14 +37,14 @@ func (r *Report) WriteText(w io.Writer) error {
 func writeRequirement(w io.Writer, q Requirement) {
 	what := fmt.Sprintf("TCP %d", q.Port)
 	if q.Protocol == "unix" {
-		what = "unix socket " + q.Path
+		what = "unix socket " + textsafe.Escape(q.Path)
 	}
-	fmt.Fprintf(w, "  %s  %s\n", what, q.Purpose)
-	fmt.Fprintf(w, "      from:   %s\n", q.From)
-	fmt.Fprintf(w, "      to:     %s\n", q.To)
+	fmt.Fprintf(w, "  %s  %s\n", what, textsafe.Value(q.Purpose))
+	fmt.Fprintf(w, "      from:   %s\n", textsafe.Value(q.From))
+	fmt.Fprintf(w, "      to:     %s\n", textsafe.Value(q.To))
 	fmt.Fprintf(w, "      when:   %s\n", q.Duration)
 	if q.Note != "" {
-		fmt.Fprintf(w, "      note:   %s\n", q.Note)
+		fmt.Fprintf(w, "      note:   %s\n", textsafe.Value(q.Note))
 	}
-	fmt.Fprintf(w, "      source: %s\n", q.Source)
+	fmt.Fprintf(w, "      source: %s\n", textsafe.Value(q.Source))
 }

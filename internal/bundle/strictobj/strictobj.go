@@ -26,6 +26,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/fieldhint"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Problem is one field of an object that its type does not have.
@@ -36,10 +38,11 @@ type Problem struct {
 }
 
 func (p Problem) String() string {
+	path, msg := textsafe.Value(p.Path), textsafe.Value(p.Message)
 	if p.Hint == "" {
-		return fmt.Sprintf("%s: %s", p.Path, p.Message)
+		return fmt.Sprintf("%s: %s", path, msg)
 	}
-	return fmt.Sprintf("%s: %s (%s)", p.Path, p.Message, p.Hint)
+	return fmt.Sprintf("%s: %s (%s)", path, msg, textsafe.Value(p.Hint))
 }
 
 // egressObject is the EgressSelectorConfiguration as the bundle carries it:

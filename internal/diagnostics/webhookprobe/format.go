@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // AllReachable reports whether every target was reached.
@@ -30,9 +32,9 @@ func (rs Results) WriteText(w io.Writer) error {
 		if r.Webhook != "" {
 			who += " webhook " + r.Webhook
 		}
-		fmt.Fprintf(bw, "%-11s %s -> %s %s\n", r.Outcome, who, r.Service, r.Address)
+		fmt.Fprintf(bw, "%-11s %s -> %s %s\n", r.Outcome, textsafe.Value(who), textsafe.Value(r.Service), textsafe.Value(r.Address))
 		if r.Outcome != Reachable && r.Detail != "" {
-			fmt.Fprintf(bw, "%-11s %s\n", "", r.Detail)
+			fmt.Fprintf(bw, "%-11s %s\n", "", textsafe.Value(r.Detail))
 		}
 	}
 	switch {

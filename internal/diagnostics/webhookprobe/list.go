@@ -15,6 +15,8 @@ import (
 	discoveryv1 "k8s.io/api/discovery/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Target is one Service-backed callee of the kube-apiserver.
@@ -35,7 +37,7 @@ func List(ctx context.Context, r *kuberead.Reader) ([]Target, error) {
 	var out []Target
 	var vw admregv1.ValidatingWebhookConfigurationList
 	if err := r.List(ctx, validatingWebhooks, "", "", &vw); err != nil {
-		return nil, fmt.Errorf("list validating webhook configurations: %w", err)
+		return nil, fmt.Errorf("list validating webhook configurations: %w", textsafe.Err(err))
 	}
 	for _, cfg := range vw.Items {
 		for _, w := range cfg.Webhooks {
@@ -46,7 +48,7 @@ func List(ctx context.Context, r *kuberead.Reader) ([]Target, error) {
 	}
 	var mw admregv1.MutatingWebhookConfigurationList
 	if err := r.List(ctx, mutatingWebhooks, "", "", &mw); err != nil {
-		return nil, fmt.Errorf("list mutating webhook configurations: %w", err)
+		return nil, fmt.Errorf("list mutating webhook configurations: %w", textsafe.Err(err))
 	}
 	for _, cfg := range mw.Items {
 		for _, w := range cfg.Webhooks {

@@ -20,6 +20,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Factory makes a kind's processor from the runtime values: the environment
@@ -89,7 +91,7 @@ func processor(getenv func(string) string) framework.ResourceListProcessor {
 		f, ok := Lookup(kind)
 		if !ok || apiVersion != krmconfig.APIVersion {
 			return fmt.Errorf("functionConfig is %s %s; this function serves apiVersion %s kinds %s",
-				apiVersion, kind, krmconfig.APIVersion, strings.Join(Kinds(), ", "))
+				textsafe.Value(apiVersion), textsafe.Value(kind), krmconfig.APIVersion, strings.Join(Kinds(), ", "))
 		}
 		return f.Factory(bundle.Inputs{Getenv: getenv}).Process(rl)
 	})

@@ -17,6 +17,7 @@ import (
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
@@ -113,6 +114,8 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 		err = remoteFetchError(err)
 		if pt := patchTargetError(fsys, opts, dir, err); pt != nil {
 			err = pt
+		} else if out := outsideFile(err); out != nil {
+			err = out
 		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
@@ -178,7 +181,8 @@ func Overlays() []string {
 }
 
 // resolve picks the filesystem: an existing directory wins over an embedded
-// overlay of the same name, so a user's ./ipv6 is never shadowed.
+// overlay of the same name, so a user's ./ipv6 is never shadowed; a file of
+// that name is refused (UnknownTargetError), so neither is taken silently.
 func resolve(target string) (filesys.FileSystem, string, error) {
 	if target == "" {
 		target = DefaultOverlay
@@ -214,11 +218,35 @@ type UnknownTargetError struct {
 }
 
 func (e *UnknownTargetError) Error() string {
-	if e.IsFile {
-		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", e.Target, strings.Join(Overlays(), ", "))
+	if e.shadows() {
+		return e.Message() + " (fix: " + e.Fix() + ")"
+	}
+	return e.Message()
+}
+
+// Message is the error without its fix, for a caller that says the fix
+// itself (render's InputError).
+func (e *UnknownTargetError) Message() string {
+	switch {
+	case e.shadows():
+		return fmt.Sprintf("%q is a file here and the name of an embedded overlay; neither is built while the file stands in the way", e.Target)
+	case e.IsFile:
+		return fmt.Sprintf("%s is a file; give a kustomization directory or an overlay name (%s)", textsafe.Value(e.Target), strings.Join(Overlays(), ", "))
 	}
 	return fmt.Sprintf("%q is neither a directory nor an overlay; overlays: %s", e.Target, strings.Join(Overlays(), ", "))
 }
+
+// Fix is what to do instead.
+func (e *UnknownTargetError) Fix() string {
+	if e.shadows() {
+		return fmt.Sprintf("move the file ./%s away, or run from another directory; a kustomization is given as its directory", textsafe.Value(e.Target))
+	}
+	return "give a kustomization directory or an overlay name"
+}
+
+// shadows: the file has an embedded overlay's name, so which was meant is
+// not guessed.
+func (e *UnknownTargetError) shadows() bool { return e.IsFile && slices.Contains(Overlays(), e.Target) }
 
 // overlayName is target as render names the overlay in its messages, so
 // the settle policy's errors read the same from every command.

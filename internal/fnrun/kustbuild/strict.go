@@ -7,6 +7,8 @@ import (
 	"sigs.k8s.io/kustomize/api/resmap"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/strictobj"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // refuseUnknownFields fails a build whose output holds a field its object's
@@ -23,14 +25,15 @@ func refuseUnknownFields(m resmap.ResMap) error {
 		}
 		js, err := r.MarshalJSON()
 		if err != nil {
-			return fmt.Errorf("%s %s: encoding as JSON: %w", kind, objectName(r.GetNamespace(), r.GetName()), err)
+			return fmt.Errorf("%s %s: encoding as JSON: %w", textsafe.Value(kind), objectName(r.GetNamespace(), r.GetName()), err)
 		}
 		ps, err := strictobj.Check(apiVersion, kind, js)
 		if err != nil {
-			return fmt.Errorf("%s %s does not decode as a %s %s: %w", kind, objectName(r.GetNamespace(), r.GetName()), apiVersion, kind, err)
+			return fmt.Errorf("%s %s does not decode as a %s %s: %w", textsafe.Value(kind), objectName(r.GetNamespace(), r.GetName()),
+				textsafe.Value(apiVersion), textsafe.Value(kind), textsafe.Err(err))
 		}
 		for _, p := range ps {
-			lines = append(lines, fmt.Sprintf("  %s %s: %s", kind, objectName(r.GetNamespace(), r.GetName()), p))
+			lines = append(lines, fmt.Sprintf("  %s %s: %s", textsafe.Value(kind), objectName(r.GetNamespace(), r.GetName()), p))
 		}
 	}
 	if len(lines) == 0 {
@@ -58,9 +61,11 @@ func (e *UnknownFieldsError) Error() string {
 		strings.Join(e.Lines, "\n") + "\n(fix: correct or remove them in the patch that adds them)"
 }
 
+// objectName is namespace/name as a line shows it: both come from the
+// bundle, so they are escaped (internal/report/textsafe).
 func objectName(namespace, name string) string {
 	if namespace == "" {
-		return name
+		return textsafe.Escape(name)
 	}
-	return namespace + "/" + name
+	return textsafe.Escape(namespace + "/" + name)
 }

@@ -32,6 +32,8 @@ var allowed = map[string]string{
 	"internal/intake/inputread/inputread.go os.Open":        "the reader itself",
 	"internal/intake/inputread/within.go os.Open":           "the reader itself, its open bounded by a context (a FIFO waits for a writer)",
 	"internal/cli/cli.go os.Stdin":                          "the process's standard input handed to commands as IO.Stdin, which they read through this package",
+	"internal/cli/completion_stderr.go io.ReadAll":          "cobra's completion messages through our own pipe, not an input: capped by the LimitReader beside it, the rest drained",
+	"internal/cli/completion_stderr.go io.LimitReader":      "as above: the cap on cobra's messages",
 	"internal/fnrun/kustbuild/build.go io/fs.ReadFile":      "the embedded kustomization tree, compiled into the binary",
 	"internal/fnrun/kustbuild/guardfs.go .FileSystem.ReadFile": "the embedded tree, compiled into the binary, and kustomize's own error for a directory; " +
 		"every other file is opened and read through Reader",

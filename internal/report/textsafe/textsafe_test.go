@@ -1,6 +1,9 @@
 package textsafe
 
 import (
+	"errors"
+	"fmt"
+	"io/fs"
 	"strings"
 	"testing"
 	"unicode"
@@ -68,6 +71,67 @@ func TestExcerpt(t *testing.T) {
 	} {
 		if got := Excerpt(tc.in, tc.max); got != tc.want {
 			t.Errorf("Excerpt(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
+		}
+	}
+}
+
+// TestValueEscapesUnderEveryVerb: an outside value formatted into an error
+// or a line by any verb keeps no raw control or format character, so it
+// cannot start a line of its own.
+func TestValueEscapesUnderEveryVerb(t *testing.T) {
+	for _, in := range hostile {
+		for _, verb := range []string{"%s", "%v", "%q", "%20s", "%-5v", "%d", "%x"} {
+			out := fmt.Sprintf("x "+verb+" y", Value(in))
+			for _, r := range out {
+				if unicode.In(r, unicode.Cc, unicode.Zl, unicode.Zp, unicode.Cf) {
+					t.Errorf("Sprintf(%q, Value(%q)) = %q keeps %U", verb, in, out, r)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct{ verb, want string }{
+		{"%s", `a\nb`}, {"%v", `a\nb`}, {"%q", `"a\nb"`}, {"%6s", `  a\nb`},
+	} {
+		if got := fmt.Sprintf(tc.verb, Value("a\nb")); got != tc.want {
+			t.Errorf("Sprintf(%q, Value(a LF b)) = %q, want %q", tc.verb, got, tc.want)
+		}
+	}
+}
+
+// TestErrKeepsTheChain: Err's text is one escaped line, and errors.Is and
+// errors.As still find what it wraps.
+func TestErrKeepsTheChain(t *testing.T) {
+	inner := &fs.PathError{Op: "open", Path: "a\nFORGED: x", Err: fs.ErrNotExist}
+	err := fmt.Errorf("reading: %w", Err(inner))
+	if strings.Contains(err.Error(), "\n") || !strings.Contains(err.Error(), `a\nFORGED: x`) {
+		t.Errorf("Err's text = %q, want the path escaped on one line", err.Error())
+	}
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrNotExist) || !errors.As(err, &pe) {
+		t.Errorf("Err hides the error it wraps: %v", err)
+	}
+	if Err(nil) != nil {
+		t.Error("Err(nil) is not nil")
+	}
+	if again := Err(Err(inner)); again.Error() != Err(inner).Error() {
+		t.Errorf("Err twice = %q", again.Error())
+	}
+}
+
+func TestShort(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		max  int
+		want string
+	}{
+		{"build", 80, "build"},
+		{"bu\nild", 80, `bu\nild`},
+		{strings.Repeat("a", 100), 5, "aaaaa..."},
+		{"a\x1bbcdef", 3, `a\x1bb...`},
+		{"ééé", 3, "é..."},
+	} {
+		if got := Short(tc.in, tc.max); got != tc.want {
+			t.Errorf("Short(%q, %d) = %q, want %q", tc.in, tc.max, got, tc.want)
 		}
 	}
 }

@@ -18,6 +18,8 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Op names a change for the fault seam.
@@ -55,7 +57,7 @@ type UnsafeError struct {
 	Problem string // "is a symbolic link", ...
 }
 
-func (e *UnsafeError) Error() string { return e.Path + " " + e.Predicate() }
+func (e *UnsafeError) Error() string { return textsafe.Escape(e.Path) + " " + e.Predicate() }
 
 // Predicate is the error without its path, for a caller that names the
 // path itself (as "destination PATH").

@@ -3,6 +3,8 @@ package hosttxn
 import (
 	"fmt"
 	"io"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // WriteCleanup says on w, a line each, what a session did before its
@@ -12,9 +14,9 @@ import (
 // write it to stderr, before their own report.
 func WriteCleanup(w io.Writer, recovered string, swept []string) {
 	if recovered != "" {
-		fmt.Fprintf(w, "recovered: %s\n", recovered)
+		fmt.Fprintf(w, "recovered: %s\n", textsafe.Value(recovered))
 	}
 	for _, p := range swept {
-		fmt.Fprintf(w, "removed %s: a temporary file an older certs left\n", p)
+		fmt.Fprintf(w, "removed %s: a temporary file an older certs left\n", textsafe.Value(p))
 	}
 }

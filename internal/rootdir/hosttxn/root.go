@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // RootError is a --root that cannot be a session's root. Its text is the
@@ -21,9 +23,9 @@ type RootError struct {
 
 func (e *RootError) Error() string {
 	if e.Err != nil {
-		return e.Err.Error()
+		return textsafe.Escape(e.Err.Error())
 	}
-	return fmt.Sprintf("--root: %s (fix: %s)", e.Message, e.Fix)
+	return fmt.Sprintf("--root: %s (fix: %s)", textsafe.Value(e.Message), e.Fix) // Message quotes the path
 }
 
 // Unwrap is the error of the open, if that failed.

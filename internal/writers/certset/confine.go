@@ -7,6 +7,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // ConfineDir refuses a certificate directory under h (rel is
@@ -42,7 +44,7 @@ func ConfineDir(h *hostfs.Root, rel string) (string, error) {
 func destinationError(h *hostfs.Root, rel string, err error) error {
 	var unsafe *hostfs.UnsafeError
 	if errors.As(err, &unsafe) {
-		return fmt.Errorf("destination %s: %s", unsafe.Path, unsafe.Predicate())
+		return fmt.Errorf("destination %s: %s", textsafe.Value(unsafe.Path), unsafe.Predicate())
 	}
 	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
 }

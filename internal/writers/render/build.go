@@ -63,7 +63,7 @@ func buildError(err error) error {
 	}
 	var unknown *kustbuild.UnknownTargetError
 	if errors.As(err, &unknown) {
-		return inputErrorf("OVERLAY", "give a kustomization directory or an overlay name", "%v", unknown)
+		return inputErrorf("OVERLAY", unknown.Fix(), "%s", unknown.Message())
 	}
 	if kustbuild.IsBadInput(err) || errors.Is(err, inputread.ErrTooLarge) { // a file over its cap too
 		e := &InputError{Message: err.Error()}

@@ -8,6 +8,8 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // dirSpec is a directory render must create.
@@ -34,11 +36,11 @@ func missingDirs(h *hostfs.Root, changes []change, privateDir string) ([]dirSpec
 				// An ostree host's opt -> var/opt: judged by where it
 				// leads, as the writes beneath it resolve it.
 				if fi, err = h.DirInfo(filepath.ToSlash(rel)); errors.Is(err, fs.ErrNotExist) {
-					return nil, inputErrorf("destination "+h.Abs(rel), "create the directory it points to, or replace the link with a directory", "is a symbolic link to a directory that does not exist")
+					return nil, inputErrorf("destination "+textsafe.Escape(h.Abs(rel)), "create the directory it points to, or replace the link with a directory", "is a symbolic link to a directory that does not exist")
 				}
 			}
 			if err == nil && !fi.IsDir() {
-				return nil, inputErrorf("destination "+h.Abs(rel), "remove it, or choose another path in the config", "is a file where render needs a directory")
+				return nil, inputErrorf("destination "+textsafe.Escape(h.Abs(rel)), "remove it, or choose another path in the config", "is a file where render needs a directory")
 			}
 			if err == nil {
 				break

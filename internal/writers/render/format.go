@@ -5,6 +5,8 @@ import (
 	"io"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // WriteNotes says on w (stderr) what the run did before its own work: how
@@ -13,7 +15,7 @@ import (
 func (r *Report) WriteNotes(w io.Writer) {
 	recovered := r.Recovered
 	if r.DryRun && recovered != "" { // a dry run only says one is pending
-		fmt.Fprintf(w, "warning: %s\n", recovered)
+		fmt.Fprintf(w, "warning: %s\n", textsafe.Value(recovered))
 		recovered = ""
 	}
 	hosttxn.WriteCleanup(w, recovered, r.Swept)
@@ -27,12 +29,12 @@ func (r *Report) WriteText(w io.Writer) error {
 		return r.writeDisabled(w)
 	}
 	for _, f := range r.Files {
-		if _, err := fmt.Fprintf(w, "%-9s %s (%d bytes)\n", f.Action, f.Path, f.Size); err != nil {
+		if _, err := fmt.Fprintf(w, "%-9s %s (%d bytes)\n", f.Action, textsafe.Value(f.Path), f.Size); err != nil {
 			return err
 		}
 	}
 	if !r.Changed() {
-		_, err := fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(r.Files), r.Root, r.bootstrapIPLabel())
+		_, err := fmt.Fprintf(w, "up to date: all %d files under %s already match (bootstrap IP %s); nothing written\n", len(r.Files), textsafe.Value(r.Root), r.bootstrapIPLabel())
 		return err
 	}
 	certs := "reused"
@@ -44,9 +46,9 @@ func (r *Report) WriteText(w io.Writer) error {
 		verb = "dry run, nothing written; would render"
 	}
 	_, err := fmt.Fprintf(w, "%s %d files for bootstrap IP %s under %s: %d created, %d updated, %d unchanged, %d removed; certificates %s (%s)\n",
-		verb, len(r.Files), r.bootstrapIPLabel(), r.Root,
+		verb, len(r.Files), r.bootstrapIPLabel(), textsafe.Value(r.Root),
 		r.Count(hosttxn.Create), r.Count(hosttxn.Update), r.Count(hosttxn.Unchanged), r.Count(hosttxn.Remove),
-		certs, r.CertsReason)
+		certs, textsafe.Value(r.CertsReason))
 	return err
 }
 
@@ -54,11 +56,11 @@ func (r *Report) WriteText(w io.Writer) error {
 // (bootstrap-in-place): what an earlier render wrote is removed.
 func (r *Report) writeDisabled(w io.Writer) error {
 	if !r.Changed() {
-		_, err := fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): nothing written\n", r.Overlay)
+		_, err := fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): nothing written\n", textsafe.Value(r.Overlay))
 		return err
 	}
 	for _, f := range r.Files {
-		if _, err := fmt.Fprintf(w, "%-9s %s\n", f.Action, f.Path); err != nil {
+		if _, err := fmt.Fprintf(w, "%-9s %s\n", f.Action, textsafe.Value(f.Path)); err != nil {
 			return err
 		}
 	}
@@ -67,7 +69,7 @@ func (r *Report) writeDisabled(w io.Writer) error {
 		verb = "dry run, nothing written; would remove"
 	}
 	_, err := fmt.Fprintf(w, "Konnectivity is disabled for bootstrap-in-place (overlay %s produces nothing): %s the %d file(s) an earlier render wrote\n",
-		r.Overlay, verb, r.Count(hosttxn.Remove))
+		textsafe.Value(r.Overlay), verb, r.Count(hosttxn.Remove))
 	return err
 }
 

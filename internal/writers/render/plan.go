@@ -9,6 +9,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // desiredFile is one file as render wants it on the host.
@@ -112,7 +114,7 @@ func compareDisk(h *hostfs.Root, w desiredFile) (hosttxn.Action, string, error) 
 	action, old, err := hosttxn.Compare(h, w.rel, w.data, w.mode)
 	switch {
 	case errors.Is(err, hosttxn.ErrIsDir):
-		return "", "", inputErrorf("destination "+h.Abs(w.rel), "remove the directory", "is a directory, render needs to write a file there")
+		return "", "", inputErrorf("destination "+textsafe.Escape(h.Abs(w.rel)), "remove the directory", "is a directory, render needs to write a file there")
 	case err != nil:
 		return "", "", inspectError(h, w.rel, err)
 	}
@@ -123,7 +125,7 @@ func compareDisk(h *hostfs.Root, w desiredFile) (hosttxn.Action, string, error) 
 func inspectError(h *hostfs.Root, rel string, err error) error {
 	var unsafe *hostfs.UnsafeError
 	if errors.As(err, &unsafe) {
-		return &InputError{Field: "destination " + unsafe.Path, Message: unsafe.Predicate()}
+		return &InputError{Field: "destination " + textsafe.Escape(unsafe.Path), Message: unsafe.Predicate()}
 	}
 	return fmt.Errorf("inspect %s: %w", h.Abs(rel), err)
 }

@@ -15,6 +15,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Cluster is what teardown needs of the API server: the command's bounded
@@ -70,7 +72,7 @@ func (c *Cluster) deleteAll(ctx context.Context, st *hostlayout.State, rep *Repo
 			rep.Warnings = append(rep.Warnings, fmt.Sprintf("API server unreachable, %d cluster object(s) not deleted (they stay recorded): %v", len(objs)-i, err))
 			return objs[i:], nil
 		default:
-			return objs[i:], fmt.Errorf("delete %s: %w", describe(o), err)
+			return objs[i:], fmt.Errorf("delete %s: %w", textsafe.Value(describe(o)), textsafe.Err(err))
 		}
 	}
 	return nil, nil

@@ -12,6 +12,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Options is one teardown.
@@ -55,7 +57,7 @@ type Report struct {
 type UnreachableError struct{ Err error }
 
 func (e *UnreachableError) Error() string {
-	return fmt.Sprintf("--strict: API server unreachable; the cluster objects stay recorded, rerun teardown when it is reachable: %v", e.Err)
+	return fmt.Sprintf("--strict: API server unreachable; the cluster objects stay recorded, rerun teardown when it is reachable: %v", textsafe.Err(e.Err))
 }
 
 func (e *UnreachableError) Unwrap() error { return e.Err }
