@@ -137,17 +137,19 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 	return m, wrapped, nil
 }
 
-// kustomizerOptions match the kustomize CLI: legacy ordering (krusty's own
-// default does not sort), exec functions enabled for wirings the
-// in-process path does not recognise, and helm disabled, as without
-// --enable-helm (EnabledPluginConfig turns it on): the walk refuses a helm
-// chart first, and this is the wall behind it.
+// kustomizerOptions match the kustomize CLI's ordering (legacy: krusty's
+// own default does not sort), and let kustomize load its builtin plugins
+// only. Our functions never reach kustomize: fnFS runs them in-process and
+// hands kustomize their output. Anything else that is not a builtin (a KRM
+// function's exec program or container image, a legacy exec plugin found
+// under a plugin home, helm) fails the build with
+// ErrOnlyBuiltinPluginsAllowed instead of running: the walk names such a
+// config first (pluginrefs.go), and this is the wall behind it, which also
+// holds for a config a sub-build made at build time.
 func kustomizerOptions() *krusty.Options {
 	o := krusty.MakeDefaultOptions()
 	o.Reorder = krusty.ReorderOptionLegacy
-	o.PluginConfig = types.EnabledPluginConfig(types.BploUseStaticallyLinked)
-	o.PluginConfig.FnpLoadingOptions.EnableExec = true
-	o.PluginConfig.HelmConfig.Enabled = false
+	o.PluginConfig = types.DisabledPluginConfig()
 	return o
 }
 

@@ -266,3 +266,49 @@ func indent(s, by string) string {
 	}
 	return strings.Join(lines, "\n") + "\n"
 }
+
+// TestNoPluginRuns: configs the walk cannot judge from the files (an
+// annotation a sub-build adds, our own kind where kustomize would run it,
+// a legacy exec plugin under a plugin home) still run nothing: kustomize
+// loads builtins only, and the build fails as bad input.
+func TestNoPluginRuns(t *testing.T) {
+	bin, log := tooltest.RecordRuns(t, "docker", "podman", "fn")
+	t.Setenv("PATH", bin)
+	home := t.TempDir()
+	plugin := filepath.Join(home, "evil.example", "v1", "pwn", "Pwn")
+	if err := os.MkdirAll(filepath.Dir(plugin), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(plugin, []byte("#!/bin/sh\necho plugin >> '"+log+"'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUSTOMIZE_PLUGIN_HOME", home)
+	fnAnnotation := "config.kubernetes.io/function: \"exec:\\n  path: " + bin + "/fn\\n\""
+	for name, tree := range map[string]map[string]string{
+		"annotation a sub-build adds": {
+			"kustomization.yaml":     "transformers:\n- gen\n",
+			"gen/kustomization.yaml": "resources:\n- t.yaml\ncommonAnnotations:\n  " + fnAnnotation + "\n",
+			"gen/t.yaml":             "apiVersion: x.example/v1\nkind: T\nmetadata:\n  name: x\n",
+		},
+		"our kind where kustomize would run it": {
+			"kustomization.yaml": "transformers:\n- t.yaml\n",
+			"t.yaml":             "apiVersion: bundle.konnectivity.io/v1alpha1\nkind: KonnectivityBundle\nmetadata:\n  name: x\n  annotations:\n    " + fnAnnotation + "\n",
+		},
+		"legacy exec plugin": {
+			"kustomization.yaml": "transformers:\n- t.yaml\n",
+			"t.yaml":             "apiVersion: evil.example/v1\nkind: Pwn\nmetadata:\n  name: x\n",
+		},
+	} {
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			tooltest.WriteTree(t, dir, tree)
+			_, err := Build(dir, Options{})
+			if err == nil || !IsBadInput(err) {
+				t.Errorf("Build: %v, want bad input", err)
+			}
+			if ran := tooltest.Ran(t, log); ran != "" {
+				t.Errorf("a program ran:\n%s", ran)
+			}
+		})
+	}
+}

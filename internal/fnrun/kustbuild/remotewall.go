@@ -20,7 +20,8 @@ import (
 //     (refuseRemoteEntries): git runs only for an entry of a kustomization;
 //   - a download kustomize's loader still attempts fails in
 //     http.DefaultTransport's proxy step, before any dial (refuseLoaderFetch);
-//   - helm is disabled (kustomizerOptions);
+//   - kustomize loads builtin plugins only (kustomizerOptions): no KRM
+//     function program or container, no legacy exec plugin, no helm;
 //   - a kustomize error that says it fetched or cloned is worded as ours
 //     (remoteFetchError).
 
@@ -92,6 +93,9 @@ var kustomizeFetched = regexp.MustCompile(regexp.QuoteMeta(errLoaderFetch.Error(
 // remoteFetchError words a kustomize error that says it fetched, cloned or
 // looked for git: a shape the walk did not know, refused all the same.
 func remoteFetchError(err error) error {
+	if types.IsErrOnlyBuiltinPluginsAllowed(err) {
+		return &RemoteError{Refs: []RemoteRef{{Why: "kustomize was asked to run a plugin that is not builtin (a KRM function's program or container, or a legacy exec plugin), and refused: " + err.Error()}}}
+	}
 	if !kustomizeFetched.MatchString(err.Error()) {
 		return err
 	}
