@@ -246,6 +246,8 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 		if nodes, err = f.buildDir(path); err != nil || nodes == nil {
 			return nil, err
 		}
+	case !insideDir(dir, path):
+		return nil, nil // kustomize refuses it (OutsideFileError)
 	default:
 		data, err := f.guardedRead(path)
 		if errors.As(err, new(*yamlguard.Error)) {

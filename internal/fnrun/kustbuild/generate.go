@@ -130,11 +130,12 @@ func (e *ValidatorError) Unwrap() error { return e.Err }
 // function refuses, a field the objects' types do not have (found by the
 // build, or by a check the kustomization lists), a patch without its
 // target, a remote base or file (RemoteError), a file outside the
-// kustomization's directory. render reports them all as bad input, whichever step found them.
+// kustomization's directory, a FIFO or device in its place. render reports them all as bad input, whichever step found them.
 func IsBadInput(err error) bool {
 	if errors.As(err, new(*yamlguard.Error)) || errors.As(err, new(*configError)) ||
 		errors.As(err, new(*UnknownFieldsError)) || errors.As(err, new(*untargetedPatchError)) ||
-		errors.As(err, new(*RemoteError)) || errors.As(err, new(*OutsideFileError)) {
+		errors.As(err, new(*RemoteError)) || errors.As(err, new(*OutsideFileError)) ||
+		errors.As(err, new(*SpecialFileError)) {
 		return true
 	}
 	var failed *ValidatorError

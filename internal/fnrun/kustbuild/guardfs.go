@@ -3,9 +3,14 @@ package kustbuild
 import (
 	"errors"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // guardedRead reads a file of a user's kustomization through the capped
@@ -22,6 +27,12 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 	}
 	if f.FileSystem.IsDir(path) {
 		return f.FileSystem.ReadFile(path) // kustomize's own error for a directory
+	}
+	// Opening a FIFO waits for a writer, and a device may never end: only
+	// a regular file is opened (a path not on disk is the tree's own
+	// in-memory file).
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, f.recordRefusal(&SpecialFileError{Path: path, Mode: fi.Mode()})
 	}
 	file, err := f.FileSystem.Open(path)
 	if err != nil {
@@ -41,6 +52,49 @@ func (f *fnFS) guardedRead(path string) ([]byte, error) {
 		return nil, f.refuse(path, err)
 	}
 	return data, nil
+}
+
+// SpecialFileError is a file of a kustomization that is a FIFO, a device
+// or a socket: refused before it is opened.
+type SpecialFileError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *SpecialFileError) Error() string {
+	return fmt.Sprintf("%s is a %s, not a regular file: a kustomization reads regular files only (fix: list a file of the tree in its place)",
+		textsafe.Escape(e.Path), specialKind(e.Mode))
+}
+
+func specialKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "FIFO"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "block device"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
+}
+
+// insideDir says whether path, its links resolved, lies in or below dir,
+// its links resolved: kustomize reads no file of a kustomization outside
+// its directory, so neither do the build's own looks at its entries
+// (ourConfigs, the remote walk), which leave such an entry to kustomize's
+// refusal. A path that does not resolve is left to kustomize too.
+func insideDir(dir, path string) bool {
+	d, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return true // not on disk: the tree's own in-memory file
+	}
+	p, err := filepath.EvalSymlinks(path)
+	if err != nil {
+		return !filepath.IsAbs(path) || strings.HasPrefix(filepath.Clean(path), d+string(filepath.Separator))
+	}
+	return p == d || strings.HasPrefix(p, d+string(filepath.Separator))
 }
 
 func (f *fnFS) refuse(path string, err error) error {

@@ -60,37 +60,44 @@ func TestBuildGuardsEveryFile(t *testing.T) {
 	}
 }
 
-// A resource that is a FIFO whose writer never stops is read up to the
-// cap and refused with the cap error naming the file; the writer is let go
-// when the build closes its end. (kustomize itself refuses a link out of
-// its tree, and a kustomization file that is not a regular file.)
-func TestBuildCapsAnEndlessFile(t *testing.T) {
+// A FIFO or a device where a kustomization names a file (a resource, or a
+// generator entry that fnFS looks at before kustomize does) is refused
+// before it is opened, naming it: opening a FIFO waits for a writer that
+// may never come, so no writer is started here, and the build must end
+// all the same. (kustomize itself refuses a link out of its tree.)
+func TestBuildRefusesASpecialFile(t *testing.T) {
 	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("resources:\n- r.yaml\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	fifo := filepath.Join(dir, "r.yaml")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("cannot make a FIFO here: %v", err)
+		t.Fatalf("cannot make a FIFO here: %v", err)
 	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		defer w.Close()
-		chunk := []byte(strings.Repeat("# endless\n", 4096))
-		for {
-			if _, err := w.Write(chunk); err != nil {
-				return // the build closed its end
+	kinds := map[string]string{
+		"a FIFO resource":        "resources:\n- r.yaml\n",
+		"a FIFO generator entry": "generators:\n- r.yaml\n",
+	}
+	// /dev/zero's own device numbers, made in the tree (root only).
+	if err := syscall.Mknod(filepath.Join(dir, "zero"), syscall.S_IFCHR|0o600, 1<<8|5); err == nil {
+		kinds["a device generator entry"] = "generators:\n- zero\n"
+	} else {
+		t.Logf("not root, so no device case: mknod: %v", err)
+	}
+	for name, kust := range kinds {
+		t.Run(name, func(t *testing.T) {
+			if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte(kust), 0o644); err != nil {
+				t.Fatal(err)
 			}
-		}
-	}()
-	_, err := Build(dir, Options{})
-	if !errors.Is(err, inputread.ErrTooLarge) || !strings.Contains(err.Error(), "r.yaml is larger than the 8 MiB cap") {
-		t.Fatalf("got %v, want the cap error naming r.yaml", err)
+			_, err := Build(dir, Options{})
+			var special *SpecialFileError
+			if !errors.As(err, &special) || !IsBadInput(err) || !strings.Contains(err.Error(), "not a regular file") {
+				t.Fatalf("got %v, want the special-file refusal, as bad input", err)
+			}
+		})
 	}
-	<-done
+	// One outside the tree is kustomize's to refuse; the build never opens it.
+	if err := os.WriteFile(filepath.Join(dir, "kustomization.yaml"), []byte("generators:\n- /dev/stdin\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Build(dir, Options{}); !errors.As(err, new(*OutsideFileError)) {
+		t.Errorf("generators: [/dev/stdin]: got %v, want kustomize's refusal of a file outside the directory", err)
+	}
 }

@@ -92,8 +92,8 @@ func (w *remoteWalk) entry(dir string, r listedRef, plugin bool) error {
 	if w.f.FileSystem.IsDir(path) {
 		return w.dir(path, plugin)
 	}
-	if !plugin || !w.f.FileSystem.Exists(path) {
-		return nil
+	if !plugin || !w.f.FileSystem.Exists(path) || !insideDir(dir, path) {
+		return nil // kustomize refuses a file outside dir (OutsideFileError)
 	}
 	data, err := w.f.guardedRead(path)
 	if err != nil {
