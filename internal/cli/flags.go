@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/netip"
@@ -231,13 +232,14 @@ func (k *kubeconfigValue) find(io IO, root string) kuberead.Choice {
 // timeout, the command's --timeout; the reader is nil when no kubeconfig
 // was found. A kubeconfig that cannot be loaded is an error the command
 // gives its own exit code, before anything is read or changed. Reading the
-// kubeconfig and running its exec plugin stop at the command's deadline.
-func (k *kubeconfigValue) openCluster(io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
+// kubeconfig and running its exec plugin stop when ctx ends (the command's
+// deadline, or a share of it).
+func (k *kubeconfigValue) openCluster(ctx context.Context, io IO, root string, timeout time.Duration) (kuberead.Choice, *kuberead.Reader, error) {
 	c := k.find(io, root)
 	if !c.Found() {
 		return c, nil, nil
 	}
-	r, err := kuberead.Open(io.context(), c, kuberead.Within(timeout))
+	r, err := kuberead.Open(ctx, c, kuberead.Within(timeout))
 	if err != nil {
 		return c, nil, err
 	}

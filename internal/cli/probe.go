@@ -77,7 +77,7 @@ func runWebhookProbe(io IO, args []string, format output.Format, opts egressprob
 	case len(args) != 0:
 		return usagef("probe --webhooks takes no TARGET, got %d", len(args))
 	}
-	choice, cluster, err := web.kube.openCluster(io, opts.Root, opts.Timeout)
+	choice, cluster, err := web.kube.openCluster(io.context(), io, opts.Root, opts.Timeout)
 	switch {
 	case err != nil:
 		return usagef("%v", err)

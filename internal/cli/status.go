@@ -52,7 +52,7 @@ func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) > 0 {
 			return usagef("status takes no arguments, got %q", args)
 		}
-		choice, cluster, err := kube.openCluster(io, opts.Root, opts.Timeout)
+		choice, cluster, err := kube.openCluster(io.context(), io, opts.Root, opts.Timeout)
 		if err != nil {
 			return usagef("%v", err)
 		}

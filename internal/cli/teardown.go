@@ -53,7 +53,7 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 	quietFlag(fs, &quiet)
 	gatherFlag(fs, &gatherDir, gather.UsageFile+" (what used the tunnel, read before anything is removed)")
 	var timeout time.Duration
-	fs.DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long: the usage report (half of it at most), then every read and delete of a cluster object (it bounds every read of the kube-apiserver); the files are removed whatever it says, and objects not deleted by then stay recorded")
+	fs.DurationVar(&timeout, "timeout", 30*time.Second, "give up after this long: the kubeconfig and its exec plugin, and the usage report (half of it at most each), then every read and delete of a cluster object (it bounds every read of the kube-apiserver); the files are removed whatever it says, and objects not deleted by then stay recorded")
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		if len(args) > 0 {
@@ -64,7 +64,12 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		}
 		// An unusable kubeconfig fails before anything is read, written
 		// or removed; the usage report reads through the same reader.
-		choice, cluster, err := kube.openCluster(io, opts.Root, timeout)
+		// Half of --timeout at most for the kubeconfig (an exec plugin that
+		// stalls), so an unusable one is said before the deadline, and
+		// nothing is removed then, as for any unusable kubeconfig.
+		openCtx, cancelOpen := context.WithTimeout(io.context(), timeout/2)
+		choice, cluster, err := kube.openCluster(openCtx, io, opts.Root, timeout)
+		cancelOpen()
 		if err != nil {
 			return err
 		}
@@ -83,6 +88,11 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 			ctx, cancel := context.WithTimeout(io.context(), timeout/2)
 			use, reportErr = readUsage(ctx, opts.Root, choice, cluster, gatherDir, timeout/2)
 			cancel()
+		}
+		// The lock wait is the host change's one wait that is not the
+		// host's: --timeout bounds it too (the held host is never abandoned).
+		if end, ok := io.context().Deadline(); ok && time.Until(end) < opts.LockTimeout {
+			opts.LockTimeout, opts.LockFlag = max(time.Until(end), 0), "--timeout"
 		}
 		release, err := io.holdHost()
 		if err != nil {

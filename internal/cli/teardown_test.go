@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -138,5 +139,27 @@ func TestTeardownDeadlineLeavesNoFiles(t *testing.T) {
 	t.Logf("teardown against a stalling kube-apiserver took %s with --timeout 1s", took)
 	if took > 1*time.Second+deadlineGrace+hostileSlack {
 		t.Errorf("took %s with --timeout 1s: the deadline did not bound the run", took)
+	}
+}
+
+// TestTeardownLockWaitWithinTimeout: the wait for a root another run holds
+// ends by --timeout when that comes before --lock-timeout, exit 6 naming
+// --timeout as the flag to raise, and nothing removed.
+func TestTeardownLockWaitWithinTimeout(t *testing.T) {
+	root := hostRenderedRoot(t)
+	d, err := os.Open(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer d.Close()
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		t.Fatal(err)
+	}
+	code, stdout, stderr := runProgram(t, New(Config{}), nil, "teardown", "--root", root, "--kubeconfig", "", "--timeout", "500ms", "--lock-timeout", "1h")
+	if code != exitLocked || !strings.Contains(stderr, "--timeout") {
+		t.Errorf("exit %d, want %d naming --timeout\nstdout:\n%s\nstderr:\n%s", code, exitLocked, stdout, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")); err != nil {
+		t.Errorf("the static pod manifest is gone (%v), want the root left to the lock's holder", err)
 	}
 }

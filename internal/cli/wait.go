@@ -68,7 +68,7 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			dir = &d
 		}
-		choice, cluster, err := kube.openCluster(io, opts.Status.Root, opts.Timeout)
+		choice, cluster, err := kube.openCluster(io.context(), io, opts.Status.Root, opts.Timeout)
 		if err != nil {
 			return usagef("%v", err)
 		}

@@ -30,6 +30,9 @@ type Options struct {
 	// LockTimeout is how long to wait for a render or teardown holding the
 	// root's lock; 0 fails at once.
 	LockTimeout time.Duration
+	// LockFlag names the flag that set LockTimeout in a LockedError;
+	// "" is --lock-timeout.
+	LockFlag string
 }
 
 // Report says what teardown did.
@@ -65,7 +68,7 @@ func (e *UnreachableError) Unwrap() error { return e.Err }
 // Run tears down. It is idempotent: what is already gone counts as removed.
 func Run(ctx context.Context, opts Options) (*Report, error) {
 	cluster := opts.Cluster
-	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{Command: "teardown", LockTimeout: opts.LockTimeout})
+	s, err := hosttxn.Begin(ctx, opts.Root, hosttxn.SessionOptions{Command: "teardown", LockTimeout: opts.LockTimeout, LockFlag: opts.LockFlag})
 	if err != nil {
 		return nil, err
 	}
