@@ -42,6 +42,7 @@ type nameRun struct {
 type nameFixture struct {
 	namesFile, fieldFile, namedFile string        // hostile object names; a hostile field name; a hostile file name
 	fieldDir, namedDir              string        // kustomizations: a hostile field name; in a hostile directory name
+	brokenDir                       string        // a kustomization in a hostile directory naming a missing hostile file: kustomize's error quotes both
 	helpFile                        string        // a proxy-server --help with hostile lines
 	root                            string        // a rendered root
 	fresh                           func() string // a new rendered root, for a run that removes it
@@ -52,13 +53,13 @@ type nameFixture struct {
 // value, each putting a hostile one in every field it prints.
 var hostileNameRuns = map[string]func(f nameFixture) []nameRun{
 	"build": func(f nameFixture) []nameRun {
-		return []nameRun{{args: []string{"build", f.fieldDir}, data: true}, {args: []string{"build", f.namedDir}, data: true}}
+		return []nameRun{{args: []string{"build", f.fieldDir}, data: true}, {args: []string{"build", f.namedDir}, data: true}, {args: []string{"build", f.brokenDir}}}
 	},
 	"certs": func(f nameFixture) []nameRun {
 		return []nameRun{{args: []string{"certs", "--bootstrap-ip", hostTestIP, "--dir", filepath.Join(f.namedFile, "tls")}}}
 	},
 	"check": func(f nameFixture) []nameRun {
-		return []nameRun{{args: []string{"check", f.namesFile}}, {args: []string{"check", f.fieldFile}}, {args: []string{"check", f.namedFile}},
+		return []nameRun{{args: []string{"check", f.namesFile}}, {args: []string{"check", f.fieldFile}}, {args: []string{"check", f.namedFile}}, {args: []string{"check", f.brokenDir}},
 			{args: []string{"check", "-"}, stdin: readFixture(f.namesFile)}}
 	},
 	"completion": func(nameFixture) []nameRun {
@@ -69,14 +70,14 @@ var hostileNameRuns = map[string]func(f nameFixture) []nameRun{
 		return []nameRun{{args: []string{"detect-ip", "--family", hostileName}}}
 	},
 	"diff": func(f nameFixture) []nameRun {
-		return []nameRun{{args: []string{"diff", f.namesFile, "upi"}}, {args: []string{"diff", f.fieldFile, "upi"}}, {args: []string{"diff", f.namedFile, "upi"}}}
+		return []nameRun{{args: []string{"diff", f.namesFile, "upi"}}, {args: []string{"diff", f.fieldFile, "upi"}}, {args: []string{"diff", f.namedFile, "upi"}}, {args: []string{"diff", f.brokenDir, "upi"}}}
 	},
 	"fn": func(f nameFixture) []nameRun {
 		return []nameRun{{args: []string{"fn"}, stdin: "apiVersion: config.kubernetes.io/v1\nkind: ResourceList\nitems: []\nfunctionConfig:\n  apiVersion: " +
 			jsonString(hostileName) + "\n  kind: " + jsonString(hostileName) + "\n  metadata: {name: " + jsonString(hostileName) + "}\n", data: true}}
 	},
 	"ports": func(f nameFixture) []nameRun {
-		return []nameRun{{args: []string{"ports", f.namesFile}}, {args: []string{"ports", f.fieldFile}}, {args: []string{"ports", f.namedFile}}}
+		return []nameRun{{args: []string{"ports", f.namesFile}}, {args: []string{"ports", f.fieldFile}}, {args: []string{"ports", f.namedFile}}, {args: []string{"ports", f.brokenDir}}}
 	},
 	"probe": func(f nameFixture) []nameRun {
 		return []nameRun{{args: []string{"probe", "--root", f.root, "--timeout", "2s", "--webhooks", "--kubeconfig", f.objects}},
@@ -88,6 +89,7 @@ var hostileNameRuns = map[string]func(f nameFixture) []nameRun{
 	},
 	"render": func(f nameFixture) []nameRun {
 		return []nameRun{{args: hostRenderArgs(f.fresh(), "--dry-run", f.fieldDir)}, {args: hostRenderArgs(f.fresh(), "--dry-run", f.namedDir)},
+			{args: hostRenderArgs(f.fresh(), "--dry-run", f.brokenDir)},
 			{args: hostRenderArgs(filepath.Join(f.fresh(), "etc"), "--dry-run")}}
 	},
 	"status": func(f nameFixture) []nameRun {
@@ -177,6 +179,7 @@ func hostileNameFixture(t *testing.T) nameFixture {
 		namedFile: writeFixture(t, filepath.Join(dir, fileName+".yaml"), string(golden)),
 		fieldDir:  filepath.Join(dir, "fielddir"),
 		namedDir:  filepath.Join(dir, fileName),
+		brokenDir: filepath.Join(dir, "broken"+fileName),
 		helpFile:  writeFixture(t, filepath.Join(dir, "help.txt"), "Usage of proxy-server:\n      --"+hostileName+" string   "+hostileName+"\n"),
 	}
 	// The roots' own paths are hostile too: every command prints them.
@@ -195,6 +198,7 @@ func hostileNameFixture(t *testing.T) nameFixture {
 	writeFixture(t, filepath.Join(f.fieldDir, "pod.yaml"), field)
 	writeFixture(t, filepath.Join(f.namedDir, "kustomization.yaml"), "resources: [bundle.yaml]\n")
 	writeFixture(t, filepath.Join(f.namedDir, "bundle.yaml"), named)
+	writeFixture(t, filepath.Join(f.brokenDir, "kustomization.yaml"), "resources: ["+jsonString(fileName+".yaml")+"]\n")
 	f.objects = hostileKAS(t, f.root, false)
 	f.forbidden = hostileKAS(t, f.root, true)
 	return f

@@ -116,6 +116,10 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 			err = pt
 		} else if out := outsideFile(err); out != nil {
 			err = out
+		} else if !errors.As(err, new(*RemoteError)) {
+			// kustomize's own words quote the kustomization's entries
+			// raw: one escaped line, so an entry cannot forge another.
+			err = textsafe.Err(err)
 		}
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), err)
 	}
@@ -259,11 +263,13 @@ func overlayName(target string) string {
 	return target
 }
 
+// describe is the build as its errors name it: an embedded overlay by
+// name, a user's directory escaped (its name is the user's, not ours).
 func describe(target, dir string) string {
 	if strings.HasPrefix(dir, "/overlays/") && !filepath.IsAbs(target) && !strings.ContainsRune(target, filepath.Separator) {
 		return "overlay " + strings.TrimPrefix(dir, "/overlays/")
 	}
-	return dir
+	return textsafe.Escape(dir)
 }
 
 // embeddedTree marks the in-memory copy of the embedded overlays, whose
