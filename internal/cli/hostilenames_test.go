@@ -47,6 +47,7 @@ type nameFixture struct {
 	root                            string        // a rendered root
 	fresh                           func() string // a new rendered root, for a run that removes it
 	objects, forbidden              string        // kubeconfigs: hostile objects; every request refused with a hostile message
+	namedKube                       string        // a kubeconfig whose user, context and token file have hostile names
 }
 
 // hostileNameRuns has the runs of every command that prints an outside
@@ -94,6 +95,7 @@ var hostileNameRuns = map[string]func(f nameFixture) []nameRun{
 	},
 	"status": func(f nameFixture) []nameRun {
 		return []nameRun{{args: []string{"status", "--root", f.root, "--timeout", "2s", "--kubeconfig", f.objects}},
+			{args: []string{"status", "--root", f.root, "--timeout", "2s", "--kubeconfig", f.namedKube}},
 			{args: []string{"status", "--root", f.root, "--timeout", "2s", "--kubeconfig", f.forbidden}}}
 	},
 	"teardown": func(f nameFixture) []nameRun {
@@ -199,6 +201,9 @@ func hostileNameFixture(t *testing.T) nameFixture {
 	writeFixture(t, filepath.Join(f.namedDir, "kustomization.yaml"), "resources: [bundle.yaml]\n")
 	writeFixture(t, filepath.Join(f.namedDir, "bundle.yaml"), named)
 	writeFixture(t, filepath.Join(f.brokenDir, "kustomization.yaml"), "resources: ["+jsonString(fileName+".yaml")+"]\n")
+	f.namedKube = writeFixture(t, filepath.Join(dir, fileName+".kubeconfig"), "apiVersion: v1\nkind: Config\ncurrent-context: "+jsonString(hostileName)+
+		"\ncontexts:\n- name: "+jsonString(hostileName)+"\n  context: {cluster: k, user: "+jsonString(hostileName)+"}\nclusters:\n- name: k\n  cluster: {server: \"https://127.0.0.1:1\"}\n"+
+		"users:\n- name: "+jsonString(hostileName)+"\n  user: {tokenFile: "+jsonString("/nonexistent/"+fileName)+"}\n")
 	f.objects = hostileKAS(t, f.root, false)
 	f.forbidden = hostileKAS(t, f.root, true)
 	return f

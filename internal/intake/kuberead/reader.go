@@ -19,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/samehost"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Reader reads one kube-apiserver within its Bound. Its methods are safe
@@ -39,6 +40,14 @@ type Reader struct {
 // names and its exec plugin are read and run here, within b.Timeout and
 // until ctx is done (loadConfig): client-go is handed bytes only.
 func Open(ctx context.Context, c Choice, b Bound) (*Reader, error) {
+	r, err := open(ctx, c, b)
+	// What a kubeconfig names (users, contexts, paths, a plugin's command)
+	// and what client-go says of it are the file's words, not ours: the
+	// error is one escaped line, so none of them can start a line.
+	return r, textsafe.Err(err)
+}
+
+func open(ctx context.Context, c Choice, b Bound) (*Reader, error) {
 	if err := b.check(); err != nil {
 		return nil, err
 	}
@@ -75,11 +84,14 @@ func Open(ctx context.Context, c Choice, b Bound) (*Reader, error) {
 // load is the client-go configuration of c's kubeconfig, read within
 // timeout.
 func load(ctx context.Context, c Choice, timeout time.Duration) (*rest.Config, error) {
+	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
 	raw, err := loadConfig(ctx, c)
 	if err != nil && ctx.Err() != nil {
-		return nil, fmt.Errorf("%w (the deadline: the command's --timeout, %s)", err, timeout)
+		// The caller's deadline may come first (teardown gives the
+		// kubeconfig a share of its --timeout): name what was spent.
+		return nil, fmt.Errorf("%w (the deadline, after %s of the command's --timeout %s)", err, time.Since(start).Round(100*time.Millisecond), timeout)
 	}
 	if err != nil {
 		return nil, err

@@ -39,6 +39,11 @@ func TestRootKubeconfig(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "", "is a FIFO (named pipe), not a regular file"},
+		{"a hard link to a file outside", "/opt/openshift/tls/hard.crt", func(t *testing.T, root string) {
+			if err := os.Link(filepath.Join(outside, "ca.crt"), filepath.Join(root, "opt/openshift/tls/hard.crt")); err != nil {
+				t.Fatalf("cannot hard-link here (the temporary directories are on one filesystem?): %v", err)
+			}
+		}, "", "has 2 hard links"},
 		{"the auth directory a link off the root", "/opt/openshift/tls/ca.crt", func(t *testing.T, root string) {
 			auth := filepath.Join(root, "opt/openshift/auth")
 			if err := os.RemoveAll(auth); err != nil {

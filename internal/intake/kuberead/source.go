@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"syscall"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
@@ -93,7 +94,22 @@ func (r rootFiles) read(_ context.Context, rel string) ([]byte, error) {
 		return nil, err
 	}
 	defer f.Close()
+	// A second name for a file may lie outside the root: what the
+	// kubeconfig sends as credentials must be the root's own file.
+	if st, ok := statOf(f); ok && st.Nlink > 1 {
+		return nil, fmt.Errorf("%s has %d hard links, so it may be a file from outside --root %s: a file the root's kubeconfig names must have one name (fix: copy it into the root)", root.Abs(rel), st.Nlink, r.root)
+	}
 	return inputread.Reader(f, root.Abs(rel), inputread.Kubeconfig)
+}
+
+// statOf is the kernel's stat of an open file, when it has one.
+func statOf(f *os.File) (*syscall.Stat_t, bool) {
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, false
+	}
+	st, ok := fi.Sys().(*syscall.Stat_t)
+	return st, ok
 }
 
 func (r rootFiles) show(rel string) string { return filepath.Join(r.root, filepath.FromSlash(rel)) }

@@ -10,8 +10,10 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/statetest"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	k8stesting "k8s.io/client-go/testing"
 
@@ -162,5 +164,33 @@ func TestTeardownStopsBetweenClusterObjects(t *testing.T) {
 	}
 	if _, err := os.Lstat(filepath.Join(root, staticPod)); err == nil {
 		t.Errorf("the static pod manifest survived")
+	}
+}
+
+// TestTeardownRefusedDeleteKeepsTheCount: a delete the API server refuses
+// (403) fails teardown, the state is left recording every object, and the
+// report says so: "still recorded" counts them all, not none.
+func TestTeardownRefusedDeleteKeepsTheCount(t *testing.T) {
+	const ns = "openshift-bootstrap-konnectivity"
+	root := rendered(t)
+	owner := stateOwner(t, root)
+	api := newFakeAPI(t,
+		marked(obj("v1", "Namespace", "", ns), owner),
+		marked(obj("v1", "Secret", ns, "konnectivity-agent-certs"), owner),
+		marked(obj("apps/v1", "DaemonSet", ns, "konnectivity-agent"), owner),
+	)
+	api.client.PrependReactor("delete", "*", func(k8stesting.Action) (bool, runtime.Object, error) {
+		return true, nil, apierrors.NewForbidden(schema.GroupResource{Resource: "daemonsets"}, "konnectivity-agent", errors.New("no"))
+	})
+	rep, err := Run(context.Background(), Options{Root: root, Cluster: api.Cluster})
+	if err == nil {
+		t.Fatal("a refused delete did not fail teardown")
+	}
+	st, rerr := statetest.Read(root)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if len(rep.Pending) != len(st.ClusterObjects) || len(st.ClusterObjects) == 0 {
+		t.Errorf("the report counts %d still recorded, the state records %d", len(rep.Pending), len(st.ClusterObjects))
 	}
 }

@@ -109,6 +109,7 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 	// signal came.
 	if cluster != nil && len(pending) > 0 {
 		if pending, err = cluster.deleteAll(ctx, st, rep); err != nil {
+			rep.Pending = st.ClusterObjects // the state is left as it was: all stay recorded
 			return rep, err
 		}
 	} else if len(pending) > 0 {
