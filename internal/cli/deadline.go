@@ -31,7 +31,6 @@ func (e *timedOutError) Error() string {
 // line and exit code. A host change under way (a held root) is never
 // abandoned: it ends at its own safe point, as a signal would leave it.
 type deadline struct {
-	d      time.Duration
 	ctx    context.Context
 	cancel context.CancelFunc
 
@@ -62,7 +61,7 @@ func armDeadline(fs *pflag.FlagSet, overrun func(*pflag.FlagSet) time.Duration) 
 		end += overrun(fs)
 	}
 	ctx, cancel := context.WithDeadlineCause(context.Background(), time.Now().Add(end), &timedOutError{d: d})
-	return &deadline{d: d, ctx: ctx, cancel: cancel, released: make(chan struct{})}
+	return &deadline{ctx: ctx, cancel: cancel, released: make(chan struct{})}
 }
 
 // hold marks a host change under way, which the deadline never abandons;
