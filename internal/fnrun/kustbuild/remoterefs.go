@@ -33,6 +33,7 @@ func kustomizationRefs(k *types.Kustomization) []listedRef {
 		}
 	}
 	list("resources", k.Resources)
+	//lint:ignore SA1019 kustomize still reads the deprecated field, so its remote entries are refused too
 	list("bases", k.Bases)
 	list("components", k.Components)
 	list("crds", k.Crds)
@@ -40,12 +41,14 @@ func kustomizationRefs(k *types.Kustomization) []listedRef {
 	list("generators", k.Generators)
 	list("transformers", k.Transformers)
 	list("validators", k.Validators)
+	//lint:ignore SA1019 as for bases: still read by kustomize
 	for _, p := range k.PatchesStrategicMerge {
 		out = append(out, listedRef{"patchesStrategicMerge", string(p)})
 	}
 	for i, p := range k.Patches {
 		list(fmt.Sprintf("patches[%d].path", i), []string{p.Path})
 	}
+	//lint:ignore SA1019 as for bases: still read by kustomize
 	for i, p := range k.PatchesJson6902 {
 		list(fmt.Sprintf("patchesJson6902[%d].path", i), []string{p.Path})
 	}
