@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the real components the e2e suite runs (kustomize, proxy-server and
-# proxy-agent of every supported proxy version, kube-apiserver, etcd; for the
-# real-node test also kubelet,
+# proxy-agent of every supported proxy version, kube-apiserver, etcd, the
+# release callers kas-caller-<minor>; for the real-node test also kubelet,
 # kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
 # one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
@@ -14,6 +14,11 @@
 # prints (internal/proxyversion.Versions): version V is built from the module
 # tools/anp-V as proxy-server-V and proxy-agent-V, so adding a version to the
 # code and its module here is all it takes.
+#
+# The release callers are the pairs internal/proxyversion.Pairs proves with
+# ReleaseCaller: pair 1.N is built from tools/kas-caller with its own go.mod,
+# tools/kas-caller/k8s-1.N.mod (go build -modfile), as kas-caller-1.N.
+# TestCallerModulesArePairs holds those files to the table, one each.
 #
 # Idempotent: a binary is rebuilt only when its module's go.mod/go.sum/sources,
 # the package path or the Go version changed (recorded in <bin>/.stamps/<name>).
@@ -60,7 +65,20 @@ if [[ ${names[*]} != node ]]; then
     proxies+=("proxy-server-$v" "proxy-agent-$v")
   done
 fi
-order=(kustomize "${proxies[@]}" etcd kube-apiserver)
+# One go.mod per release pair the callers prove, beside the one source.
+callers=()
+for mod in "$tools"/kas-caller/k8s-*.mod; do
+  [[ -e $mod ]] || continue
+  minor=${mod##*/k8s-}
+  minor=${minor%.mod}
+  if [[ ! -f ${mod%.mod}.sum ]]; then
+    echo "tools/build.sh: release pair $minor: tools/kas-caller/k8s-$minor.mod has no k8s-$minor.sum (run go mod tidy -modfile=k8s-$minor.mod there)" >&2
+    exit 1
+  fi
+  spec[kas-caller-$minor]="kas-caller . k8s-$minor.mod"
+  callers+=("kas-caller-$minor")
+done
+order=(kustomize "${proxies[@]}" etcd kube-apiserver "${callers[@]}")
 
 # Version stamps so `kube-apiserver --version` and `etcd --version` tell the truth.
 kas_ldflags="-X k8s.io/component-base/version.gitVersion=v1.35.4 -X k8s.io/component-base/version.gitMajor=1 -X k8s.io/component-base/version.gitMinor=35 -X k8s.io/component-base/version.gitTreeState=clean"
@@ -86,21 +104,21 @@ if ! flock -n 9; then
   "$tools/progress.sh" "tools/build.sh: waiting for the lock" flock 9
 fi
 
-stamp_of() { # module-dir package ldflags -> hash of everything that decides the binary
-  local dir=$tools/$1
+stamp_of() { # module-dir package ldflags modfile -> hash of everything that decides the binary
+  local dir=$tools/$1 mod=${4:-go.mod}
   {
-    echo "$2 $3"
+    echo "$2 $3 $mod"
     go version
-    cat "$dir/go.mod" "$dir/go.sum"
+    cat "$dir/$mod" "$dir/${mod%.mod}.sum"
     find "$dir" -name '*.go' -type f | LC_ALL=C sort | xargs -r cat
   } | sha256sum | cut -d' ' -f1
 }
 
 for n in "${names[@]}"; do
-  read -r dir pkg <<<"${spec[$n]}"
+  read -r dir pkg modfile <<<"${spec[$n]}"
   ldflags="-s -w"
   if [[ $dir == kube-apiserver ]]; then ldflags="$ldflags $kas_ldflags"; fi
-  want=$(stamp_of "$dir" "$pkg" "$ldflags")
+  want=$(stamp_of "$dir" "$pkg" "$ldflags" "$modfile")
   if [[ $force -eq 0 && -x $out/$n && -f $out/.stamps/$n && $(<"$out/.stamps/$n") == "$want" ]]; then
     echo "tools/build.sh: $n is up to date"
     continue
@@ -111,7 +129,7 @@ for n in "${names[@]}"; do
   # progress.sh says every 30 s that the build is still running: a cold
   # kube-apiserver build is silent for many minutes otherwise.
   "$tools/progress.sh" "tools/build.sh: $n" env -C "$tools/$dir" CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
-    go build -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg"
+    go build ${modfile:+-modfile="$modfile"} -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg"
   mv -f "$tmp" "$out/$n"
   echo "$want" >"$out/.stamps/$n"
   echo "tools/build.sh: built $out/$n"

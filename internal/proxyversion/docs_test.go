@@ -41,3 +41,41 @@ func TestDocsStateTheReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsTableThePairs: docs/proxy-versions.md's "Release pairs" table has
+// one row per pair, in order, with its minor, client, family, rendered mode
+// and how it is proven, so the docs cannot drift from the table in code.
+func TestDocsTableThePairs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "docs/proxy-versions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Release pairs\n")
+	if !ok {
+		t.Fatal(`docs/proxy-versions.md has no "## Release pairs" section`)
+	}
+	var rows []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "| 4.") || strings.HasPrefix(l, "| 5.") {
+			rows = append(rows, l)
+		}
+	}
+	var want []string
+	for _, p := range proxyversion.Pairs {
+		want = append(want, fmt.Sprintf("| %s | %s | %s | `%s` | `%s` | %s |", p.OpenShift, p.Kubernetes, p.Client, p.Proxy().Name, p.Mode(), provenBy(p)))
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("docs/proxy-versions.md's release pairs:\n%s\nwant (internal/proxyversion.Pairs):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// provenBy is the docs' "proven by" cell of a pair.
+func provenBy(p proxyversion.Pair) string {
+	switch p.Proof {
+	case proxyversion.FullKubeAPIServer:
+		return "`make test`: the full kube-apiserver v1" + strings.TrimPrefix(p.APIServer, "v0")
+	case proxyversion.ReleaseCaller:
+		return "`make test`: the release caller, k8s.io/apiserver " + p.APIServer
+	}
+	return "no test"
+}
