@@ -70,8 +70,11 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 # The e2e cases that run on every supported proxy version, not only the
 # newest: the tunnel in both modes with a webhook allowed and denied, the
 # gate with a cluster, the usage report, status --gather in containers, the
-# FIPS 140-only tunnel and how SIGTERM ends the server (docs/proxy-versions.md).
-E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestVerdict[A-Za-z]+)$$
+# FIPS 140-only tunnel, how SIGTERM ends the server (docs/proxy-versions.md),
+# and the tunnel cases through the release caller of each pair of that family
+# the pair table proves with one (TestReleaseCaller: 1.27 with v0.28, 1.36
+# with v0.36; docs/proxy-versions.md, "Release pairs").
+E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestReleaseCaller|TestVerdict[A-Za-z]+)$$
 # The supported proxy versions, oldest first, as the code lists them
 # (internal/proxyversion.Versions): computed on first use (so `make help` runs no
 # go run) and kept, and an empty list stops make rather than testing nothing.
@@ -118,7 +121,7 @@ node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.14-4.22): a ku
 	KB_NODE_E2E=1 KB_PROXY_VERSION=v0.28 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
-tools: ## build the real kustomize, proxy-server and proxy-agent of each proxy version, kube-apiserver, etcd into _output/bin
+tools: ## build the real kustomize, proxy-server and proxy-agent of each proxy version, kube-apiserver, etcd, the release callers into _output/bin
 	tools/build.sh
 
 deps: ## install the Debian packages the tests use (root; no-op when present)

@@ -7,12 +7,14 @@
 // would not fit the CI budget (tools/README.md).
 //
 // Usage: kas-caller -egress FILE -ca FILE -endpoint IP:PORT [-calls N]
-// [-parallel P] [-timeout D]
+// [-parallel P] [-timeout D] [-interval D]
 //
 // It makes N AdmissionReview calls, P at a time, each bounded by D as the
 // webhook's timeoutSeconds bounds it, and prints one JSON line: the
 // k8s.io/apiserver and konnectivity-client versions it was built with, how
-// many calls succeeded, and how the others failed.
+// many calls succeeded, and how the others failed. -interval paces each of
+// the P callers, so a run can hold its kept-alive connections (and in grpc
+// mode their tunnel streams) open across a fault, as a kube-apiserver does.
 package main
 
 import (
@@ -46,6 +48,7 @@ func main() {
 	calls := flag.Int("calls", 1, "how many calls")
 	parallel := flag.Int("parallel", 1, "how many at a time")
 	timeout := flag.Duration("timeout", 5*time.Second, "each call's bound (the webhook's timeoutSeconds)")
+	interval := flag.Duration("interval", 0, "each caller's pause between its calls")
 	flag.Parse()
 	if *egress == "" || *caFile == "" || *endpoint == "" || *calls < 1 || *parallel < 1 {
 		fmt.Fprintln(os.Stderr, "kas-caller: -egress, -ca and -endpoint are required; -calls and -parallel must be at least 1")
@@ -59,7 +62,7 @@ func main() {
 	if err != nil {
 		fail("%v", err)
 	}
-	r := run(hook, *calls, *parallel, *timeout)
+	r := run(hook, *calls, *parallel, *timeout, *interval)
 	r.APIServer, r.Client = versions()
 	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
 		fail("write the result: %v", err)
@@ -67,7 +70,7 @@ func main() {
 }
 
 // run makes the calls and counts their outcomes.
-func run(hook *hook, calls, parallel int, timeout time.Duration) result {
+func run(hook *hook, calls, parallel int, timeout, interval time.Duration) result {
 	r := result{Calls: calls, Failed: map[string]int{}}
 	var mu sync.Mutex
 	var took []time.Duration
@@ -91,6 +94,7 @@ func run(hook *hook, calls, parallel int, timeout time.Duration) result {
 					r.OK++
 				}
 				mu.Unlock()
+				time.Sleep(interval)
 			}
 		}()
 	}
