@@ -3,8 +3,10 @@
 package e2e
 
 import (
+	"bufio"
 	"context"
 	"fmt"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
@@ -13,28 +15,30 @@ import (
 )
 
 // agentFrozen: one agent SIGSTOPped, 16 calls each bounded at 1 s, each
-// its own dial (the webhook closes every connection). Some go through the
-// live agent. Where the pair's tunnel ends a dial the frozen
-// agent never answers (grpc: the client cancels it; v0.36: the server's
-// 6 s bound), the server's pending dials drain with the agent still frozen;
-// v0.28 in http-connect mode keeps them until the agent answers. After the
-// thaw every call is answered again.
+// its own dial (the webhook closes every connection), by a caller that then
+// lives on as a kube-apiserver does. Some go through the live agent. Where
+// the pair's tunnel ends a dial the frozen agent never answers (grpc: the
+// client's DIAL_CLS; v0.36: the server's 6 s bound), the server's pending
+// dials drain with the agent still frozen; v0.28 in http-connect mode keeps
+// them until the agent answers. After the thaw every call is answered again.
 func (c *callerCase) agentFrozen(t *testing.T) {
 	c.wh.srv.SetKeepAlivesEnabled(false)
 	defer c.wh.srv.SetKeepAlivesEnabled(true)
 	if err := c.agents[1].Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	r := c.call(t, callerFrozenCalls, 1, callerFrozenTimeout)
-	end := time.Now()
+	log := len(c.h.serverProc.Log())
+	r, end, stop := c.lingeringCall(t, callerFrozenCalls, callerFrozenTimeout, callerDrainCap+10*time.Second)
 	atOnce := c.pending(t)
 	left, took := atOnce, time.Duration(0)
 	for left > 0 && time.Since(end) < callerDrainCap {
 		time.Sleep(time.Second)
 		left, took = c.pending(t), time.Since(end)
 	}
+	stop()
+	cancelled := len(cancelledDials(c.h.serverProc.Log()[log:]))
 	figures.add(c.name, "agent frozen: 16 calls bounded at 1 s", fmt.Sprintf("%v; %s", r, r.failures()))
-	figures.add(c.name, "agent frozen: pending dials after the calls", drainText(atOnce, left, took))
+	figures.add(c.name, "agent frozen: pending dials after the calls", fmt.Sprintf("%s; %d cancelled by the client (DIAL_CLS)", drainText(atOnce, left, took), cancelled))
 	if r.OK == 0 {
 		t.Errorf("no call went through the live agent: %s", r.failures())
 	}
@@ -46,6 +50,33 @@ func (c *callerCase) agentFrozen(t *testing.T) {
 		t.Fatal(err)
 	}
 	c.allAnswered(t, "after the thaw")
+}
+
+// lingeringCall runs calls one at a time and reads the result while the
+// caller lives on for linger; stop ends it.
+func (c *callerCase) lingeringCall(t *testing.T, calls int, timeout, linger time.Duration) (r callerResult, end time.Time, stop func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	cmd := c.caller(ctx, calls, 1, timeout)
+	cmd.Args = append(cmd.Args, "-linger", linger.String())
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.StdoutPipe()
+	if err == nil {
+		err = cmd.Start()
+	}
+	if err != nil {
+		cancel()
+		t.Fatalf("%s: %v", c.pair.Tool(), err)
+	}
+	stop = func() { cancel(); _ = cmd.Wait() }
+	line, err := bufio.NewReader(out).ReadBytes('\n')
+	end = time.Now()
+	if err != nil {
+		stop()
+		t.Fatalf("%s printed %q: %v\n%s", c.pair.Tool(), line, err, stderr.String())
+	}
+	return c.read(t, line, nil), end, stop
 }
 
 // drainText is the pending-dials figure.
@@ -103,7 +134,7 @@ func (c *callerCase) serverRestart(t *testing.T) {
 func (c *callerCase) serverSIGTERM(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	cmd := c.caller(ctx, 40, 2, 2*time.Second)
+	cmd := c.caller(ctx, 40, 2, time.Second)
 	cmd.Args = append(cmd.Args, "-interval", "250ms")
 	type ran struct {
 		out []byte

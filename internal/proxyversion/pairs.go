@@ -1,6 +1,9 @@
 package proxyversion
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Proof says how the e2e suite plays a pair's kube-apiserver side.
 type Proof int
@@ -35,9 +38,12 @@ type Pair struct {
 	// APIServer is the k8s.io/apiserver tag the tools pin for this pair (a
 	// patch of Kubernetes' minor), "" when Proof is NotRun.
 	APIServer string
-	// Proof is how `make test` runs the pair; `make releases` runs every
-	// pair whose Proof is not NotRun.
+	// Proof is how `make test` runs the pair.
 	Proof Proof
+	// KubeAPIServer is the k8s.io/kubernetes tag of the whole
+	// kube-apiserver the tools build for the pair, "" when none: `make
+	// releases` runs the tunnel suite with each (KubeAPIServerTool).
+	KubeAPIServer string
 }
 
 // Proxy is the family the pair's release ships (its Releases range).
@@ -60,6 +66,33 @@ func (p Pair) Tool() string {
 	return ""
 }
 
+// KubeAPIServerTool is the binary of the pair's whole kube-apiserver:
+// "kube-apiserver" (tools/kube-apiserver, which make test builds) for the
+// pair make test runs with it, "kube-apiserver-<minor>"
+// (tools/kube-apiserver-<minor>, built only by make releases) for the
+// others; "" when the pair has none.
+func (p Pair) KubeAPIServerTool() string {
+	switch {
+	case p.KubeAPIServer == "":
+		return ""
+	case p.Proof == FullKubeAPIServer:
+		return "kube-apiserver"
+	}
+	return "kube-apiserver-" + p.Kubernetes
+}
+
+// LookupPair is the pair of Kubernetes minor kube ("1.27").
+func LookupPair(kube string) (Pair, error) {
+	var minors []string
+	for _, p := range Pairs {
+		if p.Kubernetes == kube {
+			return p, nil
+		}
+		minors = append(minors, p.Kubernetes)
+	}
+	return Pair{}, fmt.Errorf("no release pair has Kubernetes %q; the pairs are %s", kube, strings.Join(minors, ", "))
+}
+
 // String names the pair as the docs and test names do: "4.14 (1.27, v0.28)".
 func (p Pair) String() string {
 	return fmt.Sprintf("%s (%s, %s)", p.OpenShift, p.Kubernetes, p.Proxy().Name)
@@ -70,7 +103,7 @@ func (p Pair) String() string {
 // OpenShift release is one more entry). The clients are upstream
 // k8s.io/kubernetes go.mod's at each minor.
 var Pairs = []Pair{
-	{OpenShift: Release{4, 14}, Kubernetes: "1.27", Client: "v0.1.2", APIServer: "v0.27.16", Proof: ReleaseCaller},
+	{OpenShift: Release{4, 14}, Kubernetes: "1.27", Client: "v0.1.2", APIServer: "v0.27.16", Proof: ReleaseCaller, KubeAPIServer: "v1.27.16"},
 	{OpenShift: Release{4, 15}, Kubernetes: "1.28", Client: "v0.1.2"},
 	{OpenShift: Release{4, 16}, Kubernetes: "1.29", Client: "v0.28.0"},
 	{OpenShift: Release{4, 17}, Kubernetes: "1.30", Client: "v0.29.0"},
@@ -78,7 +111,7 @@ var Pairs = []Pair{
 	{OpenShift: Release{4, 19}, Kubernetes: "1.32", Client: "v0.31.0"},
 	{OpenShift: Release{4, 20}, Kubernetes: "1.33", Client: "v0.31.2"},
 	{OpenShift: Release{4, 21}, Kubernetes: "1.34", Client: "v0.31.2"},
-	{OpenShift: Release{4, 22}, Kubernetes: "1.35", Client: "v0.31.2", APIServer: "v0.35.4", Proof: FullKubeAPIServer},
+	{OpenShift: Release{4, 22}, Kubernetes: "1.35", Client: "v0.31.2", APIServer: "v0.35.4", Proof: FullKubeAPIServer, KubeAPIServer: "v1.35.4"},
 	{OpenShift: Release{4, 23}, Kubernetes: "1.36", Client: "v0.34.0", APIServer: "v0.36.3", Proof: ReleaseCaller},
 }
 

@@ -2,6 +2,7 @@ package proxyversion
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -28,6 +29,12 @@ func TestPairsCoverEveryRelease(t *testing.T) {
 		}
 		if pinned && !hasMinor(p.APIServer, p.Kubernetes) {
 			t.Errorf("%s: k8s.io/apiserver %s is not of Kubernetes %s (v0.%s.x)", p, p.APIServer, p.Kubernetes, p.Kubernetes[2:])
+		}
+		if p.Proof == FullKubeAPIServer && p.KubeAPIServer == "" {
+			t.Errorf("%s: make test runs its whole kube-apiserver, but the pair names none", p)
+		}
+		if k := p.KubeAPIServer; k != "" && "v0"+strings.TrimPrefix(k, "v1") != p.APIServer {
+			t.Errorf("%s: kube-apiserver %s with k8s.io/apiserver %s; a kube-apiserver v1.N.P uses v0.N.P", p, k, p.APIServer)
 		}
 		want = Release{want.Major, want.Minor + 1}
 	}

@@ -18,30 +18,37 @@ import (
 const clientModule = "sigs.k8s.io/apiserver-network-proxy/konnectivity-client"
 
 // TestPairsHoldWhatTheToolsPin: each pair a test runs is what its tools
-// module resolves: the kube-apiserver's module (tools/kube-apiserver) or the
-// pair's caller go.mod (tools/kas-caller/k8s-<minor>.mod) pins the pair's
-// k8s.io/apiserver, and Go's resolution of it chose the pair's
-// konnectivity-client, so the table's client is the one the test runs.
+// modules resolve: the pair's caller go.mod (tools/kas-caller/k8s-<minor>.mod)
+// and its whole kube-apiserver's module (tools/<KubeAPIServerTool>) pin the
+// pair's k8s.io/apiserver (and k8s.io/kubernetes), and Go's resolution chose
+// the pair's konnectivity-client, so the table's client is the one tested.
 func TestPairsHoldWhatTheToolsPin(t *testing.T) {
 	root := tooltest.RepoRoot()
+	client := func(p proxyversion.Pair) string {
+		return `(?m)^\s*` + regexp.QuoteMeta(clientModule+" "+p.Client) + `(\s|$)`
+	}
 	for _, p := range proxyversion.Pairs {
-		if p.Proof == proxyversion.NotRun {
-			continue
-		}
-		t.Run(p.String(), func(t *testing.T) {
-			file, apiserver := "tools/kas-caller/k8s-"+p.Kubernetes+".mod", `(?m)^\s*k8s\.io/apiserver `
-			if p.Proof == proxyversion.FullKubeAPIServer {
-				// every staging module is replaced by its tag
-				file, apiserver = "tools/kube-apiserver/go.mod", `(?m)^\s*k8s\.io/apiserver => k8s\.io/apiserver `
+		want := map[string]map[string]string{} // file -> what -> pattern
+		if p.Proof == proxyversion.ReleaseCaller {
+			want["tools/kas-caller/k8s-"+p.Kubernetes+".mod"] = map[string]string{
+				"k8s.io/apiserver " + p.APIServer: `(?m)^\s*k8s\.io/apiserver ` + regexp.QuoteMeta(p.APIServer) + `(\s|$)`,
+				clientModule + " " + p.Client:     client(p),
 			}
+		}
+		if p.KubeAPIServer != "" { // every staging module is replaced by its tag
+			want["tools/"+p.KubeAPIServerTool()+"/go.mod"] = map[string]string{
+				"k8s.io/kubernetes " + p.KubeAPIServer: `(?m)^\s*(require )?k8s\.io/kubernetes ` + regexp.QuoteMeta(p.KubeAPIServer) + `(\s|$)`,
+				"k8s.io/apiserver => " + p.APIServer:   `(?m)^\s*k8s\.io/apiserver => k8s\.io/apiserver ` + regexp.QuoteMeta(p.APIServer) + `(\s|$)`,
+				clientModule + " " + p.Client:          client(p),
+			}
+		}
+		for file, pins := range want {
 			mod, err := os.ReadFile(filepath.Join(root, file))
 			if err != nil {
-				t.Fatalf("pair %s has no tools module: %v", p, err)
+				t.Errorf("pair %s has no tools module: %v", p, err)
+				continue
 			}
-			for what, re := range map[string]string{
-				"k8s.io/apiserver " + p.APIServer: apiserver + regexp.QuoteMeta(p.APIServer) + `(\s|$)`,
-				clientModule + " " + p.Client:     `(?m)^\s*` + regexp.QuoteMeta(clientModule+" "+p.Client) + `(\s|$)`,
-			} {
+			for what, re := range pins {
 				if !regexp.MustCompile(re).Match(mod) {
 					t.Errorf("%s does not pin %s, which the table gives pair %s", file, what, p)
 				}
@@ -49,25 +56,6 @@ func TestPairsHoldWhatTheToolsPin(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(root, strings.TrimSuffix(file, ".mod")+".sum")); err != nil {
 				t.Errorf("%s has no sums beside it: %v", file, err)
 			}
-		})
-	}
-}
-
-// TestFullKubeAPIServerIsStampedAsItsPair: tools/build.sh stamps the
-// kube-apiserver with the version of the pair it plays, so `--version` and
-// the figures name that pair.
-func TestFullKubeAPIServerIsStampedAsItsPair(t *testing.T) {
-	script, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "tools/build.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range proxyversion.Pairs {
-		if p.Proof != proxyversion.FullKubeAPIServer {
-			continue
-		}
-		want := "gitVersion=v1" + strings.TrimPrefix(p.APIServer, "v0")
-		if !strings.Contains(string(script), want) {
-			t.Errorf("tools/build.sh does not stamp the kube-apiserver %s (pair %s)", want, p)
 		}
 	}
 }
@@ -93,23 +81,26 @@ func TestCallerModulesArePairs(t *testing.T) {
 	}
 }
 
-// TestBuildScriptBuildsEveryPair: tools/build.sh --print NAME builds the
-// tool of every pair a test runs from that pair's module.
+// TestBuildScriptBuildsEveryPair: tools/build.sh --print NAME builds each
+// tool of every pair a test runs from that pair's module, a kube-apiserver
+// stamped with the pair's version (`--version` and the figures name it).
 func TestBuildScriptBuildsEveryPair(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: tools/build.sh --print compiles the CLI with go run")
 	}
 	for _, p := range proxyversion.Pairs {
-		want := map[proxyversion.Proof]string{
-			proxyversion.FullKubeAPIServer: "kube-apiserver tools/kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver",
-			proxyversion.ReleaseCaller:     fmt.Sprintf("%s tools/kas-caller . k8s-%s.mod", p.Tool(), p.Kubernetes),
-		}[p.Proof]
-		if want == "" {
-			continue
+		want := map[string]string{}
+		if p.Proof == proxyversion.ReleaseCaller {
+			want[p.Tool()] = fmt.Sprintf("%s tools/kas-caller . k8s-%s.mod", p.Tool(), p.Kubernetes)
 		}
-		out, err := exec.Command(filepath.Join(tooltest.RepoRoot(), "tools/build.sh"), "--print", p.Tool()).CombinedOutput()
-		if err != nil || strings.TrimSpace(string(out)) != want {
-			t.Errorf("tools/build.sh --print %s = %q, %v; want %q", p.Tool(), out, err, want)
+		if tool := p.KubeAPIServerTool(); tool != "" {
+			want[tool] = fmt.Sprintf("%s tools/%s k8s.io/kubernetes/cmd/kube-apiserver stamped %s", tool, tool, p.KubeAPIServer)
+		}
+		for tool, line := range want {
+			out, err := exec.Command(filepath.Join(tooltest.RepoRoot(), "tools/build.sh"), "--print", tool).CombinedOutput()
+			if err != nil || strings.TrimSpace(string(out)) != line {
+				t.Errorf("tools/build.sh --print %s = %q, %v; want %q", tool, out, err, line)
+			}
 		}
 	}
 }

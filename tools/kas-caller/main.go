@@ -7,7 +7,7 @@
 // would not fit the CI budget (tools/README.md).
 //
 // Usage: kas-caller -egress FILE -ca FILE -endpoint IP:PORT [-calls N]
-// [-parallel P] [-timeout D] [-interval D]
+// [-parallel P] [-timeout D] [-interval D] [-linger D]
 //
 // It makes N AdmissionReview calls, P at a time, each bounded by D as the
 // webhook's timeoutSeconds bounds it, and prints one JSON line: the
@@ -15,6 +15,11 @@
 // many calls succeeded, and how the others failed. -interval paces each of
 // the P callers, so a run can hold its kept-alive connections (and in grpc
 // mode their tunnel streams) open across a fault, as a kube-apiserver does.
+// -linger keeps the process alive after it printed, as a kube-apiserver
+// lives on after its calls: net/http lets a dial outlive the request that
+// started it, so a grpc dial nobody answers is cancelled (DIAL_CLS) only by
+// the konnectivity-client's own 30 s backstop, which an exited caller never
+// reaches.
 package main
 
 import (
@@ -49,6 +54,7 @@ func main() {
 	parallel := flag.Int("parallel", 1, "how many at a time")
 	timeout := flag.Duration("timeout", 5*time.Second, "each call's bound (the webhook's timeoutSeconds)")
 	interval := flag.Duration("interval", 0, "each caller's pause between its calls")
+	linger := flag.Duration("linger", 0, "how long to live on after printing the result")
 	flag.Parse()
 	if *egress == "" || *caFile == "" || *endpoint == "" || *calls < 1 || *parallel < 1 {
 		fmt.Fprintln(os.Stderr, "kas-caller: -egress, -ca and -endpoint are required; -calls and -parallel must be at least 1")
@@ -67,6 +73,7 @@ func main() {
 	if err := json.NewEncoder(os.Stdout).Encode(r); err != nil {
 		fail("write the result: %v", err)
 	}
+	time.Sleep(*linger)
 }
 
 // run makes the calls and counts their outcomes.
