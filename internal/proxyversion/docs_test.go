@@ -58,6 +58,8 @@ func TestDocsTableThePairs(t *testing.T) {
 	for _, l := range strings.Split(section, "\n") {
 		if strings.HasPrefix(l, "| 4.") || strings.HasPrefix(l, "| 5.") {
 			rows = append(rows, l)
+		} else if len(rows) > 0 && !strings.HasPrefix(l, "|") {
+			break // the table ended
 		}
 	}
 	var want []string
@@ -69,13 +71,37 @@ func TestDocsTableThePairs(t *testing.T) {
 	}
 }
 
-// provenBy is the docs' "proven by" cell of a pair.
+// TestReadmeNamesTheProvenPairs: README.md names every pair a test runs
+// as "4.N (Kubernetes 1.M)", so its claim of what is proven follows the table.
+func TestReadmeNamesTheProvenPairs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	for _, p := range proxyversion.Pairs {
+		say := fmt.Sprintf("%s (Kubernetes %s)", p.OpenShift, p.Kubernetes)
+		if p.Proof != proxyversion.NotRun && !strings.Contains(readme, say) {
+			t.Errorf("README.md does not name the proven pair %q", say)
+		}
+	}
+}
+
+// provenBy is the docs' "proven by" cell of a pair: what make test runs,
+// then what make releases adds.
 func provenBy(p proxyversion.Pair) string {
+	var by []string
 	switch p.Proof {
 	case proxyversion.FullKubeAPIServer:
-		return "`make test`: the full kube-apiserver v1" + strings.TrimPrefix(p.APIServer, "v0")
+		by = append(by, "`make test`: the full kube-apiserver "+p.KubeAPIServer)
 	case proxyversion.ReleaseCaller:
-		return "`make test`: the release caller, k8s.io/apiserver " + p.APIServer
+		by = append(by, "`make test`: the release caller, k8s.io/apiserver "+p.APIServer)
 	}
-	return "no test"
+	if p.KubeAPIServer != "" {
+		by = append(by, "`make releases`: the full kube-apiserver "+p.KubeAPIServer)
+	}
+	if len(by) == 0 {
+		return "no test"
+	}
+	return strings.Join(by, "; ")
 }
