@@ -95,14 +95,16 @@ e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd i
 # Every release pair with a whole kube-apiserver in the tools
 # (internal/proxyversion.Pairs, KubeAPIServer; `go run ./tools/pairs` prints
 # them): the cases of E2E_EVERY_VERSION with that kube-apiserver and its
-# family's proxy (KB_PAIR), after building the kube-apiservers make test does
-# not (tools/build.sh releases, about 20 minutes each on a cold cache).
+# family's proxy (KB_PAIR), after building those kube-apiservers (each that
+# make test does not build takes about 20 minutes on a cold cache).
+# PAIRS=1.27 runs only the pairs of those Kubernetes minors.
 releases: tools ## the tunnel cases on every release pair's whole kube-apiserver (root; builds each once, long)
 	@if [ "$$(id -u)" != 0 ]; then echo "make releases: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
-	tools/build.sh releases
 	@mkdir -p _output
-	@pairs=$$($(GO) run ./tools/pairs | awk '$$1 == "kube-apiserver" { print $$2 }'); \
-	if [ -z "$$pairs" ]; then echo "make releases: go run ./tools/pairs names no kube-apiserver" >&2; exit 1; fi; \
+	@list=$$($(GO) run ./tools/pairs $(PAIRS)) || exit 1; \
+	pairs=$$(awk '$$1 == "kube-apiserver" { print $$2 }' <<<"$$list"); \
+	if [ -z "$$pairs" ]; then echo "make releases: go run ./tools/pairs $(PAIRS) names no full kube-apiserver" >&2; exit 1; fi; \
+	tools/build.sh $$(awk '$$1 == "kube-apiserver" { print $$3 }' <<<"$$list"); \
 	for p in $$pairs; do \
 	  p=$$p KB_PAIR=$$p KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/releases-$$p.log $(PROGRESS) "make releases (Kubernetes $$p)" bash -c $(call GOTEST_SHOWN,_output/releases-$$p.log) \
 	    '$(GO) test -tags e2e -count=1 -timeout 40m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/releases-$$p.log; exit 1; }; \

@@ -38,17 +38,7 @@ func createServiceBackend(c kubernetes.Interface, ns, svc, ip string, port int32
 	// The one line every deprecated type of the Endpoints API is on.
 	//lint:ignore SA1019 a 1.27 kube-apiserver resolves a webhook's Service through Endpoints only
 	ep := &corev1.Endpoints{ObjectMeta: metav1.ObjectMeta{Name: svc}, Subsets: []corev1.EndpointSubset{{Addresses: []corev1.EndpointAddress{{IP: ip}}, Ports: []corev1.EndpointPort{{Name: name, Port: port, Protocol: proto}}}}}
-	_, err = c.CoreV1().Endpoints(ns).Create(ctx, ep, metav1.CreateOptions{})
-	if err != nil {
-		return fmt.Errorf("endpointslice %s/%s: %w", ns, svc, err)
-	}
-	//lint:ignore SA1019 a 1.27 kube-apiserver reads only Endpoints; newer ones warn and still serve them
-	_, err = c.CoreV1().Endpoints(ns).Create(ctx, &corev1.Endpoints{
-		ObjectMeta: metav1.ObjectMeta{Name: svc},
-		Subsets: []corev1.EndpointSubset{{Addresses: []corev1.EndpointAddress{{IP: ip}},
-			Ports: []corev1.EndpointPort{{Name: name, Port: port, Protocol: proto}}}},
-	}, metav1.CreateOptions{})
-	if err != nil {
+	if _, err := c.CoreV1().Endpoints(ns).Create(ctx, ep, metav1.CreateOptions{}); err != nil {
 		return fmt.Errorf("endpoints %s/%s: %w", ns, svc, err)
 	}
 	return nil

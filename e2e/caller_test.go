@@ -31,8 +31,8 @@ import (
 // it on each family's pass, so 1.27 meets v0.28 and 1.36 meets v0.36.
 func TestReleaseCaller(t *testing.T) {
 	var pairs []proxyversion.Pair
-	for _, p := range proxyversion.CallerPairs() {
-		if p.Proxy() == proxyVersion {
+	for _, p := range proxyversion.Pairs {
+		if p.Proof == proxyversion.ReleaseCaller && p.Proxy() == proxyVersion {
 			pairs = append(pairs, p)
 		}
 	}

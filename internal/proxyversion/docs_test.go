@@ -64,10 +64,10 @@ func TestDocsTableThePairs(t *testing.T) {
 	}
 	var want []string
 	for _, p := range proxyversion.Pairs {
-		want = append(want, fmt.Sprintf("| %s | %s | %s | `%s` | `%s` | %s |", p.OpenShift, p.Kubernetes, p.Client, p.Proxy().Name, p.Mode(), provenBy(p)))
+		want = append(want, p.DocsRow())
 	}
 	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
-		t.Errorf("docs/proxy-versions.md's release pairs:\n%s\nwant (internal/proxyversion.Pairs):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+		t.Errorf("docs/proxy-versions.md's release pairs:\n%s\nwant (internal/proxyversion.Pairs; go run ./tools/pairs -docs prints them):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
 	}
 }
 
@@ -85,23 +85,4 @@ func TestReadmeNamesTheProvenPairs(t *testing.T) {
 			t.Errorf("README.md does not name the proven pair %q", say)
 		}
 	}
-}
-
-// provenBy is the docs' "proven by" cell of a pair: what make test runs,
-// then what make releases adds.
-func provenBy(p proxyversion.Pair) string {
-	var by []string
-	switch p.Proof {
-	case proxyversion.FullKubeAPIServer:
-		by = append(by, "`make test`: the full kube-apiserver "+p.KubeAPIServer)
-	case proxyversion.ReleaseCaller:
-		by = append(by, "`make test`: the release caller, k8s.io/apiserver "+p.APIServer)
-	}
-	if p.KubeAPIServer != "" {
-		by = append(by, "`make releases`: the full kube-apiserver "+p.KubeAPIServer)
-	}
-	if len(by) == 0 {
-		return "no test"
-	}
-	return strings.Join(by, "; ")
 }

@@ -115,13 +115,27 @@ var Pairs = []Pair{
 	{OpenShift: Release{4, 23}, Kubernetes: "1.36", Client: "v0.34.0", APIServer: "v0.36.3", Proof: ReleaseCaller},
 }
 
-// CallerPairs are the pairs a release caller proves, oldest first.
-func CallerPairs() []Pair {
-	var out []Pair
-	for _, p := range Pairs {
-		if p.Proof == ReleaseCaller {
-			out = append(out, p)
-		}
+// DocsRow is the pair's row of docs/proxy-versions.md's "Release pairs"
+// table (`go run ./tools/pairs -docs` prints them all): releases, client,
+// family, rendered mode and what proves it.
+func (p Pair) DocsRow() string {
+	return fmt.Sprintf("| %s | %s | %s | `%s` | `%s` | %s |", p.OpenShift, p.Kubernetes, p.Client, p.Proxy().Name, p.Mode(), p.provenBy())
+}
+
+// provenBy says what make test runs of the pair, then what make releases adds.
+func (p Pair) provenBy() string {
+	var by []string
+	switch p.Proof {
+	case FullKubeAPIServer:
+		by = append(by, "`make test`: the full kube-apiserver "+p.KubeAPIServer)
+	case ReleaseCaller:
+		by = append(by, "`make test`: the release caller, k8s.io/apiserver "+p.APIServer)
 	}
-	return out
+	if p.KubeAPIServer != "" {
+		by = append(by, "`make releases`: the full kube-apiserver "+p.KubeAPIServer)
+	}
+	if len(by) == 0 {
+		return "no test"
+	}
+	return strings.Join(by, "; ")
 }
