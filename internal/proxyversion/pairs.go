@@ -112,7 +112,7 @@ var Pairs = []Pair{
 	{OpenShift: Release{4, 20}, Kubernetes: "1.33", Client: "v0.31.2"},
 	{OpenShift: Release{4, 21}, Kubernetes: "1.34", Client: "v0.31.2"},
 	{OpenShift: Release{4, 22}, Kubernetes: "1.35", Client: "v0.31.2", APIServer: "v0.35.4", Proof: FullKubeAPIServer, KubeAPIServer: "v1.35.4"},
-	{OpenShift: Release{4, 23}, Kubernetes: "1.36", Client: "v0.34.0", APIServer: "v0.36.3", Proof: ReleaseCaller},
+	{OpenShift: Release{4, 23}, Kubernetes: "1.36", Client: "v0.34.0", APIServer: "v0.36.3", Proof: ReleaseCaller, KubeAPIServer: "v1.36.3"},
 }
 
 // DocsRow is the pair's row of docs/proxy-versions.md's "Release pairs"
