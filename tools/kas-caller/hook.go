@@ -52,21 +52,20 @@ func newHook(egressFile string, ca []byte, endpoint *url.URL) (*hook, error) {
 	}
 	cm, err := webhook.NewClientManager([]schema.GroupVersion{admissionv1.SchemeGroupVersion}, admissionv1.AddToScheme)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("webhook client manager: %w", err)
 	}
 	auth, err := webhook.NewDefaultAuthenticationInfoResolver("")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("webhook authentication: %w", err)
 	}
 	cm.SetAuthenticationInfoResolver(auth)
 	cm.SetAuthenticationInfoResolverWrapper(webhook.NewDefaultAuthenticationInfoResolverWrapper(nil, sel, nil, trace.NewNoopTracerProvider()))
 	cm.SetServiceResolver(fixedResolver{endpoint})
 	if err := cm.Validate(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("webhook client manager: %w", err)
 	}
-	path := servicePath
 	return &hook{cm: &cm, cc: webhook.ClientConfig{Name: "kas-caller", CABundle: ca,
-		Service: &webhook.ClientConfigService{Name: serviceName, Namespace: serviceNS, Path: path, Port: 443}}}, nil
+		Service: &webhook.ClientConfigService{Name: serviceName, Namespace: serviceNS, Path: servicePath, Port: 443}}}, nil
 }
 
 // fixedResolver resolves the Service to its one endpoint, as the

@@ -2,7 +2,7 @@
 // kube-apiserver of that release runs to call a Service-referenced admission
 // webhook (k8s.io/apiserver's webhook ClientManager, its egress-selector
 // dialer for the cluster network and the konnectivity-client under it),
-// built from one go.mod per release pair (tools/kas-caller/<pair>.mod). The
+// built from one go.mod per release pair (tools/kas-caller/k8s-<minor>.mod). The
 // e2e suite runs it where building the whole kube-apiserver of the pair
 // would not fit the CI budget (tools/README.md).
 //
