@@ -163,7 +163,10 @@ for n in "${names[@]}"; do
   # progress.sh says every 30 s that the build is still running: a cold
   # kube-apiserver build is silent for many minutes otherwise.
   "$tools/progress.sh" "tools/build.sh: $n" env -C "$tools/$dir" CGO_ENABLED=0 GOFLAGS="-mod=readonly -buildvcs=false" \
-    go build ${modfile:+-modfile="$modfile"} -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg"
+    go build ${modfile:+-modfile="$modfile"} -trimpath -ldflags "$ldflags" -o "$tmp" "$pkg" || {
+    echo "tools/build.sh: $n did not build from tools/$dir${modfile:+/$modfile} (go build's errors above)" >&2
+    exit 1
+  }
   mv -f "$tmp" "$out/$n"
   echo "$want" >"$out/.stamps/$n"
   echo "tools/build.sh: built $out/$n"
