@@ -25,7 +25,7 @@ GO_FILES     = $(shell git ls-files --cached --others --exclude-standard '*.go')
 # runc, cgroupfs); see deploy/podman/containers.conf. An explicit value wins.
 export CONTAINERS_CONF ?= $(CURDIR)/deploy/podman/containers.conf
 
-.PHONY: help build image test unit e2e node-e2e scale modes tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
+.PHONY: help build image test unit e2e releases node-e2e scale modes tools deps golden golden-overlay verify lint plugins bench bench-build bench-render fuzz vuln diff clean
 
 help: ## list the targets
 	@grep -E '^[a-z0-9-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  %-15s %s\n", $$1, $$2}'
@@ -70,8 +70,11 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 # The e2e cases that run on every supported proxy version, not only the
 # newest: the tunnel in both modes with a webhook allowed and denied, the
 # gate with a cluster, the usage report, status --gather in containers, the
-# FIPS 140-only tunnel and how SIGTERM ends the server (docs/proxy-versions.md).
-E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestVerdict[A-Za-z]+)$$
+# FIPS 140-only tunnel, how SIGTERM ends the server (docs/proxy-versions.md),
+# and the tunnel cases through the release caller of each pair of that family
+# the pair table proves with one (TestReleaseCaller: 1.27 with v0.28, 1.36
+# with v0.36; docs/proxy-versions.md, "Release pairs").
+E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestReleaseCaller|TestVerdict[A-Za-z]+)$$
 # The supported proxy versions, oldest first, as the code lists them
 # (internal/proxyversion.Versions): computed on first use (so `make help` runs no
 # go run) and kept, and an empty list stops make rather than testing nothing.
@@ -85,8 +88,26 @@ e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd i
 	KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e.log $(PROGRESS) "make e2e" bash -c $(call GOTEST_SHOWN,_output/e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 40m -v ./e2e/...' || { tools/e2e-failures.sh _output/e2e.log; exit 1; }
 	@for v in $(OLDER_PROXY_VERSIONS); do \
-	  KB_PROXY_VERSION=$$v KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e-$$v.log $(PROGRESS) "make e2e (proxy $$v)" bash -c $(call GOTEST_SHOWN,_output/e2e-$$v.log) \
+	  v=$$v KB_PROXY_VERSION=$$v KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/e2e-$$v.log $(PROGRESS) "make e2e (proxy $$v)" bash -c $(call GOTEST_SHOWN,_output/e2e-$$v.log) \
 	    '$(GO) test -tags e2e -count=1 -timeout 30m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/e2e-$$v.log; exit 1; }; \
+	done
+
+# Every release pair with a whole kube-apiserver in the tools
+# (internal/proxyversion.Pairs, KubeAPIServer; `go run ./tools/pairs` prints
+# them): the cases of E2E_EVERY_VERSION with that kube-apiserver and its
+# family's proxy (KB_PAIR), after building those kube-apiservers (each that
+# make test does not build takes about 20 minutes on a cold cache).
+# PAIRS=1.27 runs only the pairs of those Kubernetes minors.
+releases: tools ## the tunnel cases on every release pair's whole kube-apiserver (root; builds each once, long)
+	@if [ "$$(id -u)" != 0 ]; then echo "make releases: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
+	@mkdir -p _output
+	@list=$$($(GO) run ./tools/pairs $(PAIRS)) || exit 1; \
+	pairs=$$(awk '$$1 == "kube-apiserver" { print $$2 }' <<<"$$list"); \
+	if [ -z "$$pairs" ]; then echo "make releases: go run ./tools/pairs $(PAIRS) names no full kube-apiserver" >&2; exit 1; fi; \
+	tools/build.sh $$(awk '$$1 == "kube-apiserver" { print $$3 }' <<<"$$list"); \
+	for p in $$pairs; do \
+	  p=$$p KB_PAIR=$$p KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/releases-$$p.log $(PROGRESS) "make releases (Kubernetes $$p)" bash -c $(call GOTEST_SHOWN,_output/releases-$$p.log) \
+	    '$(GO) test -tags e2e -count=1 -timeout 40m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/releases-$$p.log; exit 1; }; \
 	done
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)
@@ -106,7 +127,7 @@ modes: tools ## http-connect against grpc under faults, on every proxy version: 
 	@if [ "$$(id -u)" != 0 ]; then echo "make modes: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
 	@for v in $(PROXY_VERSIONS); do for n in $(MODES_AGENTS); do \
-	  KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$$n KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
+	  v=$$v n=$$n KB_PROXY_VERSION=$$v KB_MODES=1 KB_MODES_AGENTS=$$n KB_MODES_CALLERS=$(MODES_CALLERS) KB_MODES_REPS=$(MODES_REPS) \
 	  KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/modes-$$v-$$n.log $(PROGRESS) "make modes (proxy $$v, $$n agents)" bash -c $(call GOTEST_SHOWN,_output/modes-$$v-$$n.log) \
 	    '$(GO) test -tags e2e -count=1 -timeout 90m -run "^TestModes\$$" -v ./e2e/' || { tail -50 _output/modes-$$v-$$n.log; exit 1; }; \
 	done; done
@@ -118,7 +139,7 @@ node-e2e: tools ## the real-node test on proxy v0.28 (OpenShift 4.14-4.22): a ku
 	KB_NODE_E2E=1 KB_PROXY_VERSION=v0.28 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/node-e2e.log $(PROGRESS) "make node-e2e" bash -c $(call GOTEST_SHOWN,_output/node-e2e.log) \
 	  '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/node-e2e.log; exit 1; }
 
-tools: ## build the real kustomize, proxy-server and proxy-agent of each proxy version, kube-apiserver, etcd into _output/bin
+tools: ## build the real kustomize, proxy-server and proxy-agent of each proxy version, kube-apiserver, etcd, the release callers into _output/bin
 	tools/build.sh
 
 deps: ## install the Debian packages the tests use (root; no-op when present)

@@ -87,7 +87,7 @@ func (a *apiserver) waitReady(t *testing.T, name string) {
 	t.Helper()
 	took, err := eventually(startWait, 250*time.Millisecond, func() error {
 		if !a.proc.Running() {
-			return fmt.Errorf("kube-apiserver exited: %v", a.proc.Err())
+			return fmt.Errorf("the kube-apiserver of pair %s exited: %v", kasPair, a.proc.Err())
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 		defer cancel()
@@ -95,7 +95,7 @@ func (a *apiserver) waitReady(t *testing.T, name string) {
 		return err
 	})
 	if err != nil {
-		t.Fatalf("%s not ready: %v\n%s", name, err, a.proc.Tail(20))
+		t.Fatalf("%s (kube-apiserver %s, pair %s) not ready: %v\n%s", name, kasPair.KubeAPIServer, kasPair, err, a.proc.Tail(20))
 	}
 	t.Logf("%s ready %v after start", name, took.Round(time.Millisecond))
 }

@@ -45,15 +45,43 @@ func repoRoot() string {
 	return filepath.Dir(wd)
 }
 
+// kasPair is the release pair whose kube-apiserver the suite runs: the one
+// KB_PAIR names by its Kubernetes minor (make releases runs the tunnel cases
+// once per pair with a whole kube-apiserver), else the one make test runs
+// whole (internal/proxyversion.Pairs, FullKubeAPIServer).
+var kasPair = func() proxyversion.Pair {
+	name := os.Getenv("KB_PAIR")
+	for _, p := range proxyversion.Pairs {
+		if name == "" && p.Proof == proxyversion.FullKubeAPIServer {
+			return p
+		}
+	}
+	p, err := proxyversion.LookupPair(name)
+	if err == nil && p.KubeAPIServer == "" {
+		err = fmt.Errorf("pair %s has no whole kube-apiserver in the tools (its KubeAPIServer is empty)", p)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: KB_PAIR=%s: %v\n", name, err)
+		os.Exit(2)
+	}
+	return p
+}()
+
 // proxyVersion is the proxy the suite renders for and runs: the one
 // KB_PROXY_VERSION names (make e2e runs the tunnel cases once per
-// supported version), else the newest.
+// supported version), else KB_PAIR's family, else the newest.
 var proxyVersion = func() *proxyversion.Version {
 	name := os.Getenv("KB_PROXY_VERSION")
+	if name == "" && os.Getenv("KB_PAIR") != "" {
+		return kasPair.Proxy()
+	}
 	if name == "" {
 		return proxyversion.Newest
 	}
 	v, err := proxyversion.Lookup(name)
+	if err == nil && os.Getenv("KB_PAIR") != "" && v != kasPair.Proxy() {
+		err = fmt.Errorf("pair %s (KB_PAIR) ships proxy %s, not %s", kasPair, kasPair.Proxy(), v)
+	}
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: KB_PROXY_VERSION: %v\n", err)
 		os.Exit(2)
@@ -63,11 +91,15 @@ var proxyVersion = func() *proxyversion.Version {
 
 // tool returns the path of a built real component (see tooltest.Bin: a
 // missing one skips with the command that builds it, or fails under CI);
-// proxy-server and proxy-agent are those of proxyVersion.
+// proxy-server and proxy-agent are those of proxyVersion, kube-apiserver
+// the pair's.
 func tool(t testing.TB, name string) string {
 	t.Helper()
 	if name == "proxy-server" || name == "proxy-agent" {
 		return tooltest.ProxyBin(t, proxyVersion, name)
+	}
+	if name == "kube-apiserver" {
+		return tooltest.Bin(t, kasPair.KubeAPIServerTool())
 	}
 	return tooltest.Bin(t, name)
 }

@@ -19,7 +19,6 @@ import (
 
 	admregv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -112,7 +111,7 @@ func (w *webhook) sources() map[string]int {
 	return out
 }
 
-// registerWebhook creates the webhook's Service, EndpointSlice (the pod IP),
+// registerWebhook creates the webhook's Service, its backend (the pod IP),
 // target namespace and a Service-referenced ValidatingWebhookConfiguration
 // with failurePolicy Fail.
 func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
@@ -133,18 +132,7 @@ func registerWebhook(t *testing.T, c kubernetes.Interface, w *webhook) {
 		Spec:       corev1.ServiceSpec{Ports: []corev1.ServicePort{{Name: "https", Port: 443, TargetPort: intstr.FromInt32(webhookPort)}}},
 	}, metav1.CreateOptions{})
 	create("webhook service", err)
-	addrType := discoveryv1.AddressTypeIPv4
-	if net.ParseIP(w.ip).To4() == nil {
-		addrType = discoveryv1.AddressTypeIPv6
-	}
-	ready, name, port, proto := true, "https", int32(webhookPort), corev1.ProtocolTCP
-	_, err = c.DiscoveryV1().EndpointSlices(webhookNS).Create(ctx, &discoveryv1.EndpointSlice{
-		ObjectMeta:  metav1.ObjectMeta{Name: webhookSvc + "-pod", Labels: map[string]string{discoveryv1.LabelServiceName: webhookSvc}},
-		AddressType: addrType,
-		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{w.ip}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}}},
-		Ports:       []discoveryv1.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}},
-	}, metav1.CreateOptions{})
-	create("webhook endpointslice", err)
+	create("webhook backend", createServiceBackend(c, webhookNS, webhookSvc, w.ip, webhookPort))
 	create("validating webhook configuration", createWebhookConfig(c, w))
 }
 

@@ -7,14 +7,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os/exec"
 	"testing"
 	"time"
 
 	admregv1 "k8s.io/api/admissionregistration/v1"
 	corev1 "k8s.io/api/core/v1"
-	discoveryv1 "k8s.io/api/discovery/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 	"k8s.io/client-go/kubernetes"
@@ -98,19 +96,8 @@ func registerDownWebhook(t *testing.T, c kubernetes.Interface, podIP string) {
 	if err != nil {
 		t.Fatalf("create service: %v", err)
 	}
-	addrType := discoveryv1.AddressTypeIPv4
-	if net.ParseIP(podIP).To4() == nil {
-		addrType = discoveryv1.AddressTypeIPv6
-	}
-	ready, name, port, proto := true, "https", int32(downPort), corev1.ProtocolTCP
-	_, err = c.DiscoveryV1().EndpointSlices(webhookNS).Create(ctx, &discoveryv1.EndpointSlice{
-		ObjectMeta:  metav1.ObjectMeta{Name: downSvc + "-pod", Labels: map[string]string{discoveryv1.LabelServiceName: downSvc}},
-		AddressType: addrType,
-		Endpoints:   []discoveryv1.Endpoint{{Addresses: []string{podIP}, Conditions: discoveryv1.EndpointConditions{Ready: &ready}}},
-		Ports:       []discoveryv1.EndpointPort{{Name: &name, Port: &port, Protocol: &proto}},
-	}, metav1.CreateOptions{})
-	if err != nil {
-		t.Fatalf("create endpointslice: %v", err)
+	if err := createServiceBackend(c, webhookNS, downSvc, podIP, downPort); err != nil {
+		t.Fatalf("create the backend: %v", err)
 	}
 	ignore, none, svcPort := admregv1.Ignore, admregv1.SideEffectClassNone, int32(443)
 	_, err = c.AdmissionregistrationV1().ValidatingWebhookConfigurations().Create(ctx, &admregv1.ValidatingWebhookConfiguration{

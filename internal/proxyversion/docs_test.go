@@ -41,3 +41,48 @@ func TestDocsStateTheReleases(t *testing.T) {
 		}
 	}
 }
+
+// TestDocsTableThePairs: docs/proxy-versions.md's "Release pairs" table has
+// one row per pair, in order, with its minor, client, family, rendered mode
+// and how it is proven, so the docs cannot drift from the table in code.
+func TestDocsTableThePairs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "docs/proxy-versions.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(b), "\n## Release pairs\n")
+	if !ok {
+		t.Fatal(`docs/proxy-versions.md has no "## Release pairs" section`)
+	}
+	var rows []string
+	for _, l := range strings.Split(section, "\n") {
+		if strings.HasPrefix(l, "| 4.") || strings.HasPrefix(l, "| 5.") {
+			rows = append(rows, l)
+		} else if len(rows) > 0 && !strings.HasPrefix(l, "|") {
+			break // the table ended
+		}
+	}
+	var want []string
+	for _, p := range proxyversion.Pairs {
+		want = append(want, p.DocsRow())
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("docs/proxy-versions.md's release pairs:\n%s\nwant (internal/proxyversion.Pairs; go run ./tools/pairs -docs prints them):\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestReadmeNamesTheProvenPairs: README.md names every pair a test runs
+// as "4.N (Kubernetes 1.M)", so its claim of what is proven follows the table.
+func TestReadmeNamesTheProvenPairs(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	for _, p := range proxyversion.Pairs {
+		say := fmt.Sprintf("%s (Kubernetes %s)", p.OpenShift, p.Kubernetes)
+		if p.Proof != proxyversion.NotRun && !strings.Contains(readme, say) {
+			t.Errorf("README.md does not name the proven pair %q", say)
+		}
+	}
+}
