@@ -11,6 +11,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // guardedRead reads a file of a user's kustomization through the capped
@@ -62,22 +63,8 @@ type SpecialFileError struct {
 }
 
 func (e *SpecialFileError) Error() string {
-	return fmt.Sprintf("%s is a %s, not a regular file: a kustomization reads regular files only (fix: list a file of the tree in its place)",
-		textsafe.Escape(e.Path), specialKind(e.Mode))
-}
-
-func specialKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "FIFO"
-	case m&fs.ModeCharDevice != 0:
-		return "character device"
-	case m&fs.ModeDevice != 0:
-		return "block device"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
+	return fmt.Sprintf("%s is %s, not a regular file: a kustomization reads regular files only (fix: list a file of the tree in its place)",
+		textsafe.Escape(e.Path), hostfs.KindName(e.Mode))
 }
 
 // insideDir says whether path, its links resolved, lies in or below dir,
