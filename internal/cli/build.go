@@ -24,7 +24,7 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 			ProgramName + " build ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
 			ProgramName + " build ./my-overlay > bundle.yaml",
 		},
-		More:    "Exit status: 0 success; 1 build or config error; 2 usage error.",
+		Exits:   exits(exitSuccess, "success", exitFailure, "build or config error", exitUsage, ""),
 		Sources: 1,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options

@@ -27,7 +27,8 @@ teardown; --dir must be beneath --root (docs/certificates.md, docs/render.md).`,
 			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity",
 			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /tmp/root/tls --root /tmp/root --key-algorithm rsa --key-size 3072",
 		},
-		More: exitHelp("certs") + `
+		Exits: tableExits("certs"),
+		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next certs,
 render, teardown or status finishes or undoes what it left.`,
 		Setup: setupCerts,

@@ -30,9 +30,8 @@ message (fix: ...); --quiet leaves out info findings and the ok line.`,
 			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
 			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity",
 		},
-		More: `Exit status: 0 no error findings (warnings allowed); 1 at least one error
-finding; 2 usage error, unreadable input or certificate directory, or a DIR
-that does not build.`,
+		Exits: exits(exitSuccess, "no error findings (warnings allowed)", exitFailure, "at least one error finding",
+			exitUsage, "usage error, unreadable input or certificate directory, or a DIR that does not build"),
 		Sources: 1,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			format := outputFlag(fs, output.Text, output.JSON)

@@ -23,7 +23,7 @@ are errors.`,
 			ProgramName + " detect-ip",
 			ProgramName + " detect-ip --family ipv6 --verbose",
 		},
-		More: "Exit codes: 0 printed, 1 no usable address, 2 bad flags.",
+		Exits: exits(exitSuccess, "printed", exitFailure, "no usable address", exitUsage, ""),
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			family := fs.String("family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
 			markValues(fs, "family", []string{string(bootstrapip.IPv4), string(bootstrapip.IPv6)})

@@ -35,7 +35,7 @@ func newDiffCommand() *command {
 			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 -o markdown",
 			ProgramName + " diff old.yaml new.yaml",
 		},
-		More:    "Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.",
+		Exits:   exits(exitSuccess, "no differences (like diff(1))", exitFailure, "differences", exitUsage, "an error: a usage error, or a side that cannot be read or built"),
 		Sources: 2,
 		Setup:   setupDiff,
 	}

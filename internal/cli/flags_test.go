@@ -33,7 +33,7 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true},
 	"status":        {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
 	"teardown":      {root: "places", gather: true, quiet: true, kubeconfig: true},
-	"version":       {},
+	"version":       {output: []string{"text", "json"}},
 	"proxy-version": {},
 	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
 }

@@ -22,8 +22,7 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml",
 		},
-		More: `Exit status: 0 success; 1 any error result (each printed to stderr with its
-field path); 2 usage error.`,
+		Exits: exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			return func(io IO, args []string) error {
 				if len(args) > 0 {

@@ -157,7 +157,7 @@ func hostileCommands() []hostileCommand {
 		fs := newFlagSet(cmd)
 		cmd.Setup(fs)
 		var b bytes.Buffer
-		printCommandHelp(&b, cmd, fs)
+		printCommandHelp(&b, cmd, fs, helpWidthMax)
 		out = append(out, hostileCommand{cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})
 	}
 	return out

@@ -34,9 +34,8 @@ func newPortsCommand() *command {
 			ProgramName + " ports / -o nftables --from 10.0.0.0/16",
 			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p",
 		},
-		More: `Exit status: 0 printed; 1 the bundle cannot be read, or a rule format refuses
-what it holds; 2 usage error, such as a flag problem (--from missing or /0,
---output unknown).`,
+		Exits: exits(exitSuccess, "printed", exitFailure, "the bundle cannot be read, or a rule format refuses what it holds",
+			exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"),
 		Sources: 1,
 		Setup:   setupPorts,
 	}

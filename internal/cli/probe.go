@@ -31,7 +31,7 @@ func newProbeCommand() *command {
 			ProgramName + " probe https://172.30.12.34:443/",
 			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig",
 		},
-		More:  "Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.",
+		Exits: exits(exitSuccess, "the target (every target) was reached", exitFailure, "it was not", exitUsage, ""),
 		Setup: setupProbe,
 	}
 }

@@ -29,7 +29,7 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",
 			ProgramName + " proxy-version --list",
 		},
-		More: "Exit status: 0 printed; 1 the input does not tell; 2 usage error.",
+		Exits: exits(exitSuccess, "printed", exitFailure, "the input does not tell", exitUsage, ""),
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			image := fs.String("from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
 			helpFile := fs.String("from-help", "", "a `FILE` holding what the image's proxy-server --help prints (- for stdin)")

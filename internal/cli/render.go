@@ -32,7 +32,8 @@ func newRenderCommand() *command {
 			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage,
 			ProgramName + " render ./my-overlay --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
 		},
-		More: exitHelp("render") + `
+		Exits: tableExits("render"),
+		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 render, teardown, certs or status finishes or undoes what it left.`,
 		Sources: 1,

@@ -34,7 +34,7 @@ func newStatusCommand() *command {
 			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
 			ProgramName + " status --root /tmp/root -o json",
 		},
-		More:  exitHelp("status"),
+		Exits: tableExits("status"),
 		Setup: setupStatus,
 	}
 }

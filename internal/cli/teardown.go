@@ -36,7 +36,8 @@ func newTeardownCommand() *command {
 			ProgramName + " teardown --root / --kubeconfig /opt/openshift/auth/kubeconfig",
 			ProgramName + " teardown --root /tmp/root --quiet",
 		},
-		More: exitHelp("teardown") + `
+		Exits: tableExits("teardown"),
+		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`,
 		Setup: setupTeardown,

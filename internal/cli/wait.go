@@ -33,7 +33,8 @@ func newWaitCommand() *command {
 			ProgramName + " wait --timeout 5m",
 			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
 		},
-		More: "The causes, in the order the gate meets them:\n" + waitCauses() + "\n\n" + exitHelp("wait"),
+		More:  "The causes, in the order the gate meets them:\n" + waitCauses(),
+		Exits: tableExits("wait"),
 		Overrun: func(fs *pflag.FlagSet) time.Duration {
 			dial, _ := fs.GetDuration("dial-timeout")
 			return gate.Overrun(gate.Options{DialTimeout: dial})

@@ -16,10 +16,10 @@ import (
 // CONTRIBUTING.md, "Layout"), which the command hands to output.Write.
 var cliPrints = map[string]string{
 	"exitCode":               "a failed command's error, the one place errors are said",
-	"CLI.unknownCommand":     "an unknown command, a usage error",
+	"unknownCommand":         "an unknown command, a usage error, with cobra's suggestions",
+	"CLI.Main":               "an error of a completion request",
 	"CLI.printOverview":      "--help without a command: the CLI's own text",
 	"printCommandHelp":       "a command's --help: the CLI's own text",
-	"CLI.complete":           "an error of the completion script",
 	"withCobraStderr":        "that completion's messages could not be caught",
 	"cobraMessages":          "cobra's completion messages, each escaped on one line",
 	"noEval":                 "the completion script: cobra's, with the lines that evaluated the command line replaced",
@@ -31,7 +31,7 @@ var cliPrints = map[string]string{
 	"newBuildCommand":        "a bare value: the bundle built",
 	"newDetectIPCommand":     "bare values: the address, and with -v bootstrapip's word for where it came from",
 	"newProxyVersionCommand": "bare values: a version's name, or every name",
-	"newVersionCommand":      "a bare value: the program's version",
+	"buildInfo.WriteText":    "the program's version and revision: the CLI's own, of no package below it",
 }
 
 // TestCliWordsNoReport holds the convention: a fmt print call (or

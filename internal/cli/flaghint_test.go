@@ -13,7 +13,7 @@ func TestUnknownCommand(t *testing.T) {
 	}{
 		{"buidl", `unknown command "buidl"; did you mean "build"?`},
 		{"stauts", `unknown command "stauts"; did you mean "status"?`},
-		{"proxy", `unknown command "proxy"; did you mean "proxy-version"?`},
+		{"proxy", `unknown command "proxy"; did you mean "probe" or "proxy-version"?`},
 		{"comp", `unknown command "comp"; did you mean "completion"?`},
 		{"zzzzzz", `unknown command "zzzzzz"` + "\n"},
 	} {
@@ -47,24 +47,6 @@ func TestFlagOfAnotherCommand(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "", tc.args...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
-		}
-	}
-}
-
-func TestNearest(t *testing.T) {
-	names := []string{"build", "certs", "check", "diff", "status"}
-	for _, tc := range []struct {
-		name string
-		want string
-	}{
-		{"buidl", "build"},
-		{"chek", "check"},
-		{"cert", "certs"},
-		{"dif", "diff"},
-		{"xyzzy", ""},
-	} {
-		if got := strings.Join(nearest(tc.name, names), ","); got != tc.want {
-			t.Errorf("nearest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }

@@ -1,0 +1,117 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+)
+
+// command is one subcommand as its file declares it: what help says, and
+// its traits (the arguments it takes, the exit codes it lists), which the
+// suite-level tests read instead of keeping tables of their own. cobra
+// runs it: newCobraCommand turns it into a *cobra.Command whose RunE is
+// runCommand, so every command is parsed, bounded by its --timeout and
+// exits alike.
+type command struct {
+	Name  string // as typed: "build"
+	Args  string // argument synopsis: "[DIR]"
+	Short string // one line for the command list
+	Long  string // a few lines for --help, after the synopsis: what it does
+	// Examples are one to three real invocations, --help's "Examples:";
+	// TestHelpExamplesRun runs each as written.
+	Examples []string
+	// More follows the flags in --help, before the exit codes: a table
+	// too long to stand before the flags (wait's causes).
+	More string
+	// Exits are the codes the command exits with, --help's "Exit codes:";
+	// the commands exitTable covers take theirs from it (tableExits).
+	Exits []exitLine
+	// After follows the exit codes in --help.
+	After string
+	// Sources is how many bundle arguments (an overlay name, a directory,
+	// a file) the command takes; completion offers the overlay names there.
+	Sources int
+	// ArgValues are the words the command's one argument takes
+	// (completion's shells); completion offers them.
+	ArgValues []string
+	// Overrun, when set, is how long past its --timeout the command's help
+	// says it may run (wait: the poll under way finishes first), read from
+	// its parsed flags; the whole-run deadline (deadline.go) adds it.
+	Overrun func(fs *pflag.FlagSet) time.Duration
+	// Setup registers the command's flags and returns the function that runs it.
+	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
+}
+
+// newCobraCommand is spec as cobra runs it, writing to io. Flags keep the
+// order the command declares them, then -h/--help; a flag problem is a
+// usage error (flagErrorFunc); the run goes through runCommand.
+func (c *CLI) newCobraCommand(spec *command, io IO) *cobra.Command {
+	cc := &cobra.Command{
+		Use:               spec.Name,
+		Short:             spec.Short,
+		Args:              cobra.ArbitraryArgs,
+		ValidArgsFunction: argCompletion(spec),
+		SilenceErrors:     true,
+		SilenceUsage:      true,
+	}
+	fs := cc.Flags()
+	fs.SortFlags = false
+	run := spec.Setup(fs)
+	fs.BoolP("help", "h", false, "show this help")
+	for name, values := range flagValues(fs) {
+		if err := cc.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
+			panic(err) // the flag was just declared: a programming error
+		}
+	}
+	cc.RunE = func(cc *cobra.Command, args []string) error {
+		if code := c.runCommand(spec, cc.Flags(), run, args, io); code != 0 {
+			return &exitError{Code: code} // said already: Main only exits with it
+		}
+		return nil
+	}
+	return cc
+}
+
+// runCommand runs one command whose flags cobra has read: the one path
+// every command takes, which refuses an empty required flag, arms the
+// command's --timeout (deadline.go) and turns its error into its exit
+// code.
+func (c *CLI) runCommand(spec *command, fs *pflag.FlagSet, run func(IO, []string) error, args []string, io IO) int {
+	stderr := io.Stderr
+	if err := checkRequired(fs); err != nil {
+		return exitCode(io.Stderr, spec.Name, err)
+	}
+	dl := armDeadline(fs, spec.Overrun)
+	if dl != nil {
+		defer dl.cancel()
+		io.Stdout, io.Stderr, io.deadline = dl.out(io.Stdout), dl.out(io.Stderr), dl
+	}
+	err, abandoned := dl.run(func() error { return run(io, args) })
+	if abandoned {
+		// The command's writers drop from here on: this line is the last.
+		err = &exitError{Code: exitTimedOut, Err: fmt.Errorf("%w before it finished; nothing more was read or changed", context.Cause(dl.ctx))}
+		return exitCode(stderr, spec.Name, err)
+	}
+	return exitCode(io.Stderr, spec.Name, err)
+}
+
+// checkRequired refuses a required flag left empty, naming it.
+func checkRequired(fs *pflag.FlagSet) error {
+	var missing error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if missing == nil && f.Annotations[requiredAnnotation] != nil && f.Value.String() == "" {
+			missing = usagef("--%s is required", f.Name)
+		}
+	})
+	return missing
+}
+
+// newFlagSet is a command's flags on their own, as tests read them.
+func newFlagSet(c *command) *pflag.FlagSet {
+	fs := pflag.NewFlagSet(ProgramName+" "+c.Name, pflag.ContinueOnError)
+	fs.SortFlags = false
+	return fs
+}
