@@ -22,7 +22,7 @@ kustomize or konnectivity-bundle on PATH needed. The output is byte-identical to
 kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		Examples: []string{
 			ProgramName + " build ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
-			ProgramName + " build ./my-overlay > bundle.yaml",
+			ProgramName + " build ./my-overlay > bundle.yaml" + needs("your kustomization in ./my-overlay"),
 		},
 		Exits:   exits(exitSuccess, "success", exitFailure, "build or config error", exitUsage, ""),
 		Sources: 1,

@@ -24,8 +24,8 @@ and CA with more than an hour left; otherwise what is bad is regenerated and
 the reason printed. It holds the lock of --root, shared with render and
 teardown; --dir must be beneath --root (docs/certificates.md, docs/render.md).`,
 		Examples: []string{
-			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity",
-			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /tmp/root/tls --root /tmp/root --key-algorithm rsa --key-size 3072",
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity" + needs("root on the bootstrap node"),
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir ./root/tls --root ./root --key-algorithm rsa --key-size 3072",
 		},
 		Exits: tableExits("certs"),
 		After: `

@@ -27,8 +27,8 @@ Text output is one line per finding, said once: severity: [rule] object field:
 message (fix: ...); --quiet leaves out info findings and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
-			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
-			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity",
+			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 | " + ProgramName + " check -o json",
+			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity" + needs("the bootstrap node, after render"),
 		},
 		Exits: exits(exitSuccess, "no error findings (warnings allowed)", exitFailure, "at least one error finding",
 			exitUsage, "usage error, unreadable input or certificate directory, or a DIR that does not build"),

@@ -60,8 +60,8 @@ values of flags such as --output and --proxy-version. The script asks the
 binary itself, so it stays right when the binary changes.`,
 		Examples: []string{
 			"source <(" + ProgramName + " completion bash)",
-			ProgramName + ` completion zsh > "${fpath[1]}/_` + ProgramName + `"`,
-			ProgramName + " completion fish > ~/.config/fish/completions/" + ProgramName + ".fish",
+			ProgramName + ` completion zsh > "${fpath[1]}/_` + ProgramName + `"` + needs("zsh"),
+			ProgramName + " completion fish > ~/.config/fish/completions/" + ProgramName + ".fish" + needs("fish"),
 		},
 		More:      completionNeeds,
 		Exits:     exits(exitSuccess, "printed", exitUsage, ""),

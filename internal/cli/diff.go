@@ -31,9 +31,9 @@ func newDiffCommand() *command {
 		Short: "Show what differs between two bundles, object by object and field by field",
 		Long:  diffLong,
 		Examples: []string{
-			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10",
-			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 -o markdown",
-			ProgramName + " diff old.yaml new.yaml",
+			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10 --proxy-version v0.36",
+			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 -o markdown" + needs("the bootstrap node, after render"),
+			ProgramName + " diff old.yaml new.yaml" + needs("two bundles, old.yaml and new.yaml"),
 		},
 		Exits:   exits(exitSuccess, "no differences (like diff(1))", exitFailure, "differences", exitUsage, "an error: a usage error, or a side that cannot be read or built"),
 		Sources: 2,

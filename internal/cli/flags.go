@@ -200,9 +200,10 @@ func (v *versionListValue) Set(s string) error {
 	return nil
 }
 
-// kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find),
-// stated in the help of every command that reads the kube-apiserver.
-const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (files merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root (never ~/.kube/config); --kubeconfig "" reads no cluster; --timeout bounds every read of the kube-apiserver, and of the kubeconfig, each file it names (1 MiB each) and its exec plugin, which never runs from the root's kubeconfig`
+// kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find), in
+// short: every command that reads the kube-apiserver ends its --kubeconfig
+// help with it, and docs/commands.md states it in full, once.
+const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root, never ~/.kube/config; "" reads no cluster (docs/commands.md, "Shared flags")`
 
 // kubeconfigValue is --kubeconfig as given, and whether it was given at
 // all: an explicit "" means "read no cluster", not "look elsewhere".

@@ -20,7 +20,7 @@ args: [fn]), and only with BOTH --enable-alpha-plugins and --enable-exec:
 with the first flag alone it skips the function without a word and the
 bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
-			ProgramName + " fn < resourcelist.yaml",
+			ProgramName + " fn < resourcelist.yaml" + needs("a ResourceList in resourcelist.yaml"),
 		},
 		Exits: exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {

@@ -94,3 +94,8 @@ func wrap(text string, width int) string {
 	}
 	return b.String()
 }
+
+// needs marks an example that runs only where something is at hand (the
+// bootstrap node, root, a file of the user's): a shell comment saying so,
+// which TestHelpExamplesRun reads as the reason it skips the example.
+func needs(what string) string { return "  # needs " + what }

@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestHelpLayout: every command's --help says what it does in a few lines,
@@ -40,8 +45,8 @@ func TestHelpLayout(t *testing.T) {
 }
 
 // shellSyntax ends an invocation inside an example: a pipe, a redirection,
-// a closing parenthesis.
-var shellSyntax = regexp.MustCompile(`\s*[|<>)].*$`)
+// a closing parenthesis, a comment.
+var shellSyntax = regexp.MustCompile(`\s*[|<>)#].*$`)
 
 // TestHelpExamplesParse: each example runs the command it is listed
 // under, and the command's flags read it: no example names a flag the
@@ -78,5 +83,42 @@ func TestOverviewAligned(t *testing.T) {
 			t.Errorf("%q: the summary starts at column %d, the others at %d", line, col, column)
 		}
 		column = col
+	}
+}
+
+// exampleAnswers are the exits an example may end with besides 0: diff's
+// 1 is its answer (the bundles differ), not a failure.
+var exampleAnswers = map[string]int{"diff": exitFailure}
+
+// TestHelpExamplesRun runs every --help example as written, with bash, the
+// binary first on PATH, in a directory that holds an empty ./root (the
+// scratch root the examples name) and nothing else of the user's; an
+// example marked "# needs ..." (help.go, needs) is skipped with that
+// reason.
+func TestHelpExamplesRun(t *testing.T) {
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skipf("skipping: the examples are run by bash, which is not on PATH: %v", err)
+	}
+	for _, cmd := range New(Config{}).commands {
+		for _, ex := range cmd.Examples {
+			t.Run(cmd.Name+"/"+ex, func(t *testing.T) {
+				if _, reason, ok := strings.Cut(ex, "# needs "); ok {
+					t.Skipf("skipping %q: it needs %s", ex, reason)
+				}
+				dir := t.TempDir()
+				if err := os.Mkdir(filepath.Join(dir, "root"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				run := exec.Command("bash", "-e", "-o", "pipefail", "-c", ex)
+				run.Dir = dir
+				run.Env = []string{"PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C"}
+				out, err := run.CombinedOutput()
+				code := run.ProcessState.ExitCode()
+				if err != nil && code != exampleAnswers[cmd.Name] || code < 0 {
+					t.Errorf("%q: exit %d (%v)\n%s", ex, code, err, out)
+				}
+			})
+		}
 	}
 }

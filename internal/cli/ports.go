@@ -30,9 +30,9 @@ func newPortsCommand() *command {
 		Short: "Print the network requirements (ports, direction, duration) of a bundle",
 		Long:  portsLong,
 		Examples: []string{
-			ProgramName + " ports ipv4 --bootstrap-ip 192.0.2.10",
-			ProgramName + " ports / -o nftables --from 10.0.0.0/16",
-			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p",
+			ProgramName + " ports ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36",
+			ProgramName + " ports / -o nftables --from 10.0.0.0/16" + needs("the bootstrap node, after render"),
+			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p" + needs("the bootstrap node, after render"),
 		},
 		Exits: exits(exitSuccess, "printed", exitFailure, "the bundle cannot be read, or a rule format refuses what it holds",
 			exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"),

@@ -27,9 +27,9 @@ func newProbeCommand() *command {
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Examples: []string{
-			ProgramName + " probe 172.30.12.34:443",
-			ProgramName + " probe https://172.30.12.34:443/",
-			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig",
+			ProgramName + " probe 172.30.12.34:443" + needs("the bootstrap node's tunnel"),
+			ProgramName + " probe https://172.30.12.34:443/" + needs("the bootstrap node's tunnel"),
+			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig" + needs("the bootstrap node's cluster"),
 		},
 		Exits: exits(exitSuccess, "the target (every target) was reached", exitFailure, "it was not", exitUsage, ""),
 		Setup: setupProbe,

@@ -26,7 +26,7 @@ what each version renders and what wait sees. --list prints every supported
 version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 		Examples: []string{
 			ProgramName + " proxy-version --from-image " + exampleImage,
-			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",
+			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -" + needs("podman and an IMAGE"),
 			ProgramName + " proxy-version --list",
 		},
 		Exits: exits(exitSuccess, "printed", exitFailure, "the input does not tell", exitUsage, ""),

@@ -29,8 +29,8 @@ func newRenderCommand() *command {
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
 		Examples: []string{
-			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage,
-			ProgramName + " render ./my-overlay --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
+			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage + needs("root on the bootstrap node"),
+			ProgramName + " render ipv4 --root ./root --bootstrap-ip 192.0.2.10 --image " + exampleImage + " --dry-run",
 		},
 		Exits: tableExits("render"),
 		After: `

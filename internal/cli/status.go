@@ -30,9 +30,9 @@ func newStatusCommand() *command {
 		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
 		Long:  statusLong,
 		Examples: []string{
-			ProgramName + " status",
-			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
-			ProgramName + " status --root /tmp/root -o json",
+			ProgramName + " status" + needs("the bootstrap node"),
+			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node"),
+			ProgramName + " status --root ./root -o json" + needs("a root render wrote, with its server running"),
 		},
 		Exits: tableExits("status"),
 		Setup: setupStatus,

@@ -33,8 +33,8 @@ func newTeardownCommand() *command {
 		Short: "Remove the bundle from the bootstrap host and the cluster",
 		Long:  teardownLong,
 		Examples: []string{
-			ProgramName + " teardown --root / --kubeconfig /opt/openshift/auth/kubeconfig",
-			ProgramName + " teardown --root /tmp/root --quiet",
+			ProgramName + " teardown --root / --kubeconfig /opt/openshift/auth/kubeconfig" + needs("root on the bootstrap node"),
+			ProgramName + " teardown --root ./root --quiet",
 		},
 		Exits: tableExits("teardown"),
 		After: `

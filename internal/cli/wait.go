@@ -30,8 +30,8 @@ func newWaitCommand() *command {
 		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
 		Long:  waitLong,
 		Examples: []string{
-			ProgramName + " wait --timeout 5m",
-			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
+			ProgramName + " wait --timeout 5m" + needs("the bootstrap node's cluster"),
+			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node's cluster"),
 		},
 		More:  "The causes, in the order the gate meets them:\n" + waitCauses(),
 		Exits: tableExits("wait"),
