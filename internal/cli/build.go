@@ -10,7 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-func newBuildCommand() *command {
+// NewCmdBuild is build: an overlay or kustomization built in-process.
+func NewCmdBuild() *command {
 	return &command{
 		Name:  "build",
 		Args:  buildArgs,
@@ -26,34 +27,47 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		},
 		Exits:   exits(exitSuccess, "success", exitFailure, "build or config error", exitUsage, ""),
 		Sources: 1,
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			var opts kustbuild.Options
-			var quiet bool
-			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
-			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
-			proxyVersionFlag(fs, &opts.ProxyVersion)
-			quietFlag(fs, &quiet)
-			return func(io IO, args []string) error {
-				target, err := overlayArg("build", args)
-				if err != nil {
-					return err
-				}
-				opts.Getenv = io.Getenv
-				if err := missingBootstrapIP(target, opts); err != nil {
-					return err
-				}
-				var notes framework.Results
-				opts.Notes = &notes
-				out, err := kustbuild.Build(target, opts)
-				if err != nil {
-					return err
-				}
-				if err := result.Say(io.Stderr, notes, quiet); err != nil {
-					return err
-				}
-				_, err = fmt.Fprint(io.Stdout, string(out))
-				return err
-			}
-		},
+		Options: newBuildOptions,
 	}
+}
+
+// buildOptions are build's flags and argument.
+type buildOptions struct {
+	kustbuild.Options
+	quiet  bool
+	target string
+}
+
+func newBuildOptions(fs *pflag.FlagSet) options {
+	o := &buildOptions{}
+	bootstrapIPFlag(fs, &o.BootstrapIP, "default "+bootstrapIPEnv)
+	imageFlag(fs, &o.Image, &o.Pin, "else a placeholder for kustomize images:")
+	proxyVersionFlag(fs, &o.ProxyVersion)
+	quietFlag(fs, &o.quiet)
+	return o
+}
+
+// Complete takes the overlay or directory and the environment.
+func (o *buildOptions) Complete(io IO, args []string) (err error) {
+	o.Getenv = io.Getenv
+	o.target, err = overlayArg("build", args)
+	return err
+}
+
+// Validate refuses a build that names no bootstrap IP anywhere.
+func (o *buildOptions) Validate() error { return missingBootstrapIP(o.target, o.Options) }
+
+// Run builds and prints the bundle, its notes on stderr.
+func (o *buildOptions) Run(io IO) error {
+	var notes framework.Results
+	o.Notes = &notes
+	out, err := kustbuild.Build(o.target, o.Options)
+	if err != nil {
+		return err
+	}
+	if err := result.Say(io.Stderr, notes, o.quiet); err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(io.Stdout, string(out))
+	return err
 }

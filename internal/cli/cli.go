@@ -108,21 +108,21 @@ func New(cfg Config) *CLI {
 	}
 	c := &CLI{version: cfg.Version}
 	c.commands = listCommands(
-		newBuildCommand(),
-		newCertsCommand(),
-		newCheckCommand(),
-		newCompletionCommand(c),
-		newDetectIPCommand(routes),
-		newDiffCommand(),
-		newFnCommand(),
-		newPortsCommand(),
-		newProbeCommand(),
-		newProxyVersionCommand(),
-		newRenderCommand(),
-		newStatusCommand(),
-		newTeardownCommand(),
-		newVersionCommand(cfg.Version),
-		newWaitCommand(),
+		NewCmdBuild(),
+		NewCmdCerts(),
+		NewCmdCheck(),
+		NewCmdCompletion(c),
+		NewCmdDetectIP(routes),
+		NewCmdDiff(),
+		NewCmdFn(),
+		NewCmdPorts(),
+		NewCmdProbe(),
+		NewCmdProxyVersion(),
+		NewCmdRender(),
+		NewCmdStatus(),
+		NewCmdTeardown(),
+		NewCmdVersion(cfg.Version),
+		NewCmdWait(),
 	)
 	return c
 }

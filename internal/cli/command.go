@@ -41,8 +41,22 @@ type command struct {
 	// says it may run (wait: the poll under way finishes first), read from
 	// its parsed flags; the whole-run deadline (deadline.go) adds it.
 	Overrun func(fs *pflag.FlagSet) time.Duration
-	// Setup registers the command's flags and returns the function that runs it.
-	Setup func(fs *pflag.FlagSet) func(io IO, args []string) error
+	// Options declares the command's flags on fs, bound to a new Options
+	// of the command, which runCommand completes, validates and runs.
+	Options func(fs *pflag.FlagSet) options
+}
+
+// options is a command's Options, as kubectl's commands have them: cobra
+// reads the flags into it, then runCommand calls each method in turn.
+type options interface {
+	// Complete fills in what the flags leave: the arguments, the
+	// environment.
+	Complete(io IO, args []string) error
+	// Validate refuses a call that cannot run, before anything is read or
+	// changed.
+	Validate() error
+	// Run does the command's work, within its --timeout.
+	Run(io IO) error
 }
 
 // newCobraCommand is spec as cobra runs it, writing to io. Flags keep the
@@ -59,7 +73,7 @@ func (c *CLI) newCobraCommand(spec *command, io IO) *cobra.Command {
 	}
 	fs := cc.Flags()
 	fs.SortFlags = false
-	run := spec.Setup(fs)
+	opts := spec.Options(fs)
 	fs.BoolP("help", "h", false, "show this help")
 	for name, values := range flagValues(fs) {
 		if err := cc.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
@@ -67,7 +81,7 @@ func (c *CLI) newCobraCommand(spec *command, io IO) *cobra.Command {
 		}
 	}
 	cc.RunE = func(cc *cobra.Command, args []string) error {
-		if code := c.runCommand(spec, cc.Flags(), run, args, io); code != 0 {
+		if code := c.runCommand(spec, cc.Flags(), opts, args, io); code != 0 {
 			return &exitError{Code: code} // said already: Main only exits with it
 		}
 		return nil
@@ -75,13 +89,20 @@ func (c *CLI) newCobraCommand(spec *command, io IO) *cobra.Command {
 	return cc
 }
 
-// runCommand runs one command whose flags cobra has read: the one path
-// every command takes, which refuses an empty required flag, arms the
-// command's --timeout (deadline.go) and turns its error into its exit
-// code.
-func (c *CLI) runCommand(spec *command, fs *pflag.FlagSet, run func(IO, []string) error, args []string, io IO) int {
+// runCommand runs one command whose flags cobra has read into opts: the
+// one path every command takes, which refuses an empty required flag,
+// completes and validates opts, runs it within the command's --timeout
+// (deadline.go) and turns its error into its exit code.
+func (c *CLI) runCommand(spec *command, fs *pflag.FlagSet, opts options, args []string, io IO) int {
 	stderr := io.Stderr
-	if err := checkRequired(fs); err != nil {
+	err := checkRequired(fs)
+	if err == nil {
+		err = opts.Complete(io, args)
+	}
+	if err == nil {
+		err = opts.Validate()
+	}
+	if err != nil {
 		return exitCode(io.Stderr, spec.Name, err)
 	}
 	dl := armDeadline(fs, spec.Overrun)
@@ -89,7 +110,7 @@ func (c *CLI) runCommand(spec *command, fs *pflag.FlagSet, run func(IO, []string
 		defer dl.cancel()
 		io.Stdout, io.Stderr, io.deadline = dl.out(io.Stdout), dl.out(io.Stderr), dl
 	}
-	err, abandoned := dl.run(func() error { return run(io, args) })
+	err, abandoned := dl.run(func() error { return opts.Run(io) })
 	if abandoned {
 		// The command's writers drop from here on: this line is the last.
 		err = &exitError{Code: exitTimedOut, Err: fmt.Errorf("%w before it finished; nothing more was read or changed", context.Cause(dl.ctx))}
@@ -107,11 +128,4 @@ func checkRequired(fs *pflag.FlagSet) error {
 		}
 	})
 	return missing
-}
-
-// newFlagSet is a command's flags on their own, as tests read them.
-func newFlagSet(c *command) *pflag.FlagSet {
-	fs := pflag.NewFlagSet(ProgramName+" "+c.Name, pflag.ContinueOnError)
-	fs.SortFlags = false
-	return fs
 }

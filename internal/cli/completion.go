@@ -50,7 +50,8 @@ const completionNeeds = `What each shell needs:
         in a directory of $fpath, named _` + ProgramName + `.
   fish  fish 3 or later; the script in ~/.config/fish/completions/.`
 
-func newCompletionCommand(c *CLI) *command {
+// NewCmdCompletion is completion: cobra's shell scripts, made safe.
+func NewCmdCompletion(c *CLI) *command {
 	return &command{
 		Name:  "completion",
 		Args:  strings.Join(shellNames(), "|"),
@@ -66,21 +67,36 @@ binary itself, so it stays right when the binary changes.`,
 		More:      completionNeeds,
 		Exits:     exits(exitSuccess, "printed", exitUsage, ""),
 		ArgValues: shellNames(),
-		Setup: func(*pflag.FlagSet) func(IO, []string) error {
-			return func(io IO, args []string) error {
-				if len(args) != 1 {
-					return usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
-				}
-				for _, s := range shells {
-					if s.name == args[0] {
-						return s.gen(c.tree, io.Stdout)
-					}
-				}
-				return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
-			}
-		},
+		Options:   func(*pflag.FlagSet) options { return &completionOptions{cli: c} },
 	}
 }
+
+// completionOptions are completion's: the shell, and the program whose
+// tree the script completes.
+type completionOptions struct {
+	cli   *CLI
+	shell int // index in shells
+}
+
+// Complete takes the one shell.
+func (o *completionOptions) Complete(_ IO, args []string) error {
+	if len(args) != 1 {
+		return usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
+	}
+	for i, s := range shells {
+		if s.name == args[0] {
+			o.shell = i
+			return nil
+		}
+	}
+	return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
+}
+
+// Validate has nothing to refuse that Complete did not.
+func (o *completionOptions) Validate() error { return nil }
+
+// Run writes the shell's script, generated from the tree Main runs.
+func (o *completionOptions) Run(io IO) error { return shells[o.shell].gen(o.cli.tree, io.Stdout) }
 
 // flagValues are the values each flag of fs lists (markValues), by name.
 func flagValues(fs *pflag.FlagSet) map[string][]string {

@@ -52,7 +52,7 @@ func TestSharedFlags(t *testing.T) {
 				t.Fatalf("command %s is not in sharedFlagTable: add which shared flags it takes", cmd.Name)
 			}
 			fs := newFlagSet(cmd)
-			cmd.Setup(fs)
+			cmd.Options(fs)
 			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
@@ -97,7 +97,7 @@ func TestRootHelpPerCommand(t *testing.T) {
 	var places []string
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		f := fs.Lookup("root")
 		if f == nil {
 			continue

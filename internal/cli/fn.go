@@ -8,7 +8,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func newFnCommand() *command {
+// NewCmdFn is fn: the binary as a KRM function.
+func NewCmdFn() *command {
 	return &command{
 		Name:  "fn",
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
@@ -22,17 +23,27 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml" + needs("a ResourceList in resourcelist.yaml"),
 		},
-		Exits: exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			return func(io IO, args []string) error {
-				if len(args) > 0 {
-					return usagef("fn takes no arguments; it reads a ResourceList on stdin")
-				}
-				return dispatch.Run(io.Stdin, io.Stdout, io.Getenv)
-			}
-		},
+		Exits:   exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
+		Options: func(*pflag.FlagSet) options { return &fnOptions{} },
 	}
 }
+
+// fnOptions are fn's: it takes no flags and no arguments.
+type fnOptions struct{}
+
+// Complete refuses arguments: the ResourceList comes on stdin.
+func (*fnOptions) Complete(_ IO, args []string) error {
+	if len(args) > 0 {
+		return usagef("fn takes no arguments; it reads a ResourceList on stdin")
+	}
+	return nil
+}
+
+// Validate has nothing to refuse.
+func (*fnOptions) Validate() error { return nil }
+
+// Run runs the function the ResourceList's functionConfig names.
+func (*fnOptions) Run(io IO) error { return dispatch.Run(io.Stdin, io.Stdout, io.Getenv) }
 
 // legacyPlugin answers when kustomize runs the binary as a legacy exec plugin:
 // kustomize finds it at $KUSTOMIZE_PLUGIN_HOME/<group>/<version>/<kind>/<Kind>

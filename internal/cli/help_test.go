@@ -61,7 +61,7 @@ func TestHelpExamplesParse(t *testing.T) {
 			}
 			args := strings.Fields(strings.ReplaceAll(shellSyntax.ReplaceAllString(call, ""), `"`, ""))
 			fs := newFlagSet(cmd)
-			cmd.Setup(fs)
+			cmd.Options(fs)
 			if err := fs.Parse(args); err != nil {
 				t.Errorf("%s: example %q: %v", cmd.Name, ex, err)
 			}

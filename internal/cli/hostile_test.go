@@ -155,7 +155,7 @@ func hostileCommands() []hostileCommand {
 	var out []hostileCommand
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		var b bytes.Buffer
 		printCommandHelp(&b, cmd, fs, helpWidthMax)
 		out = append(out, hostileCommand{cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})

@@ -23,7 +23,8 @@ check takes it; without one, ports builds the default overlay (` + kustbuild.Def
 --output nftables, iptables, firewalld or a cloud format writes the rules
 instead, from the node network (--from); see docs/firewall.md.`
 
-func newPortsCommand() *command {
+// NewCmdPorts is ports: what the network must allow for a bundle.
+func NewCmdPorts() *command {
 	return &command{
 		Name:  "ports",
 		Args:  sourceArgs,
@@ -37,44 +38,60 @@ func newPortsCommand() *command {
 		Exits: exits(exitSuccess, "printed", exitFailure, "the bundle cannot be read, or a rule format refuses what it holds",
 			exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"),
 		Sources: 1,
-		Setup:   setupPorts,
+		Options: newPortsOptions,
 	}
 }
 
-func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts kustbuild.Options
-	var rf ruleFlags
-	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
-	imageFlag(fs, &opts.Image, &opts.Pin, "when building")
-	proxyVersionFlag(fs, &opts.ProxyVersion)
-	format := outputFlag(fs, append([]output.Format{output.Text, output.JSON}, output.FromNames(firewall.Formats()...)...)...)
-	rf.register(fs)
-	return func(io IO, args []string) error {
-		if len(args) > 1 {
-			return usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
-		}
-		ruleOpts, err := rf.options(string(format.Format()))
-		if err != nil {
-			return err
-		}
-		target := kustbuild.DefaultOverlay
-		if len(args) == 1 {
-			target = args[0]
-		}
-		opts.Getenv = io.Getenv
-		if err := missingBootstrapIP(target, opts); err != nil {
-			return err
-		}
-		label, b, err := loadForPorts(io, target, opts)
-		if err != nil {
-			return err
-		}
-		rep, err := netreq.Requirements(label, b)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		return output.Write(io.Stdout, format.Format(), portsReport{Report: rep, bundle: b, rules: ruleOpts})
+// portsOptions are ports' flags and its bundle argument.
+type portsOptions struct {
+	build    kustbuild.Options
+	rules    ruleFlags
+	format   *output.Choice
+	ruleOpts firewall.Options
+	target   string
+}
+
+func newPortsOptions(fs *pflag.FlagSet) options {
+	o := &portsOptions{}
+	bootstrapIPFlag(fs, &o.build.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
+	imageFlag(fs, &o.build.Image, &o.build.Pin, "when building")
+	proxyVersionFlag(fs, &o.build.ProxyVersion)
+	o.format = outputFlag(fs, append([]output.Format{output.Text, output.JSON}, output.FromNames(firewall.Formats()...)...)...)
+	o.rules.register(fs)
+	return o
+}
+
+// Complete takes the bundle (the default overlay without one), the rule
+// format's options and the environment.
+func (o *portsOptions) Complete(io IO, args []string) (err error) {
+	if len(args) > 1 {
+		return usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
+	if o.ruleOpts, err = o.rules.options(string(o.format.Format())); err != nil {
+		return err
+	}
+	o.target = kustbuild.DefaultOverlay
+	if len(args) == 1 {
+		o.target = args[0]
+	}
+	o.build.Getenv = io.Getenv
+	return nil
+}
+
+// Validate refuses a build that names no bootstrap IP anywhere.
+func (o *portsOptions) Validate() error { return missingBootstrapIP(o.target, o.build) }
+
+// Run reads the bundle and prints what the network must allow.
+func (o *portsOptions) Run(io IO) error {
+	label, b, err := loadForPorts(io, o.target, o.build)
+	if err != nil {
+		return err
+	}
+	rep, err := netreq.Requirements(label, b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	return output.Write(io.Stdout, o.format.Format(), portsReport{Report: rep, bundle: b, rules: o.ruleOpts})
 }
 
 func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {

@@ -111,10 +111,10 @@ func printVersion(io IO, linked string, format output.Format) error {
 	return output.Write(io.Stdout, format, buildInfoFrom(linked, bi))
 }
 
-// newVersionCommand prints linked, the version cmd/konnectivity-bundle was
+// NewCmdVersion is version; it prints linked, the version cmd/konnectivity-bundle was
 // stamped with at link time, or what versionFrom falls back to, and the
 // revision Go's build info holds.
-func newVersionCommand(linked string) *command {
+func NewCmdVersion(linked string) *command {
 	return &command{
 		Name:  "version",
 		Short: "Print the version of konnectivity-bundle",
@@ -124,14 +124,28 @@ build with neither); then the VCS revision Go's build info holds, when it
 holds one. ` + ProgramName + ` --version prints the same.`,
 		Examples: []string{ProgramName + " version", ProgramName + " version -o json"},
 		Exits:    exits(exitSuccess, "printed", exitUsage, ""),
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			format := outputFlag(fs, output.Text, output.JSON)
-			return func(io IO, args []string) error {
-				if len(args) > 0 {
-					return usagef("version takes no arguments")
-				}
-				return printVersion(io, linked, format.Format())
-			}
+		Options: func(fs *pflag.FlagSet) options {
+			return &versionOptions{linked: linked, format: outputFlag(fs, output.Text, output.JSON)}
 		},
 	}
 }
+
+// versionOptions are version's: the link-time version and the format.
+type versionOptions struct {
+	linked string
+	format *output.Choice
+}
+
+// Complete refuses arguments.
+func (o *versionOptions) Complete(_ IO, args []string) error {
+	if len(args) > 0 {
+		return usagef("version takes no arguments")
+	}
+	return nil
+}
+
+// Validate has nothing to refuse.
+func (o *versionOptions) Validate() error { return nil }
+
+// Run prints the version.
+func (o *versionOptions) Run(io IO) error { return printVersion(io, o.linked, o.format.Format()) }
