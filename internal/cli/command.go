@@ -31,6 +31,11 @@ type command struct {
 	Exits []exitLine
 	// After follows the exit codes in --help.
 	After string
+	// Reads is what the command reads from outside, which the hostile
+	// suites (hostile_test.go) feed a hostile peer of each kind.
+	Reads reads
+	// Writes is what the command changes besides its stdout and stderr.
+	Writes writes
 	// Sources is how many bundle arguments (an overlay name, a directory,
 	// a file) the command takes; completion offers the overlay names there.
 	Sources int
@@ -45,6 +50,38 @@ type command struct {
 	// of the command, which runCommand completes, validates and runs.
 	Options func(fs *pflag.FlagSet) options
 }
+
+// reads is what a command reads from outside: an endpoint (the
+// kube-apiserver through --kubeconfig, the rendered server's ports and
+// socket under --root), an input stream (a FILE or - argument, standard
+// input), or neither, and then what it reads instead.
+type reads struct {
+	Endpoint bool
+	Input    bool
+	// Unusable is the code the command exits with when the endpoint or
+	// input never answers usably, one of its Exits.
+	Unusable int
+	// BadKubeconfig is the code for a kubeconfig it cannot use (with
+	// --kubeconfig), one of its Exits.
+	BadKubeconfig int
+	// Instead says what a command that reads neither reads.
+	Instead string
+}
+
+// writes is what a command changes besides its stdout and stderr.
+type writes int
+
+const (
+	// writesNothing: stdout and stderr only (and --gather's directory,
+	// each file atomically).
+	writesNothing writes = iota
+	// writesBeneathDir: files beneath a directory the user names (certs
+	// --dir), under the root's lock: --root defaults to /.
+	writesBeneathDir
+	// writesHost: host paths the command picks itself under --root
+	// (render, teardown): --root is required (rootPlaces).
+	writesHost
+)
 
 // options is a command's Options, as kubectl's commands have them: cobra
 // reads the flags into it, then runCommand calls each method in turn.

@@ -23,6 +23,7 @@ are errors.`,
 			ProgramName + " detect-ip",
 			ProgramName + " detect-ip --family ipv6 --verbose",
 		},
+		Reads: reads{Instead: "asks the kernel for a route; no endpoint, no stream"},
 		Exits: exits(exitSuccess, "printed", exitFailure, "no usable address", exitUsage, ""),
 		Options: func(fs *pflag.FlagSet) options {
 			o := &detectIPOptions{routes: routes}

@@ -9,7 +9,7 @@ import (
 
 // sharedFlagUse is which of the shared flags a command takes and how.
 type sharedFlagUse struct {
-	root        string   // "": no --root; "reads" (default /) or "places" (required)
+	root        bool     // takes --root; required exactly when the command writes the host (command.Writes)
 	output      []string // --output formats, the first the default; nil: no --output
 	bootstrapIP bool
 	image       bool
@@ -21,7 +21,7 @@ type sharedFlagUse struct {
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
 var sharedFlagTable = map[string]sharedFlagUse{
 	"build":      {bootstrapIP: true, image: true, quiet: true},
-	"certs":      {root: "reads", bootstrapIP: true},
+	"certs":      {root: true, bootstrapIP: true},
 	"completion": {},
 	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true, quiet: true},
 	"detect-ip":  {},
@@ -29,13 +29,13 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"fn":         {},
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
-	"probe":         {root: "reads", output: []string{"text", "json"}, kubeconfig: true},
-	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true},
-	"status":        {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
-	"teardown":      {root: "places", gather: true, quiet: true, kubeconfig: true},
+	"probe":         {root: true, output: []string{"text", "json"}, kubeconfig: true},
+	"render":        {root: true, bootstrapIP: true, image: true, quiet: true},
+	"status":        {root: true, output: []string{"text", "json"}, gather: true, kubeconfig: true},
+	"teardown":      {root: true, gather: true, quiet: true, kubeconfig: true},
 	"version":       {output: []string{"text", "json"}},
 	"proxy-version": {},
-	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
+	"wait":          {root: true, output: []string{"text", "json"}, gather: true, kubeconfig: true},
 }
 
 var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather", "quiet", "kubeconfig"}
@@ -53,7 +53,7 @@ func TestSharedFlags(t *testing.T) {
 			}
 			fs := newFlagSet(cmd)
 			cmd.Options(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
+			has := map[string]bool{"root": want.root, "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {
@@ -65,7 +65,11 @@ func TestSharedFlags(t *testing.T) {
 					t.Errorf("--%s is declared by the command itself; use the helper in flags.go", name)
 				}
 			}
-			checkRootFlag(t, fs.Lookup("root"), want.root)
+			use := "reads"
+			if cmd.Writes == writesHost {
+				use = "places"
+			}
+			checkRootFlag(t, fs.Lookup("root"), use)
 			checkOutputFlag(t, fs.Lookup("output"), want.output)
 			if f := fs.Lookup("bootstrap-ip"); f != nil && !strings.HasPrefix(f.Usage, "the bootstrap node's IP that agents dial") {
 				t.Errorf("--bootstrap-ip help %q does not start with the shared text", f.Usage)
@@ -171,7 +175,7 @@ func TestSharedFlagErrors(t *testing.T) {
 				bad{[]string{"--bootstrap-ip", "192.0.2.10/24"}, `for "--bootstrap-ip" flag: "192.0.2.10/24" is not an IP address`, valueExit},
 				bad{[]string{"--bootstrap-ip", "fe80::1%eth0"}, `for "--bootstrap-ip" flag: "fe80::1%eth0" has a zone`, valueExit})
 		}
-		if use.root == "places" {
+		if cmd.Writes == writesHost {
 			cases = append(cases, bad{nil, "--root is required", 2}, bad{[]string{"--root", ""}, "--root is required", 2})
 		}
 		for _, tc := range cases {

@@ -23,6 +23,7 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml" + needs("a ResourceList in resourcelist.yaml"),
 		},
+		Reads:   reads{Input: true, Unusable: exitFailure},
 		Exits:   exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
 		Options: func(*pflag.FlagSet) options { return &fnOptions{} },
 	}

@@ -30,6 +30,7 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -" + needs("podman and an IMAGE"),
 			ProgramName + " proxy-version --list",
 		},
+		Reads: reads{Input: true, Unusable: exitFailure},
 		Exits: exits(exitSuccess, "printed", exitFailure, "the input does not tell", exitUsage, ""),
 		Options: func(fs *pflag.FlagSet) options {
 			o := &proxyVersionOptions{}

@@ -33,7 +33,9 @@ func NewCmdRender() *command {
 			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage + needs("root on the bootstrap node"),
 			ProgramName + " render ipv4 --root ./root --bootstrap-ip 192.0.2.10 --image " + exampleImage + " --dry-run",
 		},
-		Exits: tableExits("render"),
+		Reads:  reads{Instead: "builds an overlay and writes under --root; no endpoint, no stream"},
+		Writes: writesHost,
+		Exits:  tableExits("render"),
 		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 render, teardown, certs or status finishes or undoes what it left.`,

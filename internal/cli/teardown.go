@@ -35,7 +35,9 @@ func NewCmdTeardown() *command {
 			ProgramName + " teardown --root / --kubeconfig /opt/openshift/auth/kubeconfig" + needs("root on the bootstrap node"),
 			ProgramName + " teardown --root ./root --quiet",
 		},
-		Exits: tableExits("teardown"),
+		Reads:  reads{Endpoint: true, Unusable: exitSuccess, BadKubeconfig: exitFailure},
+		Writes: writesHost,
+		Exits:  tableExits("teardown"),
 		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`,

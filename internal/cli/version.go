@@ -123,6 +123,7 @@ version the Go toolchain recorded from version control, else "unknown" (a
 build with neither); then the VCS revision Go's build info holds, when it
 holds one. ` + ProgramName + ` --version prints the same.`,
 		Examples: []string{ProgramName + " version", ProgramName + " version -o json"},
+		Reads:    reads{Instead: "prints its version"},
 		Exits:    exits(exitSuccess, "printed", exitUsage, ""),
 		Options: func(fs *pflag.FlagSet) options {
 			return &versionOptions{linked: linked, format: outputFlag(fs, output.Text, output.JSON)}
