@@ -12,8 +12,9 @@ import (
 )
 
 // TestHelpLayout: every command's --help says what it does in a few lines,
-// then one to three examples, then its flags, then how it exits (version
-// only prints), in that order; the long explanations are in the docs.
+// then one to three examples, then its flags, then how it exits under the
+// one heading "Exit codes:", in that order; the long explanations are in
+// the docs.
 func TestHelpLayout(t *testing.T) {
 	for _, cmd := range New(Config{}).commands {
 		t.Run(cmd.Name, func(t *testing.T) {
@@ -27,10 +28,7 @@ func TestHelpLayout(t *testing.T) {
 			if n := len(cmd.Examples); n < 1 || n > 3 {
 				t.Errorf("%d examples, want 1 to 3", n)
 			}
-			order := []string{"\nUsage:\n", "\nExamples:\n", "\nFlags:\n", "\nExit "}
-			if cmd.Name == "version" {
-				order = order[:3]
-			}
+			order := []string{"\nUsage:\n", "\nExamples:\n", "\nFlags:\n", "\nExit codes:\n"}
 			at := 0
 			for _, heading := range order {
 				i := strings.Index(help[at:], heading)
@@ -119,6 +117,45 @@ func TestHelpExamplesRun(t *testing.T) {
 					t.Errorf("%q: exit %d (%v)\n%s", ex, code, err, out)
 				}
 			})
+		}
+	}
+}
+
+// TestHelpFitsTheWidth: off a terminal every --help wraps to helpWidthMax
+// columns, the shared flags' long texts included; an example is a command
+// line to copy, which stays whole.
+func TestHelpFitsTheWidth(t *testing.T) {
+	for _, cmd := range New(Config{}).commands {
+		_, help, _ := runCLI(t, "", cmd.Name, "--help")
+		examples := map[string]bool{}
+		for _, ex := range cmd.Examples {
+			examples["  "+ex] = true
+		}
+		for _, line := range strings.Split(help, "\n") {
+			if len(line) > helpWidthMax && !examples[line] {
+				t.Errorf("%s --help has a line of %d columns, over %d: %q", cmd.Name, len(line), helpWidthMax, line)
+			}
+		}
+	}
+}
+
+// TestCompletionHelpSaysWhatEachShellNeeds: completion's --help names every
+// shell it writes a script for with what that shell needs, and bash's
+// bash-completion package, whose _get_comp_words_by_ref the script calls.
+func TestCompletionHelpSaysWhatEachShellNeeds(t *testing.T) {
+	_, help, _ := runCLI(t, "", "completion", "--help")
+	_, needs, ok := strings.Cut(help, "What each shell needs:\n")
+	if !ok {
+		t.Fatalf("completion --help says nothing of what each shell needs:\n%s", help)
+	}
+	for _, s := range shellNames() {
+		if !strings.Contains(needs, "\n  "+s+" ") && !strings.HasPrefix(needs, "  "+s+" ") {
+			t.Errorf("completion --help does not say what %s needs:\n%s", s, needs)
+		}
+	}
+	for _, want := range []string{"bash-completion", "_get_comp_words_by_ref"} {
+		if !strings.Contains(needs, want) {
+			t.Errorf("completion --help does not name %s:\n%s", want, needs)
 		}
 	}
 }
