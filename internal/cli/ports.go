@@ -92,7 +92,7 @@ func (o *portsOptions) Run(io IO) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w", label, err)
 	}
-	return output.Write(io.Stdout, o.format.Format(), portsReport{Report: rep, bundle: b, rules: o.ruleOpts})
+	return output.Write(io.Stdout, o.format.Format(), netreq.Printed{Report: rep, Rules: o.ruleOpts, Refused: ruleInputFindings(b)})
 }
 
 func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {

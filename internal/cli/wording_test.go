@@ -27,7 +27,6 @@ var cliPrints = map[string]string{
 	"signals.watch":           "the note a second signal gives: the CLI catches signals",
 	"signals.first":           "the note the first signal gives: the CLI catches signals",
 	"teardownExit":            "an error that does not decide teardown's exit, said as a warning",
-	"printUsage":              "the blank line between a command's lines and the usage table it joins to them",
 	"buildOptions.Run":        "a bare value: the bundle built",
 	"detectIPOptions.Run":     "bare values: the address, and with -v bootstrapip's word for where it came from",
 	"proxyVersionOptions.Run": "bare values: a version's name, or every name",
