@@ -1,6 +1,7 @@
-// Package cli holds the konnectivity-bundle commands and their dispatcher.
-// Each command lives in its own file with a constructor (newBuildCommand,
-// ...); New lists them all, so every command is in one list and a test
+// Package cli holds the konnectivity-bundle commands, run by cobra. Each
+// command lives in its own file: a constructor (NewCmdBuild, ...) that
+// declares its help and traits, and its Options with Complete, Validate
+// and Run; New lists them all, so every command is in one list and a test
 // builds the whole program without package state.
 package cli
 
