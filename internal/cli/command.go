@@ -58,6 +58,9 @@ type command struct {
 type reads struct {
 	Endpoint bool
 	Input    bool
+	// RenderedRoot: it reads a root render wrote (its state file, the
+	// files it records, the server's socket), confined to the root.
+	RenderedRoot bool
 	// Unusable is the code the command exits with when the endpoint or
 	// input never answers usably, one of its Exits.
 	Unusable int

@@ -35,7 +35,7 @@ func NewCmdPorts() *command {
 			ProgramName + " ports / -o nftables --from 10.0.0.0/16" + needs("the bootstrap node, after render"),
 			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p" + needs("the bootstrap node, after render"),
 		},
-		Reads: reads{Input: true, Unusable: exitFailure},
+		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitFailure},
 		Exits: exits(exitSuccess, "printed", exitFailure, "the bundle cannot be read, or a rule format refuses what it holds",
 			exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"),
 		Sources: 1,

@@ -31,7 +31,7 @@ func NewCmdStatus() *command {
 			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node"),
 			ProgramName + " status --root ./root -o json" + needs("a root render wrote, with its server running"),
 		},
-		Reads:   reads{Endpoint: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Reads:   reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
 		Exits:   tableExits("status"),
 		Options: newStatusOptions,
 	}

@@ -34,7 +34,7 @@ func NewCmdWait() *command {
 			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node's cluster"),
 		},
 		More:  "The causes, in the order the gate meets them:\n" + waitCauses(),
-		Reads: reads{Endpoint: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Reads: reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
 		Exits: tableExits("wait"),
 		Overrun: func(fs *pflag.FlagSet) time.Duration {
 			dial, _ := fs.GetDuration("dial-timeout")
