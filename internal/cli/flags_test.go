@@ -70,6 +70,9 @@ func TestSharedFlags(t *testing.T) {
 				use = "places"
 			}
 			checkRootFlag(t, fs.Lookup("root"), use)
+			if locks := fs.Lookup("lock-timeout") != nil; locks != (cmd.Writes != writesNothing) {
+				t.Errorf("--lock-timeout declared %v, but the command writes %v: the commands that change the host (command.Writes) share the root's lock, and only they", locks, cmd.Writes)
+			}
 			checkOutputFlag(t, fs.Lookup("output"), want.output)
 			if f := fs.Lookup("bootstrap-ip"); f != nil && !strings.HasPrefix(f.Usage, "the bootstrap node's IP that agents dial") {
 				t.Errorf("--bootstrap-ip help %q does not start with the shared text", f.Usage)
