@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -99,13 +100,16 @@ type options interface {
 	Run(io IO) error
 }
 
-// newCobraCommand is spec as cobra runs it, writing to io. Flags keep the
-// order the command declares them, then -h/--help; a flag problem is a
-// usage error (flagErrorFunc); the run goes through runCommand.
-func (c *CLI) newCobraCommand(spec *command, io IO) *cobra.Command {
+// newCobraCommand is spec as cobra runs it, writing to io, its help
+// wrapped to width. Flags keep the order the command declares them, then
+// -h/--help; the run goes through runCommand.
+func (c *CLI) newCobraCommand(spec *command, io IO, width int) *cobra.Command {
 	cc := &cobra.Command{
-		Use:               spec.Name,
+		Use:               strings.TrimSpace(spec.Name + " [flags] " + spec.Args),
 		Short:             spec.Short,
+		Long:              strings.TrimSpace(spec.Long),
+		Example:           examplesText(spec),
+		Annotations:       helpAnnotations(spec, width),
 		Args:              cobra.ArbitraryArgs,
 		ValidArgsFunction: argCompletion(spec),
 		SilenceErrors:     true,

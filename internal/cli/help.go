@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"os"
 	"strings"
 
-	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 	"golang.org/x/term"
 )
 
@@ -27,50 +24,64 @@ func helpWidthOf(w io.Writer) int {
 	return helpWidthMax
 }
 
-// printOverview is the program's own --help: what it is, and its
-// commands as cobra lists them (the help command aside).
-func (c *CLI) printOverview(w io.Writer, root *cobra.Command) {
-	fmt.Fprintf(w, "%s generates everything an OpenShift bootstrap node needs to run a\n", ProgramName)
-	fmt.Fprintf(w, "Konnectivity tunnel, puts it on the host, checks it and removes it again.\n\n")
-	fmt.Fprintf(w, "Usage:\n  %s COMMAND [flags] [args]\n\nCommands:\n", ProgramName)
-	var cmds []*cobra.Command
-	width := 0
-	for _, cmd := range root.Commands() {
-		if cmd.IsAvailableCommand() {
-			cmds = append(cmds, cmd)
-			width = max(width, len(cmd.Name()))
-		}
-	}
-	for _, cmd := range cmds {
-		fmt.Fprintf(w, "  %-*s  %s\n", width, cmd.Name(), cmd.Short)
-	}
-	fmt.Fprintf(w, "\nRun '%s COMMAND --help' for a command's flags, '%s --version' for the version.\n", ProgramName, ProgramName)
-}
-
 // exampleImage is the image reference the help's examples use.
 const exampleImage = "quay.io/openshift/origin-apiserver-network-proxy:4.20"
 
-// printCommandHelp writes a command's --help in the order a reader wants
-// it: what it does and how it is called, then its flags, then what it
-// exits with and anything too long to come first; wrapped to width.
-func printCommandHelp(w io.Writer, c *command, fs *pflag.FlagSet, width int) {
-	fmt.Fprintf(w, "%s\n\nUsage:\n  %s\n", c.Short, strings.TrimSpace(fmt.Sprintf("%s %s [flags] %s", ProgramName, c.Name, c.Args)))
-	if c.Long != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.Long))
+// helpTemplate is every --help, cobra's template in this project's layout.
+// The program's own: what it is, and its commands as cobra lists them
+// (the help command aside). A command's, in the order a reader wants it:
+// what it does and how it is called, its examples, its flags, then
+// anything too long to come first and what it exits with (the
+// annotations newCobraCommand sets). %d is the width the flags wrap to.
+const helpTemplate = `{{if not .HasParent}}` + ProgramName + ` generates everything an OpenShift bootstrap node needs to run a
+Konnectivity tunnel, puts it on the host, checks it and removes it again.
+
+Usage:
+  ` + ProgramName + ` COMMAND [flags] [args]
+
+Commands:
+{{range .Commands}}{{if .IsAvailableCommand}}  {{rpad .Name .NamePadding}}  {{.Short}}
+{{end}}{{end}}
+Run '` + ProgramName + ` COMMAND --help' for a command's flags, '` + ProgramName + ` --version' for the version.
+{{else}}{{.Short}}
+
+Usage:
+  {{.UseLine}}
+{{with .Long}}
+{{.}}
+{{end}}{{with .Example}}
+Examples:
+{{.}}
+{{end}}
+Flags:
+{{.Flags.FlagUsagesWrapped %d}}{{with index .Annotations "more"}}
+{{.}}
+{{end}}{{with index .Annotations "exits"}}
+{{.}}
+{{end}}{{with index .Annotations "after"}}{{.}}
+{{end}}{{end}}`
+
+// usageTemplate is what cobra prints where it would print a usage: where
+// the help is.
+const usageTemplate = `Run '{{.CommandPath}} --help' for usage.
+`
+
+// helpAnnotations are spec's help texts that cobra's command has no field
+// for, as helpTemplate reads them, wrapped to width.
+func helpAnnotations(spec *command, width int) map[string]string {
+	a := map[string]string{"more": strings.TrimSpace(spec.More), "after": strings.TrimSpace(spec.After)}
+	if len(spec.Exits) > 0 {
+		a["exits"] = exitHelp(spec.Exits, width)
 	}
-	if len(c.Examples) > 0 {
-		fmt.Fprintf(w, "\nExamples:\n  %s\n", strings.Join(c.Examples, "\n  "))
+	return a
+}
+
+// examplesText is spec's examples as --help indents them.
+func examplesText(spec *command) string {
+	if len(spec.Examples) == 0 {
+		return ""
 	}
-	fmt.Fprintf(w, "\nFlags:\n%s", fs.FlagUsagesWrapped(width))
-	if c.More != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.More))
-	}
-	if len(c.Exits) > 0 {
-		fmt.Fprintf(w, "\n%s\n", exitHelp(c.Exits, width))
-	}
-	if c.After != "" {
-		fmt.Fprintf(w, "%s\n", strings.TrimSpace(c.After))
-	}
+	return "  " + strings.Join(spec.Examples, "\n  ")
 }
 
 // wrap breaks text into lines of at most width characters at spaces; a

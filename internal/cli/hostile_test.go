@@ -164,7 +164,7 @@ func hostileCommands() []hostileCommand {
 		fs := newFlagSet(cmd)
 		cmd.Options(fs)
 		var b bytes.Buffer
-		printCommandHelp(&b, cmd, fs, helpWidthMax)
+		New(Config{}).Main([]string{ProgramName, cmd.Name, "--help"}, IO{Stdout: &b, Stderr: &b})
 		out = append(out, hostileCommand{cmd, cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})
 	}
 	return out

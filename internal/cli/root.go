@@ -16,8 +16,8 @@ const echoMax = 80
 
 // root is the program as cobra runs it, writing to io; args are the words
 // it is given (an unknown flag's hint quotes its value from them). cobra
-// finds the command, reads its flags, and answers help; the project's
-// layout is printed by help (help.go), a flag problem is a usage error
+// finds the command, reads its flags, and answers help in the project's
+// layout (helpTemplate), a flag problem is a usage error
 // (flagErrorFunc), and a command cobra does not find is answered with
 // cobra's suggestions (unknownCommand).
 func (c *CLI) root(io IO, args []string) *cobra.Command {
@@ -33,8 +33,13 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 			switch {
 			case version && len(words) == 0:
 				return printVersion(io, c.version, "text")
-			case len(words) == 0:
-				c.printOverview(io.Stderr, root)
+			case len(words) == 0: // the overview, but on stderr: nothing was asked
+				root.SetOut(io.Stderr)
+				err := root.Help()
+				root.SetOut(io.Stdout)
+				if err != nil {
+					return err
+				}
 				return &exitError{Code: exitUsage}
 			}
 			unknownCommand(io.Stderr, root, words[0])
@@ -47,19 +52,15 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 	root.SetErr(io.Stderr)
 	root.Flags().BoolVar(&version, "version", false, "print the version, as the version command does")
 	root.Flags().BoolP("help", "h", false, "show this help")
+	width := helpWidthOf(io.Stdout)
+	root.SetHelpTemplate(fmt.Sprintf(helpTemplate, width))
+	root.SetUsageTemplate(usageTemplate)
 	specs := map[*cobra.Command]*command{}
 	for _, spec := range c.commands {
-		cc := c.newCobraCommand(spec, io)
+		cc := c.newCobraCommand(spec, io, width)
 		specs[cc] = spec
 		root.AddCommand(cc)
 	}
-	root.SetHelpFunc(func(cc *cobra.Command, _ []string) {
-		if spec, ok := specs[cc]; ok {
-			printCommandHelp(cc.OutOrStdout(), spec, cc.Flags(), helpWidthOf(io.Stdout))
-			return
-		}
-		c.printOverview(cc.OutOrStdout(), root)
-	})
 	root.SetFlagErrorFunc(func(cc *cobra.Command, err error) error {
 		return flagError(err, c.flagHint(specs[cc], cc, args))
 	})

@@ -18,8 +18,6 @@ var cliPrints = map[string]string{
 	"exitCode":                "a failed command's error, the one place errors are said",
 	"unknownCommand":          "an unknown command, a usage error, with cobra's suggestions",
 	"CLI.Main":                "an error of a completion request",
-	"CLI.printOverview":       "--help without a command: the CLI's own text",
-	"printCommandHelp":        "a command's --help: the CLI's own text",
 	"withCobraStderr":         "that completion's messages could not be caught",
 	"cobraMessages":           "cobra's completion messages, each escaped on one line",
 	"noEval":                  "the completion script: cobra's, with the lines that evaluated the command line replaced",
