@@ -26,7 +26,7 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 			ProgramName + " build ./my-overlay > bundle.yaml" + needs("your kustomization in ./my-overlay"),
 		},
 		Reads:   reads{Instead: "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream"},
-		Exits:   exits(exitSuccess, "success", exitFailure, "build or config error", exitUsage, ""),
+		Exits:   []exitLine{{exitSuccess, "success"}, {exitFailure, "build or config error"}, usageExit},
 		Sources: 1,
 		Options: newBuildOptions,
 	}

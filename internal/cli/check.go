@@ -32,8 +32,11 @@ message (fix: ...); --quiet leaves out info findings and the ok line.`,
 			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity" + needs("the bootstrap node, after render"),
 		},
 		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
-		Exits: exits(exitSuccess, "no error findings (warnings allowed)", exitFailure, "at least one error finding",
-			exitUsage, "usage error, unreadable input or certificate directory, or a DIR that does not build"),
+		Exits: []exitLine{
+			{exitSuccess, "no error findings (warnings allowed)"},
+			{exitFailure, "at least one error finding"},
+			{exitUsage, "usage error, unreadable input or certificate directory, or a DIR that does not build"},
+		},
 		Sources: 1,
 		Options: newCheckOptions,
 	}

@@ -66,7 +66,7 @@ binary itself, so it stays right when the binary changes.`,
 		},
 		More:      completionNeeds,
 		Reads:     reads{Instead: "prints a completion script for the shell it names; the script runs this binary later, which reads nothing at completion beyond the overlay names it embeds"},
-		Exits:     exits(exitSuccess, "printed", exitUsage, ""),
+		Exits:     []exitLine{{exitSuccess, "printed"}, usageExit},
 		ArgValues: shellNames(),
 		Options:   func(*pflag.FlagSet) options { return &completionOptions{cli: c} },
 	}

@@ -24,7 +24,7 @@ are errors.`,
 			ProgramName + " detect-ip --family ipv6 --verbose",
 		},
 		Reads: reads{Instead: "asks the kernel for a route; no endpoint, no stream"},
-		Exits: exits(exitSuccess, "printed", exitFailure, "no usable address", exitUsage, ""),
+		Exits: []exitLine{{exitSuccess, "printed"}, {exitFailure, "no usable address"}, usageExit},
 		Options: func(fs *pflag.FlagSet) options {
 			o := &detectIPOptions{routes: routes}
 			fs.StringVar(&o.familyName, "family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")

@@ -36,8 +36,12 @@ func NewCmdDiff() *command {
 			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 -o markdown" + needs("the bootstrap node, after render"),
 			ProgramName + " diff old.yaml new.yaml" + needs("two bundles, old.yaml and new.yaml"),
 		},
-		Reads:   reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
-		Exits:   exits(exitSuccess, "no differences (like diff(1))", exitFailure, "differences", exitUsage, "an error: a usage error, or a side that cannot be read or built"),
+		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
+		Exits: []exitLine{
+			{exitSuccess, "no differences (like diff(1))"},
+			{exitFailure, "differences"},
+			{exitUsage, "an error: a usage error, or a side that cannot be read or built"},
+		},
 		Sources: 2,
 		Options: newDiffOptions,
 	}

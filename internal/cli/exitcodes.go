@@ -127,20 +127,8 @@ type exitLine struct {
 	Text string
 }
 
-// exits is the list of a command's exit codes that exitTable does not
-// cover: code, text, code, text... Code 2 is the usage error every
-// command shares, in the table's words when its text is "".
-func exits(pairs ...any) []exitLine {
-	var out []exitLine
-	for i := 0; i+1 < len(pairs); i += 2 {
-		code, text := pairs[i].(int), pairs[i+1].(string)
-		if code == exitUsage && text == "" {
-			text = exitTable[exitUsage].Name
-		}
-		out = append(out, exitLine{code, text})
-	}
-	return out
-}
+// usageExit is the usage error every command lists, in the table's words.
+var usageExit = exitLine{exitUsage, exitTable[exitUsage].Name}
 
 // tableExits are command's rows of exitTable, each its name and what it
 // says in that command.

@@ -23,8 +23,12 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
 			ProgramName + " fn < resourcelist.yaml" + needs("a ResourceList in resourcelist.yaml"),
 		},
-		Reads:   reads{Input: true, Unusable: exitFailure},
-		Exits:   exits(exitSuccess, "success", exitFailure, "any error result (each printed to stderr with its field path)", exitUsage, ""),
+		Reads: reads{Input: true, Unusable: exitFailure},
+		Exits: []exitLine{
+			{exitSuccess, "success"},
+			{exitFailure, "any error result (each printed to stderr with its field path)"},
+			usageExit,
+		},
 		Options: func(*pflag.FlagSet) options { return &fnOptions{} },
 	}
 }

@@ -36,8 +36,11 @@ func NewCmdPorts() *command {
 			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p" + needs("the bootstrap node, after render"),
 		},
 		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitFailure},
-		Exits: exits(exitSuccess, "printed", exitFailure, "the bundle cannot be read, or a rule format refuses what it holds",
-			exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"),
+		Exits: []exitLine{
+			{exitSuccess, "printed"},
+			{exitFailure, "the bundle cannot be read, or a rule format refuses what it holds"},
+			{exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"},
+		},
 		Sources: 1,
 		Options: newPortsOptions,
 	}

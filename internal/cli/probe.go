@@ -32,8 +32,12 @@ func NewCmdProbe() *command {
 			ProgramName + " probe https://172.30.12.34:443/" + needs("the bootstrap node's tunnel"),
 			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig" + needs("the bootstrap node's cluster"),
 		},
-		Reads:   reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
-		Exits:   exits(exitSuccess, "the target (every target) was reached", exitFailure, "it was not", exitUsage, ""),
+		Reads: reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Exits: []exitLine{
+			{exitSuccess, "the target (every target) was reached"},
+			{exitFailure, "it was not"},
+			usageExit,
+		},
 		Options: newProbeOptions,
 	}
 }

@@ -31,7 +31,7 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 			ProgramName + " proxy-version --list",
 		},
 		Reads: reads{Input: true, Unusable: exitFailure},
-		Exits: exits(exitSuccess, "printed", exitFailure, "the input does not tell", exitUsage, ""),
+		Exits: []exitLine{{exitSuccess, "printed"}, {exitFailure, "the input does not tell"}, usageExit},
 		Options: func(fs *pflag.FlagSet) options {
 			o := &proxyVersionOptions{}
 			fs.StringVar(&o.image, "from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")

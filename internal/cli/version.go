@@ -124,7 +124,7 @@ build with neither); then the VCS revision Go's build info holds, when it
 holds one. ` + ProgramName + ` --version prints the same.`,
 		Examples: []string{ProgramName + " version", ProgramName + " version -o json"},
 		Reads:    reads{Instead: "prints its version"},
-		Exits:    exits(exitSuccess, "printed", exitUsage, ""),
+		Exits:    []exitLine{{exitSuccess, "printed"}, usageExit},
 		Options: func(fs *pflag.FlagSet) options {
 			return &versionOptions{linked: linked, format: outputFlag(fs, output.Text, output.JSON)}
 		},
