@@ -95,7 +95,7 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 			continue
 		}
 		for _, v := range q[k] {
-			msg := proxyversion.IdentifierValueProblem(k, v)
+			msg := bundlemodel.IdentifierValueProblem(k, v)
 			if msg == "" {
 				continue
 			}
