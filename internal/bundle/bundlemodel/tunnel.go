@@ -56,7 +56,10 @@ func (b *Bundle) readTunnel() Tunnel {
 	}
 	if b.Agent != nil {
 		a := b.Agent
-		t.Host, t.HostField, t.Dials = a.Flags.Value(hostFlag), a.Flags.FieldOr(hostFlag, a.Field+".args"), a.Flags.ValueOr(hostFlag)
+		t.Host, t.HostField, t.Dials = a.Flags.Value(hostFlag), a.Flags.FieldOr(hostFlag, a.Field+".args"), a.Flags.Value(hostFlag)
+		if t.Dials == "" { // given empty or not at all, the binary's default
+			t.Dials = a.Flags.Binary.Default(hostFlag)
+		}
 		t.Addr, _ = bootstrapip.ParseAddr(t.Host)
 		t.Port, t.PortError = a.Port("proxy-server-port")
 	}
