@@ -38,7 +38,7 @@ func (s *session) agents() {
 			lastErr = fmt.Sprintf("%s: %s", u, describe(code, body, err))
 			continue
 		}
-		m, err := parseMetrics(body, s.root.Bundle.Target.Version)
+		m, err := parseMetrics(body, s.rep.Tunnel().Version)
 		if err != nil || !m.found() {
 			lastErr = fmt.Sprintf("%s has no agent count (%s{service_method=%q})", u, proxyversion.Newest.Metrics.AgentStreams, proxyversion.ConnectMethod)
 			if err != nil {
