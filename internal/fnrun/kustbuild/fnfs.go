@@ -4,12 +4,12 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/netip"
 	"path/filepath"
 	"strings"
 	"sync"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
@@ -34,9 +34,8 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv   func(string) string
-	ip       netip.Addr            // Options.BootstrapIP
+	ip       bootstrapip.Settled   // Options.Settled, else Options.BootstrapIP as given
 	version  *proxyversion.Version // Options.ProxyVersion
-	ipFrom   string                // Options.BootstrapIPFrom
 	specOnly bool                  // ReadSpec: stop at the first KonnectivityBundle config
 	overlay  string                // the target as messages name it
 
