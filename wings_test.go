@@ -26,7 +26,7 @@ var wingRules = []struct{ from, to, why string }{
 	{"functions/", "internal/fnrun/", "the functions are what fnrun runs, not the other way round"},
 	{"internal/proxyversion/", "internal/", "the version table is the ground floor: everything may read it, it reads nothing of ours"},
 	{"internal/bundle/", "internal/rootdir/", "the bundle and its host contract are names and rules: reading or writing a file is rootdir's (the state file's is statefile's)"},
-	{"functions/", "internal/rootdir/hosttxn/", "the journaled writer lives with the host writers (internal/writers/certset); the binary hands it to the certs function (internal/fnrun/dispatch)"},
+	{"functions/", "internal/rootdir/hosttxn/", "the journaled writer lives with the host writers (internal/writers/certset); internal/cli hands it to the certs function through internal/fnrun/dispatch"},
 }
 
 // TestWingRules holds wingRules over the import graph of the production
