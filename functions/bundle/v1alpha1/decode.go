@@ -3,7 +3,6 @@ package v1alpha1
 import (
 	"fmt"
 	"net/netip"
-	"strings"
 
 	"sigs.k8s.io/yaml"
 
@@ -43,7 +42,7 @@ func protectionZeros() []zeroField {
 	var out []zeroField
 	for _, p := range proxyversion.Protections {
 		if p.Zero != "" {
-			out = append(out, zeroField{strings.TrimPrefix(p.Field, serverFieldPrefix), p.Zero, "omit the field for the default, or give at least 1"})
+			out = append(out, zeroField{protectionName(p), p.Zero, "omit the field for the default, or give at least 1"})
 		}
 	}
 	return out
