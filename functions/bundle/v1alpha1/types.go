@@ -10,13 +10,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// API group, version and kind of the generator's config. APIVersion is
-// krmconfig.APIVersion, every function's, named here because the
-// internal/ packages cannot be imported from outside this module.
+// API version and kind of the generator's config.
 const (
-	Group      = "bundle.konnectivity.io"
+	// APIVersion is krmconfig.APIVersion, every function's: re-exported
+	// because a caller writes it in a config and the internal/ packages
+	// cannot be imported from outside this module.
 	APIVersion = krmconfig.APIVersion
-	Kind       = "KonnectivityBundle"
+	Kind       = "KonnectivityBundle" // the config's kind
 )
 
 // KonnectivityBundle is the generator's function config.
@@ -27,9 +27,9 @@ type KonnectivityBundle struct {
 	Spec       Spec       `json:"spec"`
 }
 
-// ObjectMeta is the part of metadata a function config may carry. The
-// alias keeps it part of this API: internal/krm/krmconfig cannot be imported
-// from outside this module.
+// ObjectMeta is the part of metadata a function config may carry:
+// krmconfig's, re-exported because KonnectivityBundle.Metadata is one and
+// internal/krm/krmconfig cannot be imported from outside this module.
 type ObjectMeta = krmconfig.ObjectMeta
 
 // Spec is everything the bundle can be told. Zero values mean "use the default".
