@@ -14,6 +14,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
@@ -23,7 +24,7 @@ type validator struct {
 }
 
 func (v *validator) add(field, fix, format string, args ...any) {
-	v.errs = append(v.errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
+	v.errs = append(v.errs, krmconfig.FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 // validate checks a defaulted spec and returns FieldErrors, or nil. ip is

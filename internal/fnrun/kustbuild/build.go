@@ -17,6 +17,7 @@ import (
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -58,6 +59,10 @@ type Options struct {
 	// an image the overlay pins (an images: entry for the placeholder, or
 	// spec.image): by default the two together are a PinConflictError.
 	Pin PinPolicy
+	// Functions are the kinds the build runs in-process, with the host
+	// writer the binary hands them (dispatch.Functions): the zero value
+	// refuses KonnectivityCerts' spec.generate.
+	Functions dispatch.Functions
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -96,7 +101,7 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // checks applied to its result. A specOnly run (ReadSpec) stops at the
 // first KonnectivityBundle config and returns no resources.
 func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
-	wrapped := newFnFS(fsys, opts.env())
+	wrapped := newFnFS(fsys, opts.env(), opts.Functions)
 	wrapped.ip, wrapped.specOnly, wrapped.overlay = bootstrapip.Settled{Addr: opts.BootstrapIP.Unmap()}, specOnly, overlayName(target)
 	if opts.Settled.Addr.IsValid() {
 		wrapped.ip = opts.Settled

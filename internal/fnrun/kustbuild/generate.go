@@ -26,7 +26,7 @@ const localConfig = "config.kubernetes.io/local-config"
 func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 	var out []*yaml.RNode
 	for _, c := range configs {
-		fn, _ := dispatch.Lookup(c.GetKind())
+		fn, _ := f.fns.Lookup(c.GetKind())
 		if fn.Role != dispatch.Generator {
 			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
@@ -68,7 +68,7 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 		return err
 	}
 	for _, c := range configs {
-		fn, _ := dispatch.Lookup(c.GetKind())
+		fn, _ := f.fns.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
 		if err := result.Collect(rl, fn.Factory(bundle.Inputs{Getenv: f.getenv}).Process(rl)); err != nil {
 			var found *result.Error

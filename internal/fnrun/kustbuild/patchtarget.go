@@ -52,7 +52,7 @@ func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err err
 	if all := recursedRe.FindAllStringSubmatch(err.Error(), -1); len(all) > 0 {
 		where = all[len(all)-1][1]
 	}
-	probe := newFnFS(fsys, opts.env())
+	probe := newFnFS(fsys, opts.env(), opts.Functions)
 	probe.ip = bootstrapip.Settled{Addr: opts.BootstrapIP} // the generator needs the address to list what it makes
 	probe.version = opts.ProxyVersion
 	probe.dropPatchesIn = filepath.Clean(where)
