@@ -2,12 +2,13 @@ package v1alpha1
 
 import (
 	"fmt"
-	"net"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
 // Namespaces the bundle must never use: teardown deletes the agent
@@ -53,8 +54,8 @@ func (v *validator) namespace(ns string) {
 // bindAddress keeps the agent listener where agents dial: check's
 // agent-bind-address rule refuses any other address, so the generator does too.
 func (v *validator) bindAddress(family, bind string) {
-	ip := net.ParseIP(bind)
-	if ip == nil || !v.ip.IsValid() || ip.IsUnspecified() || ip.Equal(net.IP(v.ip.AsSlice())) {
+	ip, ok := bootstrapip.ParseAddr(bind)
+	if !ok || !v.ip.IsValid() || ip.IsUnspecified() || ip == v.ip.Unmap() {
 		return
 	}
 	if wrongFamily(family, ip) {

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/netip"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
@@ -36,9 +36,8 @@ type fnFS struct {
 	filesys.FileSystem
 	getenv   func(string) string
 	fns      dispatch.Functions    // Options.Functions
-	ip       netip.Addr            // Options.BootstrapIP
+	ip       bootstrapip.Settled   // Options.Settled, else Options.BootstrapIP as given
 	version  *proxyversion.Version // Options.ProxyVersion
-	ipFrom   string                // Options.BootstrapIPFrom
 	specOnly bool                  // ReadSpec: stop at the first KonnectivityBundle config
 	overlay  string                // the target as messages name it
 

@@ -35,7 +35,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	if err != nil {
 		return nil, netip.Addr{}, "", err
 	}
-	kopts.BootstrapIP, kopts.BootstrapIPFrom = ip, ipFrom(opts, spec, source)
+	kopts.BootstrapIP, kopts.Settled = ip, settled(ip, opts, spec, source)
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
 		return nil, netip.Addr{}, "", buildError(err)
