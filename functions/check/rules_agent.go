@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"net"
 	"slices"
 	"sort"
 	"strings"
@@ -26,7 +25,7 @@ func checkAgentFlags(b *bundlemodel.Bundle, _ Options, r *report) {
 		strategies = b.Server.Flags.Strategies()
 	}
 	checkIdentifiers(w, strategies, r)
-	checkServerHost(w, r)
+	checkServerHost(b, r)
 }
 
 func checkAgentTLS(w *bundlemodel.Workload, r *report) {
@@ -95,7 +94,7 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 			continue
 		}
 		for _, v := range q[k] {
-			msg := proxyversion.IdentifierValueProblem(k, v)
+			msg := bundlemodel.IdentifierValueProblem(k, v)
 			if msg == "" {
 				continue
 			}
@@ -111,24 +110,21 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 }
 
 // checkServerHost: agents on cluster nodes must dial the bootstrap node.
-func checkServerHost(w *bundlemodel.Workload, r *report) {
-	u, ok := w.Flags.Get("proxy-server-host")
+func checkServerHost(b *bundlemodel.Bundle, r *report) {
+	t, ref := b.Tunnel, b.Agent.Object.Ref()
 	const fix = "set --proxy-server-host to the bootstrap node's IP"
-	if !ok || u.Value == "" {
-		r.errorf("proxy-server-host-invalid", w.Object.Ref(), w.Flags.FieldOr("proxy-server-host", w.Field+".args"), fix,
-			"--proxy-server-host is missing; agents would dial %s, their own node", w.Flags.Binary.Default("proxy-server-host"))
-		return
-	}
-	if ip := net.ParseIP(u.Value); ip != nil {
-		if ip.IsLoopback() || ip.IsUnspecified() {
-			r.errorf("proxy-server-host-invalid", w.Object.Ref(), u.Field, fix,
-				"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", u.Value)
+	switch {
+	case !t.HostGiven():
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host is missing; agents would dial %s, their own node", t.Dials)
+	case t.Addr.IsValid():
+		if t.Addr.IsLoopback() || t.Addr.IsUnspecified() {
+			r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+				"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", t.Host)
 		}
-		return
-	}
-	if !validDNSName(u.Value) {
-		r.errorf("proxy-server-host-invalid", w.Object.Ref(), u.Field, fix,
-			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", u.Value)
+	case !validDNSName(t.Host):
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", t.Host)
 	}
 }
 

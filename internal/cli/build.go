@@ -50,7 +50,7 @@ func newBuildOptions(fs *pflag.FlagSet) options {
 
 // Complete takes the overlay or directory and the environment.
 func (o *buildOptions) Complete(io IO, args []string) (err error) {
-	o.Getenv = io.Getenv
+	o.Getenv, o.Functions = io.Getenv, served
 	o.target, err = overlayArg("build", args)
 	return err
 }

@@ -71,7 +71,7 @@ func (o *checkOptions) Complete(io IO, args []string) error {
 	if len(args) > 1 {
 		return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
-	o.build.Getenv = io.Getenv
+	o.build.Getenv, o.build.Functions = io.Getenv, served
 	o.target = "-"
 	if len(args) == 1 {
 		o.target = args[0]

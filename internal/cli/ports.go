@@ -78,7 +78,7 @@ func (o *portsOptions) Complete(io IO, args []string) (err error) {
 	if len(args) == 1 {
 		o.target = args[0]
 	}
-	o.build.Getenv = io.Getenv
+	o.build.Getenv, o.build.Functions = io.Getenv, served
 	return nil
 }
 

@@ -81,7 +81,7 @@ func (o *renderOptions) Complete(io IO, args []string) (err error) {
 		}
 		o.Overlay = o.overlayFlag
 	}
-	o.Getenv = io.Getenv
+	o.Getenv, o.Functions = io.Getenv, served
 	return nil
 }
 
