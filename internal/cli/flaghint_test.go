@@ -17,13 +17,15 @@ func TestUnknownCommand(t *testing.T) {
 		{"comp", `unknown command "comp"; did you mean "completion"?`},
 		{"zzzzzz", `unknown command "zzzzzz"` + "\n"},
 	} {
-		code, stdout, stderr := runCLI(t, "", tc.arg)
-		want := ProgramName + ": " + tc.want
-		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.arg, code, stdout, stderr, want)
-		}
-		if !strings.HasSuffix(stderr, "Run '"+ProgramName+" --help' for the commands.\n") || strings.Contains(stderr, "Commands:") {
-			t.Errorf("%s: stderr %q; want a pointer to --help, not the command list", tc.arg, stderr)
+		for _, args := range [][]string{{tc.arg}, {tc.arg, "--root", "/"}} { // a flag after it does not hide it
+			code, stdout, stderr := runCLI(t, "", args...)
+			want := ProgramName + ": " + tc.want
+			if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+			}
+			if !strings.HasSuffix(stderr, "Run '"+ProgramName+" --help' for the commands.\n") || strings.Contains(stderr, "Commands:") {
+				t.Errorf("%q: stderr %q; want a pointer to --help, not the command list", args, stderr)
+			}
 		}
 	}
 }

@@ -62,6 +62,12 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 		root.AddCommand(cc)
 	}
 	root.SetFlagErrorFunc(func(cc *cobra.Command, err error) error {
+		if cc == root && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+			// cobra found no command, then read the rest as the
+			// program's own flags: the command is what is wrong.
+			unknownCommand(io.Stderr, root, args[0])
+			return &exitError{Code: exitUsage}
+		}
 		return flagError(err, c.flagHint(specs[cc], cc, args))
 	})
 	return root
