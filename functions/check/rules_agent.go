@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -117,10 +118,16 @@ func checkServerHost(b *bundlemodel.Bundle, r *report) {
 	case !t.HostGiven():
 		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
 			"--proxy-server-host is missing; agents would dial %s, their own node", t.Dials)
+	case t.Addr.IsLoopback() || t.Addr.IsUnspecified():
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", t.Host)
 	case t.Addr.IsValid():
-		if t.Addr.IsLoopback() || t.Addr.IsUnspecified() {
+		// The one check of a bootstrap IP (render's, the generator's):
+		// link-local, multicast, broadcast and the like are refused there,
+		// so a bundle that dials one was not rendered by them, or was edited.
+		if e := bootstrapip.AsError(bootstrapip.Check(t.Addr, "")); e != nil {
 			r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
-				"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", t.Host)
+				"--proxy-server-host=%s is %s; agents on other nodes cannot reach it", t.Host, e.Kind)
 		}
 	case !validDNSName(t.Host):
 		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,

@@ -148,7 +148,7 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	}
 	var generated []string
 	keep, err := f.filterEntries(kust, "generators", dir, func(i int, configs []*yaml.RNode) (bool, error) {
-		out, err := f.generate(configs)
+		out, err := f.generate(dir, configs)
 		if err != nil {
 			return false, err
 		}

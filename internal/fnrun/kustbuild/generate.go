@@ -23,7 +23,7 @@ const localConfig = "config.kubernetes.io/local-config"
 // generate runs generator configs the way kustomize's function runner does:
 // the config is both the functionConfig and, marked local-config, the only
 // input item; local-config items are dropped from the output.
-func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
+func (f *fnFS) generate(dir string, configs []*yaml.RNode) ([]byte, error) {
 	var out []*yaml.RNode
 	for _, c := range configs {
 		fn, _ := f.fns.Lookup(c.GetKind())
@@ -33,6 +33,9 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		}
 		c, err := f.withImagePin(c)
 		if err != nil {
+			return nil, err
+		}
+		if c, err = f.withCertDir(dir, c); err != nil {
 			return nil, err
 		}
 		if f.specOnly && c.GetKind() == bundle.Kind {
