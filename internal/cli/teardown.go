@@ -85,22 +85,9 @@ func (o *teardownOptions) Validate() error {
 // Run opens the cluster, reads the usage report, then removes the bundle
 // under the root's lock (stopping at a signal) and reports.
 func (o *teardownOptions) Run(io IO) error {
-	// An unusable kubeconfig fails before anything is read, written
-	// or removed; the usage report reads through the same reader.
-	// Half of --timeout at most for the kubeconfig (an exec plugin that
-	// stalls), so an unusable one is said before the deadline, and
-	// nothing is removed then, as for any unusable kubeconfig.
-	openCtx, cancelOpen := context.WithTimeout(io.context(), o.timeout/2)
-	choice, cluster, err := o.kube.openCluster(openCtx, io, o.Root, o.timeout)
-	cancelOpen()
+	choice, cluster, err := o.openCluster(io)
 	if err != nil {
 		return err
-	}
-	if cluster != nil {
-		o.Cluster = teardown.ClusterOver(cluster)
-		o.Cluster.Deadline = io.context()
-	} else {
-		o.NoCluster = choice.String()
 	}
 	var use *usage.Report
 	var reportErr error
@@ -112,21 +99,11 @@ func (o *teardownOptions) Run(io IO) error {
 		use, reportErr = usage.BeforeTeardown(ctx, o.Root, choice, cluster, o.gatherDir, o.timeout/2)
 		cancel()
 	}
-	// The lock wait is the host change's one wait that is not the
-	// host's: --timeout bounds it too (the held host is never abandoned).
-	if end, ok := io.context().Deadline(); ok && time.Until(end) < o.LockTimeout {
-		o.LockTimeout, o.LockFlag = max(time.Until(end), 0), "--timeout"
-	}
 	release, err := io.holdHost()
 	if err != nil {
 		return err
 	}
-	// The files go whatever the deadline: a teardown that timed out on
-	// the cluster still removes the bundle from the host. The deadline
-	// stops the deletes (o.Cluster.Deadline).
-	sigs := catchSignals(context.Background(), io.Stderr, "teardown")
-	rep, err := teardown.Run(sigs.ctx, o.Options)
-	sigs.settle()
+	rep, sigs, err := o.remove(io)
 	release()
 	if rep != nil {
 		rep.WriteNotes(io.Stderr)
@@ -138,6 +115,43 @@ func (o *teardownOptions) Run(io IO) error {
 		}
 	}
 	return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
+}
+
+// openCluster opens the kubeconfig, and sets the cluster teardown deletes
+// through (or why there is none). An unusable kubeconfig fails before
+// anything is read, written or removed; the usage report reads through the
+// same reader. Half of --timeout at most for the kubeconfig (an exec
+// plugin that stalls), so an unusable one is said before the deadline, and
+// nothing is removed then, as for any unusable kubeconfig.
+func (o *teardownOptions) openCluster(io IO) (kuberead.Choice, *kuberead.Reader, error) {
+	ctx, cancel := context.WithTimeout(io.context(), o.timeout/2)
+	defer cancel()
+	choice, cluster, err := o.kube.openCluster(ctx, io, o.Root, o.timeout)
+	if err != nil {
+		return choice, nil, err
+	}
+	if cluster != nil {
+		o.Cluster = teardown.ClusterOver(cluster)
+		o.Cluster.Deadline = io.context()
+	} else {
+		o.NoCluster = choice.String()
+	}
+	return choice, cluster, nil
+}
+
+// remove runs teardown on the host, which the caller holds: the files go
+// whatever the deadline (a teardown that timed out on the cluster still
+// removes the bundle from the host; the deadline stops the deletes,
+// o.Cluster.Deadline). The lock wait is the one wait that is not the
+// host's: --timeout bounds it too.
+func (o *teardownOptions) remove(io IO) (*teardown.Report, *signals, error) {
+	if end, ok := io.context().Deadline(); ok && time.Until(end) < o.LockTimeout {
+		o.LockTimeout, o.LockFlag = max(time.Until(end), 0), "--timeout"
+	}
+	sigs := catchSignals(context.Background(), io.Stderr, "teardown")
+	rep, err := teardown.Run(sigs.ctx, o.Options)
+	sigs.settle()
+	return rep, sigs, err
 }
 
 // teardownExit decides the exit: a signal, then teardown's own error, then
