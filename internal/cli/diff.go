@@ -34,7 +34,7 @@ func NewCmdDiff() *command {
 		Examples: []string{
 			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10 --proxy-version v0.36",
 			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 -o markdown" + needs("the bootstrap node, after render"),
-			ProgramName + " diff old.yaml new.yaml" + needs("two bundles, old.yaml and new.yaml"),
+			ProgramName + " diff old.yaml new.yaml",
 		},
 		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
 		Exits: []exitLine{

@@ -89,10 +89,10 @@ func TestOverviewAligned(t *testing.T) {
 var exampleAnswers = map[string]int{"diff": exitFailure}
 
 // TestHelpExamplesRun runs every --help example as written, with bash, the
-// binary first on PATH, in a directory that holds an empty ./root (the
-// scratch root the examples name) and nothing else of the user's; an
-// example marked "# needs ..." (help.go, needs) is skipped with that
-// reason.
+// binary first on PATH, in a directory that holds what the examples name:
+// an empty ./root (the scratch root) and two bundles, old.yaml and
+// new.yaml; an example marked "# needs ..." (help.go, needs) is skipped
+// with that reason.
 func TestHelpExamplesRun(t *testing.T) {
 	bin := tooltest.BuildSelf(t, t.TempDir())
 	if _, err := exec.LookPath("bash"); err != nil {
@@ -102,15 +102,16 @@ func TestHelpExamplesRun(t *testing.T) {
 		for _, ex := range cmd.Examples {
 			t.Run(cmd.Name+"/"+ex, func(t *testing.T) {
 				if _, reason, ok := strings.Cut(ex, "# needs "); ok {
-					t.Skipf("skipping %q: it needs %s", ex, reason)
+					t.Skipf("skipping: it needs %s", reason)
 				}
 				dir := t.TempDir()
 				if err := os.Mkdir(filepath.Join(dir, "root"), 0o755); err != nil {
 					t.Fatal(err)
 				}
+				examplesFixture(t, dir)
 				run := exec.Command("bash", "-e", "-o", "pipefail", "-c", ex)
 				run.Dir = dir
-				run.Env = []string{"PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C"}
+				run.Env = exampleEnv(bin, dir)
 				out, err := run.CombinedOutput()
 				code := run.ProcessState.ExitCode()
 				if err != nil && code != exampleAnswers[cmd.Name] || code < 0 {
@@ -156,6 +157,30 @@ func TestCompletionHelpSaysWhatEachShellNeeds(t *testing.T) {
 	for _, want := range []string{"bash-completion", "_get_comp_words_by_ref"} {
 		if !strings.Contains(needs, want) {
 			t.Errorf("completion --help does not name %s:\n%s", want, needs)
+		}
+	}
+}
+
+// exampleEnv is the examples' environment: the binary first on PATH, dir
+// as HOME, nothing of the caller's KONNECTIVITY_* settings.
+func exampleEnv(bin, dir string) []string {
+	return []string{"PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C"}
+}
+
+// examplesFixture writes the two bundles the examples compare, old.yaml
+// (ipv4) and new.yaml (ipv6), as the binary builds them.
+func examplesFixture(t *testing.T, dir string) {
+	t.Helper()
+	for name, args := range map[string][]string{
+		"old.yaml": {"build", "ipv4", "--bootstrap-ip", "192.0.2.10", "--proxy-version", "v0.36"},
+		"new.yaml": {"build", "ipv6", "--bootstrap-ip", "2001:db8::10", "--proxy-version", "v0.36"},
+	} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
