@@ -33,7 +33,7 @@ type Checked struct {
 // error.
 func (c Checked) WriteText(w io.Writer) error {
 	rs := framework.Results(c.Findings)
-	if err := result.Say(w, rs, c.Quiet); err != nil || result.ExitCode(rs) != 0 || c.Quiet {
+	if err := result.Say(w, rs, result.SaysInfo(true, c.Quiet, false)); err != nil || result.ExitCode(rs) != 0 || c.Quiet {
 		return err
 	}
 	_, err := fmt.Fprintln(w, c.line(rs))

@@ -377,6 +377,17 @@ func quietFlag(fs *pflag.FlagSet, p *bool) {
 	markShared(fs, "quiet")
 }
 
+// verboseHelp is what -v/--verbose does in every command that takes it.
+const verboseHelp = "also print the info findings, whose fix is nothing to set (check lists them always; -q wins)"
+
+// verboseFlag declares -v/--verbose: the commands that build a bundle
+// (build, render) say their info findings only when asked
+// (result.SaysInfo), so a clean run prints nothing on stderr.
+func verboseFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVarP(p, "verbose", "v", false, verboseHelp)
+	markShared(fs, "verbose")
+}
+
 // joinHelp appends a command's note to a shared help text.
 func joinHelp(text, note string) string {
 	if note == "" {
