@@ -20,7 +20,7 @@ func TestCheckBuildsADirWithTheFlagsItsHintNames(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no IP: the hint names --bootstrap-ip", []string{"check", ipv4}, 2, "or --bootstrap-ip"},
+		{"no IP: the hint names --bootstrap-ip", []string{"check", "--proxy-version", "v0.28", ipv4}, 2, "or --bootstrap-ip"},
 		{"the flag the hint names works", []string{"check", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage, ipv4}, 0, ""},
 		{"the flag against the overlay's spec.bootstrapIP", []string{"check", "--bootstrap-ip", "192.0.2.20", upi}, 2, "disagree"},
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/imageref"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
@@ -88,7 +89,7 @@ const imageEnv = "$KONNECTIVITY_IMAGE"
 // what it does to an image the overlay pins (an error without either);
 // note adds what this command does with it.
 func imageFlag(fs *pflag.FlagSet, p *string, pin *kustbuild.PinPolicy, note string) {
-	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
+	fs.Var(imageref.Flag{P: p}, "image", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
 	pinFlags(fs, pin)
 }
@@ -259,7 +260,7 @@ func gatherFlag(fs *pflag.FlagSet, p *string, files string) {
 
 // imagePairFlag is diff's --image: one image for both sides, or IMAGE_A,IMAGE_B.
 func imagePairFlag(fs *pflag.FlagSet, p *[]string) {
-	fs.StringSliceVar(p, "image", nil, "apiserver-network-proxy image reference (default "+imageEnv+"); IMAGE_A,IMAGE_B gives each side its own")
+	fs.Var(imageref.ListFlag{P: p}, "image", "apiserver-network-proxy image reference (default "+imageEnv+"); IMAGE_A,IMAGE_B gives each side its own")
 	markShared(fs, "image")
 }
 

@@ -38,6 +38,12 @@ func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
 		if f.specOnly && c.GetKind() == bundle.Kind {
 			return nil, f.readOwnSpec(c)
 		}
+		if err := f.familyMismatch(c); err != nil { // a flag given wrong, before one left out
+			return nil, err
+		}
+		if err := f.versionUntold(c); err != nil {
+			return nil, err
+		}
 		in, err := f.inputsFor(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)
