@@ -23,10 +23,8 @@ kube-apiserver's egress loader and validator, and the paths and values the
 objects must agree on (functions/check/README.md lists every rule). The
 bundle is an overlay or a kustomization directory (built first, with
 --bootstrap-ip and --image), a YAML file, a host root render wrote (checked
-as its files are on disk, with its certificates) or - (the default: stdin;
-with no argument and stdin a terminal, check says what it expects instead
-of waiting). An input that holds no Kubernetes object is not a bundle, and
-says so (not-a-bundle).
+as its files are on disk, with its certificates) or - (the default: stdin,
+unless it is a terminal: then check says what it expects).
 Text output is one line per finding, said once: severity: [rule] object field:
 message (fix: ...); --quiet leaves out info findings and the ok line.`,
 		Examples: []string{
