@@ -22,11 +22,10 @@ func newCheckCommand() *command {
 kube-apiserver's egress loader and validator, and the paths and values the
 objects must agree on (functions/check/README.md lists every rule). The
 bundle is an overlay or a kustomization directory (built first, with
---bootstrap-ip and --image), a YAML file, a host root render wrote (checked
-as its files are on disk, with its certificates) or - (the default: stdin,
-unless it is a terminal: then check says what it expects).
-Text output is one line per finding, said once: severity: [rule] object field:
-message (fix: ...); --quiet leaves out info findings and the ok line.`,
+--bootstrap-ip and --image), a YAML file, a host root render wrote (with its
+certificates) or - (the default: stdin; on a terminal, check says what it
+expects). Text output is one line per finding, said once: severity: [rule]
+object field: message (fix: ...); --quiet leaves out info and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
 			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
