@@ -105,6 +105,7 @@ var exitTable = []exitRow{
 		"render":   "",
 		"certs":    "SIGTERM or SIGINT stopped it before the point of no return; the directory is as before",
 		"teardown": "SIGTERM or SIGINT stopped it before it removed anything; the host is as before",
+		"wait":     "SIGTERM or SIGINT (Ctrl-C) stopped it; the verdict so far is printed, and wait changes nothing",
 	}},
 	{exitInterruptedCompleted, "interrupted, completed", "SIGTERM or SIGINT came after the point of no return; the change was completed", map[string]string{
 		"render":   "",
