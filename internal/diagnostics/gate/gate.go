@@ -144,8 +144,8 @@ type waiter struct {
 	maxAgents int   // the most agents seen connected at once
 	last      Cause // the last progress line's cause, to print changes
 	lastAt    time.Time
-	said      map[string]string // each progress line's last detail, by what it waits for
-	repeats   map[string]int    // how many reports in a row said it again
+	said      map[string]string   // each progress line's last detail, by what it waits for
+	repeats   map[string]int      // how many reports in a row said it again
 	nodes     *nodeverdict.Report // the last read of the node side
 	nodesAt   time.Time
 }
