@@ -76,7 +76,7 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 			return usagef("%s", checkExpects)
 		}
 		if target == "-" {
-			fmt.Fprintln(io.Stderr, "check: reading a bundle from the terminal; end it with Ctrl-D")
+			_ = output.Write(io.Stderr, output.Text, check.TerminalNote{}) // a note: stderr refusing it changes nothing
 		}
 	}
 	src, err := readBundle(io, target, build)
