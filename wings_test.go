@@ -26,7 +26,60 @@ var wingRules = []struct{ from, to, why string }{
 	{"functions/", "internal/fnrun/", "the functions are what fnrun runs, not the other way round"},
 	{"internal/proxyversion/", "internal/", "the version table is the ground floor: everything may read it, it reads nothing of ours"},
 	{"internal/bundle/", "internal/rootdir/", "the bundle and its host contract are names and rules: reading or writing a file is rootdir's (the state file's is statefile's)"},
-	{"functions/", "internal/rootdir/hosttxn/", "the journaled writer lives with the host writers (internal/writers/certset); the binary hands it to the certs function (internal/fnrun/dispatch)"},
+	{"functions/", "internal/rootdir/hosttxn/", "the journaled writer lives with the host writers (internal/writers/certset); internal/cli hands it to the certs function through internal/fnrun/dispatch"},
+	{"internal/fnrun/", "internal/writers/", "render builds through fnrun: the certificate writer a function needs is handed in by internal/cli (dispatch.Functions), not imported"},
+	{"internal/intake/", "internal/bundle/", "what comes in is read before anything knows the bundle: a root's admin kubeconfig is internal/rootdir/adminkubeconfig's, handed to kuberead by internal/cli"},
+	{"internal/intake/", "internal/rootdir/", "intake reads what a user hands over; a file under --root is rootdir's, and its lookup is handed to intake (kuberead.Root)"},
+}
+
+// floors are the groups of the house from the top down (CONTRIBUTING.md,
+// "Layout"): a package imports packages of its own group and of groups on
+// lower floors, never of a group on its own floor or a higher one, so every
+// arrow points down. The guides' tests sit on top: they only run commands.
+var floors = [][]string{
+	{"cmd/", "internal/guidetest/"},
+	{"internal/cli/"},
+	{"internal/writers/", "internal/diagnostics/"},
+	{"internal/fnrun/"},
+	{"functions/"},
+	{"internal/rootdir/"},
+	{"internal/bundle/"},
+	{"internal/krm/"},
+	{"internal/intake/"},
+	{"internal/report/", "internal/proxyversion/"},
+}
+
+// TestArrowsPointDown holds floors over the production import graph: each
+// package is in one group of a floor, and each import stays in its group
+// or goes to a lower floor.
+func TestArrowsPointDown(t *testing.T) {
+	graph := ownImports(t)
+	for pkg, imports := range graph {
+		floor, group := floorOf(pkg)
+		if group == "" {
+			t.Errorf("%s is on no floor: add its group to floors (and to CONTRIBUTING.md, Layout)", pkg)
+			continue
+		}
+		for _, imp := range imports {
+			f, g := floorOf(imp)
+			if g != group && f <= floor {
+				t.Errorf("%s imports %s, an arrow that does not point down (%s is on floor %d, %s on floor %d, counted from the top): hand the value in from above instead", pkg, imp, group, floor, g, f)
+			}
+		}
+	}
+}
+
+// floorOf is the floor (0 = top) and group of the package at dir; "" when
+// no group holds it.
+func floorOf(dir string) (int, string) {
+	for i, groups := range floors {
+		for _, g := range groups {
+			if under(dir, g) {
+				return i, g
+			}
+		}
+	}
+	return -1, ""
 }
 
 // TestWingRules holds wingRules over the import graph of the production

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
@@ -26,7 +25,7 @@ func TestWithRealCertificates(t *testing.T) {
 				t.Fatal(err)
 			}
 			res := planCerts(t, tt.ip)
-			node, err := certs.AgentSecretNode(res, bundlev1.DefaultNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
+			node, err := certs.AgentSecretNode(res, hostlayout.AgentNamespace, "/opt/openshift/manifests/konnectivity-agent-certs-secret.yaml")
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,11 +2,11 @@ package check
 
 import (
 	"fmt"
-	"net"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -26,7 +26,7 @@ func checkAgentFlags(b *bundlemodel.Bundle, _ Options, r *report) {
 		strategies = b.Server.Flags.Strategies()
 	}
 	checkIdentifiers(w, strategies, r)
-	checkServerHost(w, r)
+	checkServerHost(b, r)
 }
 
 func checkAgentTLS(w *bundlemodel.Workload, r *report) {
@@ -95,7 +95,7 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 			continue
 		}
 		for _, v := range q[k] {
-			msg := proxyversion.IdentifierValueProblem(k, v)
+			msg := bundlemodel.IdentifierValueProblem(k, v)
 			if msg == "" {
 				continue
 			}
@@ -111,25 +111,41 @@ func checkIdentifiers(w *bundlemodel.Workload, strategies []string, r *report) {
 }
 
 // checkServerHost: agents on cluster nodes must dial the bootstrap node.
-func checkServerHost(w *bundlemodel.Workload, r *report) {
-	u, ok := w.Flags.Get("proxy-server-host")
+func checkServerHost(b *bundlemodel.Bundle, r *report) {
+	t, ref := b.Tunnel, b.Agent.Object.Ref()
 	const fix = "set --proxy-server-host to the bootstrap node's IP"
-	if !ok || u.Value == "" {
-		r.errorf("proxy-server-host-invalid", w.Object.Ref(), w.Flags.FieldOr("proxy-server-host", w.Field+".args"), fix,
-			"--proxy-server-host is missing; agents would dial %s, their own node", w.Flags.Binary.Default("proxy-server-host"))
-		return
-	}
-	if ip := net.ParseIP(u.Value); ip != nil {
-		if ip.IsLoopback() || ip.IsUnspecified() {
-			r.errorf("proxy-server-host-invalid", w.Object.Ref(), u.Field, fix,
-				"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", u.Value)
+	switch {
+	case !t.HostGiven():
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host is missing; agents would dial %s, their own node", t.Dials)
+	case t.Addr.IsLoopback() || t.Addr.IsUnspecified():
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%s is not the bootstrap node: agents on cluster nodes would dial themselves", t.Host)
+	case t.Addr.IsValid():
+		// The one check of a bootstrap IP (render's, the generator's):
+		// link-local, multicast, broadcast and the like are refused there,
+		// so a bundle that dials one was not rendered by them, or was edited.
+		if e := bootstrapip.AsError(bootstrapip.Check(t.Addr, "")); e != nil {
+			r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+				"--proxy-server-host=%s is %s; agents on other nodes cannot reach it", t.Host, e.Kind)
 		}
-		return
+	case !validDNSName(t.Host):
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", t.Host)
+	case numericTLD(t.Host):
+		// 010.0.0.1 is no address netip reads, and resolvers disagree on
+		// it (some read octal); no top-level domain is all digits.
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%q looks like an IPv4 address but is not one (no leading zeros) and is no DNS name either", t.Host)
 	}
-	if !validDNSName(u.Value) {
-		r.errorf("proxy-server-host-invalid", w.Object.Ref(), u.Field, fix,
-			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", u.Value)
-	}
+}
+
+// numericTLD reports whether a DNS name's last label is all digits, which
+// RFC 3696 section 2 rules out: such a name is a mistyped address.
+func numericTLD(s string) bool {
+	labels := strings.Split(strings.TrimSuffix(s, "."), ".")
+	last := labels[len(labels)-1]
+	return strings.Trim(last, "0123456789") == ""
 }
 
 func validDNSName(s string) bool {

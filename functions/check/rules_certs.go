@@ -114,7 +114,7 @@ func firstCert(data []byte) (*x509.Certificate, error) {
 
 // checkSAN: agents verify the server certificate against --proxy-server-host.
 func checkSAN(b *bundlemodel.Bundle, srv *x509.Certificate, s *certSource, r *report) {
-	host := b.Agent.Flags.Value("proxy-server-host")
+	host := b.Tunnel.Host
 	if host == "" {
 		return // proxy-server-host-invalid reports it
 	}

@@ -2,7 +2,6 @@ package check
 
 import (
 	"fmt"
-	"net"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/egressconfig"
@@ -64,12 +63,19 @@ func checkBindAddress(b *bundlemodel.Bundle, r *report) {
 	if b.Server == nil || b.Agent == nil {
 		return
 	}
-	bind := net.ParseIP(b.Server.Flags.Value("agent-bind-address"))
-	host := net.ParseIP(b.Agent.Flags.Value("proxy-server-host"))
-	if bind == nil || host == nil || bind.IsUnspecified() || bind.Equal(host) {
+	bind, host := b.Tunnel.Bind, b.Tunnel.Addr
+	if b.Tunnel.BindText != "" && !bind.IsValid() {
+		// proxy-server binds to the text as given: a zoned, padded or named
+		// address listens on one interface or fails, never on every address.
+		r.errorf("agent-bind-address-invalid", b.Server.Object.Ref(), b.Tunnel.BindField,
+			"set --agent-bind-address to the bootstrap IP the agents dial, or drop it to listen on every address",
+			"--agent-bind-address=%q is not an IP address (no zone, no leading zeros, no name)", b.Tunnel.BindText)
 		return
 	}
-	r.errorf("proxy-server-host-mismatch", b.Agent.Object.Ref(), b.Agent.Flags.FieldOr("proxy-server-host", b.Agent.Field+".args"),
+	if !bind.IsValid() || !host.IsValid() || bind.IsUnspecified() || bind == host {
+		return
+	}
+	r.errorf("proxy-server-host-mismatch", b.Agent.Object.Ref(), b.Tunnel.HostField,
 		fmt.Sprintf("set --proxy-server-host=%s, or drop the server's --agent-bind-address", bind),
 		"agents dial %s but the server accepts agents only on --agent-bind-address=%s", host, bind)
 }

@@ -1,8 +1,7 @@
 package check
 
 import (
-	"net"
-
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
@@ -20,8 +19,7 @@ func checkHealthBind(b *bundlemodel.Bundle, _ Options, r *report) {
 	if !ok || bind.Value == "" {
 		return // every address
 	}
-	ip := net.ParseIP(bind.Value)
-	if ip != nil && ip.IsUnspecified() {
+	if ip, ok := bootstrapip.ParseAddr(bind.Value); ok && ip.IsUnspecified() {
 		return
 	}
 	for _, p := range probes(w) {
@@ -43,9 +41,10 @@ func checkHealthBind(b *bundlemodel.Bundle, _ Options, r *report) {
 }
 
 func sameHost(a, b string) bool {
-	x, y := net.ParseIP(a), net.ParseIP(b)
-	if x != nil && y != nil {
-		return x.Equal(y)
+	x, okx := bootstrapip.ParseAddr(a)
+	y, oky := bootstrapip.ParseAddr(b)
+	if okx && oky {
+		return x == y
 	}
 	return a == b
 }

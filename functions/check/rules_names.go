@@ -72,7 +72,7 @@ func RuleInputs(b *bundlemodel.Bundle) framework.Results {
 	r := &report{}
 	checkNames(b, Options{}, r)
 	if len(r.findings) == 0 && b.Agent != nil {
-		checkServerHost(b.Agent, r)
+		checkServerHost(b, r)
 	}
 	return r.findings
 }

@@ -96,7 +96,7 @@ func checkEgressFilePath(b *bundlemodel.Bundle, r *report) {
 	}
 	want := b.Egress.HostPath()
 	if want == "" {
-		want = path.Join(bundlev1.DefaultBootstrapConfigDir, bundlev1.DefaultEgressConfigName)
+		want = path.Join(hostlayout.InstallerConfigDir, bundlev1.DefaultEgressConfigName)
 	}
 	field := "apiServerArguments." + hostlayout.EgressFileArgument + "[0]"
 	fix := fmt.Sprintf("put the egress file in %s and name it as %s/...", km.host, km.container)

@@ -93,7 +93,7 @@ func checkReadyz(b *bundlemodel.Bundle, r *report) {
 	}
 	first := firstStrategy(w)
 	q, _, err := b.Agent.Flags.Identifiers()
-	if err != nil || !proxyversion.IsProxyStrategy(first) || proxyversion.Serves(first, q) {
+	if err != nil || !proxyversion.IsProxyStrategy(first) || bundlemodel.Serves(first, q) {
 		return
 	}
 	var why string

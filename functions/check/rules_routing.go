@@ -27,7 +27,7 @@ func checkRouting(b *bundlemodel.Bundle, _ Options, r *report) {
 		return // agent-identifiers-invalid already says so
 	}
 	field := b.Server.Flags.FieldOr("proxy-strategies", b.Server.Field+".args")
-	unserved := proxyversion.Unserved(strategies, q)
+	unserved := bundlemodel.Unserved(strategies, q)
 	switch {
 	case len(unserved) == len(strategies):
 		r.errorf("strategies-cannot-route", b.Server.Object.Ref(), field, proxyversion.RoutingFix,

@@ -39,7 +39,7 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 				if err != nil {
 					return err
 				}
-				opts.Getenv = io.Getenv
+				opts.Getenv, opts.Functions = io.Getenv, served
 				if err := missingBootstrapIP(target, opts); err != nil {
 					return err
 				}

@@ -51,7 +51,7 @@ that does not build.`,
 				if len(args) > 1 {
 					return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 				}
-				build.Getenv = io.Getenv
+				build.Getenv, build.Functions = io.Getenv, served
 				return runCheck(io, args, checkRun{format: format.Format(), certDir: *certDir, quiet: quiet}, opts, build)
 			}
 		},

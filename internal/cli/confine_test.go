@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/statefile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/planttest"
@@ -122,7 +123,7 @@ func assertRefused(t *testing.T, args []string, path string, kind planttest.Kind
 	all := stdout + stderr
 	want := "is a symbolic link"
 	if kind == planttest.FIFO {
-		want = "is " + hostfs.KindName(os.ModeNamedPipe)
+		want = "is " + inputread.KindName(os.ModeNamedPipe)
 	}
 	if code == 0 || !strings.Contains(all, path+" "+want) {
 		t.Errorf("exit %d; want a failure naming %q and %q:\n%s", code, path, want, all)

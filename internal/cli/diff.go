@@ -101,8 +101,8 @@ func sideOptions(ips []netip.Addr, images []string, versions []*proxyversion.Ver
 	if err != nil {
 		return opts, err
 	}
-	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, ProxyVersion: versionA, Getenv: getenv}
-	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, ProxyVersion: versionB, Getenv: getenv}
+	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, ProxyVersion: versionA, Getenv: getenv, Functions: served}
+	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, ProxyVersion: versionB, Getenv: getenv, Functions: served}
 	return opts, nil
 }
 

@@ -19,6 +19,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/adminkubeconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
@@ -226,7 +227,11 @@ func kubeconfigFlag(fs *pflag.FlagSet, what string) *kubeconfigValue {
 // find applies the rule to this run: the flag, $KUBECONFIG through the
 // command's IO, then root.
 func (k *kubeconfigValue) find(io IO, root string) kuberead.Choice {
-	return kuberead.Find(kuberead.Lookup{Flag: k.value, FlagGiven: k.fs.Changed("kubeconfig"), Env: io.Getenv("KUBECONFIG"), Root: root})
+	l := kuberead.Lookup{Flag: k.value, FlagGiven: k.fs.Changed("kubeconfig"), Env: io.Getenv("KUBECONFIG")}
+	if root != "" {
+		l.Root = adminkubeconfig.In(root)
+	}
+	return kuberead.Find(l)
 }
 
 // openCluster finds the kubeconfig and opens the reader bounded by

@@ -5,8 +5,15 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 	"github.com/spf13/pflag"
 )
+
+// served is every kind the binary serves, as fn, the legacy plugin and
+// every in-process build run them: the KonnectivityCerts function's
+// spec.generate writes through the host writers' journaled writer, which
+// neither dispatch nor the function may import, so it is wired in here.
+var served = dispatch.Functions{WriteCerts: certset.EnsureDir}
 
 func newFnCommand() *command {
 	return &command{
@@ -29,7 +36,7 @@ field path); 2 usage error.`,
 				if len(args) > 0 {
 					return usagef("fn takes no arguments; it reads a ResourceList on stdin")
 				}
-				return dispatch.Run(io.Stdin, io.Stdout, io.Getenv)
+				return served.Run(io.Stdin, io.Stdout, io.Getenv)
 			}
 		},
 	}
@@ -39,14 +46,14 @@ field path); 2 usage error.`,
 // kustomize finds it at $KUSTOMIZE_PLUGIN_HOME/<group>/<version>/<kind>/<Kind>
 // (a link to this binary) and passes the config file path as the only argument.
 func legacyPlugin(argv0 string, args []string, io IO) (bool, int) {
-	if _, ok := dispatch.Lookup(argv0); !ok {
+	if _, ok := served.Lookup(argv0); !ok {
 		return false, 0
 	}
 	if len(args) < 1 {
 		fmt.Fprintf(io.Stderr, "%s: run as the kustomize legacy exec plugin %s, expected the plugin config file as the first argument\n", ProgramName, argv0)
 		return true, 2
 	}
-	if err := dispatch.RunLegacy(argv0, args[0], io.Stdin, io.Stdout, io.Getenv); err != nil {
+	if err := served.RunLegacy(argv0, args[0], io.Stdin, io.Stdout, io.Getenv); err != nil {
 		fmt.Fprintf(io.Stderr, "%s (%s plugin): %v\n", ProgramName, argv0, err)
 		return true, 1
 	}

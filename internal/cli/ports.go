@@ -62,7 +62,7 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 		if len(args) == 1 {
 			target = args[0]
 		}
-		opts.Getenv = io.Getenv
+		opts.Getenv, opts.Functions = io.Getenv, served
 		if err := missingBootstrapIP(target, opts); err != nil {
 			return err
 		}

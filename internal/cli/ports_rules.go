@@ -99,7 +99,7 @@ func (p portsReport) WriteFormat(w io.Writer, f output.Format) error {
 		}
 		return fmt.Errorf("%s: refusing to write rules from values check refuses:\n  %s", rep.Bundle, strings.Join(lines, "\n  "))
 	}
-	req := firewall.Requirement{Port: t.Port, Dial: t.Host, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
+	req := firewall.Requirement{Port: t.Port, Dial: t.Host, DialAddr: t.Addr, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
 	plan, err := firewall.NewPlan(req, p.rules)
 	if err != nil {
 		return fmt.Errorf("%s: %w", rep.Bundle, err)

@@ -69,7 +69,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 			}
 			opts.Overlay = overlayFlag
 		}
-		opts.Getenv = io.Getenv
+		opts.Getenv, opts.Functions = io.Getenv, served
 		sigs := catchSignals(io.context(), io.Stderr, "render")
 		rep, err := render.Run(sigs.ctx, opts)
 		sigs.settle()

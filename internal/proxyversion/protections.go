@@ -12,21 +12,18 @@ import (
 // incidents, which the bundle renders on every target that has it and
 // leaves out on one that lacks it, since the older server would refuse to
 // start (docs/proxy-versions.md). Its row here is all the generator, the
-// generator's validation, check and wait know of it: adding a protection is
-// a row in Protections plus its field in the spec (functions/bundle/v1alpha1
-// ServerSpec, found by Field).
+// generator's validation, check and wait know of it: its flag, the versions
+// that have it and the values it takes. Adding a protection is a row in
+// Protections plus the field that names its flag where the config lives
+// (a protection tag in functions/bundle/v1alpha1's ServerSpec).
 type Protection struct {
 	// Flag is proxy-server's flag; the versions whose server has it
 	// (Version.Has) get it rendered.
 	Flag string
-	// Field is the spec field the flag is rendered from, as the
-	// generator's errors name it (spec.server.<json name>).
-	Field string
-	// Default is the field's value when the spec leaves it unset, written
-	// as the flag takes it.
+	// Default is the flag's value when the config leaves it unset.
 	Default string
-	// Zero, for an integer field, is why the spec may not write 0: decoded,
-	// 0 is unset and would quietly become Default.
+	// Zero, for an integer flag, is why 0 is never the value to render:
+	// a config's 0 is unset, and would quietly become Default.
 	Zero string
 	// Validate judges a value the spec gives (written as the flag takes
 	// it) for a target that has the flag: a fix and a message, or "", "".
@@ -56,8 +53,8 @@ type Problem struct {
 	Fix, Message string
 }
 
-// Defaults and bounds of the protections, named for the generator's
-// public API (functions/bundle/v1alpha1), which states them.
+// Defaults and bounds of the protections, as their flags take them
+// (docs/config.md states them).
 const (
 	// DefaultBackendDialTimeout bounds a dial an agent never answers (a
 	// frozen or partitioned agent): upstream's 0s lets such dials pile up
@@ -89,15 +86,15 @@ const (
 var (
 	// BackendDialTimeout bounds how long the server waits for an agent to
 	// answer a dial (v0.36); wait reads it to tell a stuck agent.
-	BackendDialTimeout = &Protection{Flag: flagDialBound, Field: "spec.server.backendDialTimeout",
+	BackendDialTimeout = &Protection{Flag: flagDialBound,
 		Default: DefaultBackendDialTimeout, Validate: validateDialBound, Check: checkDialBound, Absent: noDialBound}
 	// TLSMinVersion is the agent listener's oldest TLS version (a flag
 	// since v0.35, fixed at 1.2 before).
-	TLSMinVersion = &Protection{Flag: flagTLSFloor, Field: "spec.server.tlsMinVersion",
+	TLSMinVersion = &Protection{Flag: flagTLSFloor,
 		Default: DefaultTLSMinVersion, Validate: validateTLSFloor, Check: checkTLSFloor}
 	// XfrChannelSize is the packets buffered per stream (a flag since
 	// v0.31, a constant of 10 before).
-	XfrChannelSize = &Protection{Flag: flagXfrChannel, Field: "spec.server.xfrChannelSize",
+	XfrChannelSize = &Protection{Flag: flagXfrChannel,
 		Default: strconv.Itoa(DefaultXfrChannelSize), Zero: "a channel of 0 packets is refused by proxy-server (channel size 0 must be greater than 0)",
 		Validate: validateXfrChannel, Check: checkXfrChannel}
 

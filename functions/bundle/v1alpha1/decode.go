@@ -3,7 +3,6 @@ package v1alpha1
 import (
 	"fmt"
 	"net/netip"
-	"strings"
 
 	"sigs.k8s.io/yaml"
 
@@ -11,12 +10,10 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// FieldError is one invalid field, with the fix. This alias and FieldErrors
-// keep Decode's and Validate's errors part of this API: internal/krm/krmconfig
-// cannot be imported from outside this module.
-type FieldError = krmconfig.FieldError
-
-// FieldErrors is every problem found in one config.
+// FieldErrors is every problem found in one config, each field with its
+// fix: krmconfig's, re-exported so that a caller can take Decode's and
+// Resolve's errors apart (errors.As), as internal/krm/krmconfig cannot be
+// imported from outside this module.
 type FieldErrors = krmconfig.FieldErrors
 
 // Decode parses a KonnectivityBundle strictly (see krmconfig.Decode).
@@ -43,7 +40,7 @@ func protectionZeros() []zeroField {
 	var out []zeroField
 	for _, p := range proxyversion.Protections {
 		if p.Zero != "" {
-			out = append(out, zeroField{strings.TrimPrefix(p.Field, serverFieldPrefix), p.Zero, "omit the field for the default, or give at least 1"})
+			out = append(out, zeroField{protectionName(p), p.Zero, "omit the field for the default, or give at least 1"})
 		}
 	}
 	return out
@@ -71,7 +68,7 @@ func explicitZeros(data []byte) FieldErrors {
 		fields, _ := tree.Spec[part].(map[string]any)
 		for _, f := range zeroRefused[part] {
 			if v, ok := fields[f.name]; ok && fmt.Sprint(v) == "0" {
-				errs = append(errs, FieldError{Field: "spec." + part + "." + f.name, Message: f.message, Fix: f.fix})
+				errs = append(errs, krmconfig.FieldError{Field: "spec." + part + "." + f.name, Message: f.message, Fix: f.fix})
 			}
 		}
 	}

@@ -10,64 +10,67 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// Defaults that match the OpenShift installer (docs/config.md). Those set
-// from internal/bundle/hostlayout (namespace and installer directories) are
-// hostlayout's, named here because they are this API's defaults and
-// internal/ packages cannot be imported from outside this module.
+// Defaults that match the OpenShift installer (docs/config.md states every
+// one), which callers of this API name: the image, the ports a firewall or
+// a probe opens, and the host paths render writes.
 const (
-	DefaultNamespace = hostlayout.AgentNamespace
-	DefaultImage     = "apiserver-network-proxy"
-	// DefaultMode is the mode of a spec whose proxy version is not known
+	DefaultImage               = "apiserver-network-proxy"                                // spec.image, a placeholder for kustomize's images:
+	DefaultAgentPort           = 8091                                                     // spec.server.agentPort, which agents dial
+	DefaultServerHealthPort    = 2041                                                     // spec.server.healthPort
+	DefaultSocketName          = "konnectivity-server.socket"                             // spec.paths.socketName
+	DefaultEgressConfigName    = "egress-selector-config.yaml"                            // spec.paths.egressConfigName
+	DefaultCertDir             = "/opt/openshift/tls/konnectivity"                        // spec.paths.certDir
+	DefaultStaticPodManifest   = "/etc/kubernetes/manifests/konnectivity-server-pod.yaml" // spec.paths.staticPodManifest
+	DefaultClusterManifestsDir = "/opt/openshift/manifests"                               // spec.paths.clusterManifestsDir
+)
+
+// The other defaults, which Default applies and docs/config.md states; the
+// namespace and the installer directories are the host contract's
+// (internal/bundle/hostlayout), the protections' are their rows'
+// (proxyversion.Protections).
+const (
+	defaultNamespace = hostlayout.AgentNamespace
+	// defaultMode is the mode of a spec whose proxy version is not known
 	// yet; a known version's own default (proxyversion.Version.DefaultMode) wins.
-	DefaultMode             = ModeHTTPConnect
-	DefaultIPFamily         = string(bootstrapip.IPv4)
-	DefaultAgentPort        = 8091
-	DefaultServerHealthPort = 2041
-	DefaultServerAdminPort  = 8095
-	DefaultAgentHealthPort  = 2041
-	DefaultAgentAdminPort   = 8094
-	DefaultServerKeepalive  = "30s"
-	DefaultAgentKeepalive   = "30s"
+	defaultMode            = ModeHTTPConnect
+	defaultIPFamily        = string(bootstrapip.IPv4)
+	defaultServerAdminPort = 8095
+	defaultAgentHealthPort = 2041
+	defaultAgentAdminPort  = 8094
+	defaultServerKeepalive = "30s"
+	defaultAgentKeepalive  = "30s"
 	// An agent redials a lost server only on its sync tick, and while the
 	// server is down each failed dial stretches the tick 1.5x up to the cap.
 	// The installer's 5s/30s left agents away for up to 5.5 s after a server
 	// restart and up to 33 s after a longer outage (e2e TestScale, README
 	// Figures). A tick while connected costs no network traffic, so 1s/3s
 	// brings every agent back within about 3.3 s at no cost at rest.
-	DefaultSyncInterval    = "1s"
-	DefaultProbeInterval   = "5s"
-	DefaultSyncIntervalCap = "3s"
-	DefaultPriorityClass   = "system-node-critical"
-	// The protections' defaults and bounds (proxyversion.Protections),
-	// which docs/config.md explains.
-	DefaultBackendDialTimeout = proxyversion.DefaultBackendDialTimeout
-	DefaultTLSMinVersion      = proxyversion.DefaultTLSMinVersion
-	DefaultXfrChannelSize     = proxyversion.DefaultXfrChannelSize
-	MaxXfrChannelSize         = proxyversion.MaxXfrChannelSize
-
-	DefaultBootstrapConfigDir  = hostlayout.InstallerConfigDir
-	DefaultKASConfigDir        = hostlayout.InstallerKASConfigDir
-	DefaultSocketName          = "konnectivity-server.socket"
-	DefaultEgressConfigName    = "egress-selector-config.yaml"
-	DefaultCertDir             = "/opt/openshift/tls/konnectivity"
-	DefaultStaticPodManifest   = "/etc/kubernetes/manifests/konnectivity-server-pod.yaml"
-	DefaultClusterManifestsDir = "/opt/openshift/manifests"
-	DefaultKASConfigOverride   = "/opt/openshift/konnectivity-config-override.yaml"
+	defaultSyncInterval       = "1s"
+	defaultProbeInterval      = "5s"
+	defaultSyncIntervalCap    = "3s"
+	defaultPriorityClass      = "system-node-critical"
+	defaultBootstrapConfigDir = hostlayout.InstallerConfigDir
+	defaultKASConfigDir       = hostlayout.InstallerKASConfigDir
+	defaultKASConfigOverride  = "/opt/openshift/konnectivity-config-override.yaml"
 )
 
-// Environment variables a bootstrap script sets to supply runtime values.
-// EnvProxyVersion is proxyversion's, named here as part of this API (see above).
+// Environment variables a bootstrap script sets to supply runtime values,
+// which a caller's getenv (Default, Inputs.Getenv) answers.
 const (
-	EnvBootstrapIP  = "KONNECTIVITY_BOOTSTRAP_IP"
-	EnvImage        = "KONNECTIVITY_IMAGE"
+	EnvBootstrapIP = "KONNECTIVITY_BOOTSTRAP_IP" // spec.bootstrapIP when the config sets none
+	EnvImage       = "KONNECTIVITY_IMAGE"        // spec.image when the config sets none
+	// EnvProxyVersion is spec.proxyVersion when the config sets none:
+	// proxyversion's, re-exported because a caller's getenv answers it and
+	// internal/proxyversion cannot be imported from outside this module.
 	EnvProxyVersion = proxyversion.EnvProxyVersion
 )
 
-// Accepted values of spec.mode: proxyversion's, named here as part of this API
-// (internal/proxyversion cannot be imported from outside this module).
+// Accepted values of spec.mode, proxy-server's --mode: proxyversion's,
+// re-exported because a caller sets spec.mode to one and
+// internal/proxyversion cannot be imported from outside this module.
 const (
-	ModeHTTPConnect = proxyversion.ModeHTTPConnect // spec.mode is proxy-server's --mode
-	ModeGRPC        = proxyversion.ModeGRPC
+	ModeHTTPConnect = proxyversion.ModeHTTPConnect // the kube-apiserver sends HTTP CONNECT over the socket
+	ModeGRPC        = proxyversion.ModeGRPC        // the kube-apiserver speaks gRPC over the socket
 )
 
 // DefaultWith is Default with the runtime values a caller holds as
@@ -90,16 +93,16 @@ func (s *Spec) Default(getenv func(string) string) {
 		t := true
 		s.Enabled = &t
 	}
-	setString(&s.IPFamily, DefaultIPFamily)
+	setString(&s.IPFamily, defaultIPFamily)
 	setString(&s.BootstrapIP, getenv(EnvBootstrapIP))
 	setString(&s.Image, getenv(EnvImage))
 	setString(&s.Image, DefaultImage)
 	s.resolveVersion(getenv)
-	setString(&s.Namespace, DefaultNamespace)
+	setString(&s.Namespace, defaultNamespace)
 	if s.version != nil {
 		setString(&s.Mode, s.version.DefaultMode)
 	}
-	setString(&s.Mode, DefaultMode)
+	setString(&s.Mode, defaultMode)
 	s.Server.defaults(s.version)
 	s.Agent.defaults()
 	s.Paths.defaults()
@@ -133,8 +136,8 @@ func (s *Spec) Version() *proxyversion.Version { return s.version }
 func (s *ServerSpec) defaults(v *proxyversion.Version) {
 	setPort(&s.AgentPort, DefaultAgentPort)
 	setPort(&s.HealthPort, DefaultServerHealthPort)
-	setPort(&s.AdminPort, DefaultServerAdminPort)
-	setString(&s.KeepaliveTime, DefaultServerKeepalive)
+	setPort(&s.AdminPort, defaultServerAdminPort)
+	setString(&s.KeepaliveTime, defaultServerKeepalive)
 	if len(s.ProxyStrategies) == 0 {
 		s.ProxyStrategies = []string{"default"}
 	}
@@ -149,34 +152,34 @@ func (s *ServerSpec) defaults(v *proxyversion.Version) {
 		// reconnecting after a restart; idle CPU below measurement.
 		s.Resources = requests("10m", "64Mi")
 	}
-	setString(&s.PriorityClassName, DefaultPriorityClass)
+	setString(&s.PriorityClassName, defaultPriorityClass)
 }
 
 func (a *AgentSpec) defaults() {
-	setPort(&a.HealthPort, DefaultAgentHealthPort)
-	setPort(&a.AdminPort, DefaultAgentAdminPort)
-	setString(&a.KeepaliveTime, DefaultAgentKeepalive)
-	setString(&a.SyncInterval, DefaultSyncInterval)
-	setString(&a.ProbeInterval, DefaultProbeInterval)
-	setString(&a.SyncIntervalCap, DefaultSyncIntervalCap)
+	setPort(&a.HealthPort, defaultAgentHealthPort)
+	setPort(&a.AdminPort, defaultAgentAdminPort)
+	setString(&a.KeepaliveTime, defaultAgentKeepalive)
+	setString(&a.SyncInterval, defaultSyncInterval)
+	setString(&a.ProbeInterval, defaultProbeInterval)
+	setString(&a.SyncIntervalCap, defaultSyncIntervalCap)
 	if a.Resources == nil {
 		a.Resources = requests("40m", "50Mi")
 	}
-	setString(&a.PriorityClassName, DefaultPriorityClass)
+	setString(&a.PriorityClassName, defaultPriorityClass)
 	if len(a.Tolerations) == 0 {
 		a.Tolerations = []corev1.Toleration{{Operator: corev1.TolerationOpExists}}
 	}
 }
 
 func (p *PathsSpec) defaults() {
-	setString(&p.BootstrapConfigDir, DefaultBootstrapConfigDir)
-	setString(&p.KASConfigDir, DefaultKASConfigDir)
+	setString(&p.BootstrapConfigDir, defaultBootstrapConfigDir)
+	setString(&p.KASConfigDir, defaultKASConfigDir)
 	setString(&p.SocketName, DefaultSocketName)
 	setString(&p.EgressConfigName, DefaultEgressConfigName)
 	setString(&p.CertDir, DefaultCertDir)
 	setString(&p.StaticPodManifest, DefaultStaticPodManifest)
 	setString(&p.ClusterManifestsDir, DefaultClusterManifestsDir)
-	setString(&p.KASConfigOverride, DefaultKASConfigOverride)
+	setString(&p.KASConfigOverride, defaultKASConfigOverride)
 }
 
 func requests(cpu, memory string) *corev1.ResourceRequirements {

@@ -23,7 +23,7 @@ func TestModeDefaultsToTheVersions(t *testing.T) {
 		{"v0.36 by image tag", Spec{Image: "quay.io/x/apiserver-network-proxy:4.23"}, nil, proxyversion.V036.DefaultMode},
 		{"explicit grpc kept", Spec{ProxyVersion: "v0.28", Mode: ModeGRPC}, nil, ModeGRPC},
 		{"explicit http-connect kept", Spec{ProxyVersion: "v0.28", Mode: ModeHTTPConnect}, nil, ModeHTTPConnect},
-		{"no version yet", Spec{}, nil, DefaultMode},
+		{"no version yet", Spec{}, nil, defaultMode},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -9,12 +9,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// The protection flags (proxyversion.Protections) are rendered from
-// ServerSpec fields that each row names by its JSON path, so that a new
-// protection is its row and its field, and nothing here.
+// The protection flags (proxyversion.Protections) know their flag and the
+// versions that have it, not this config: each is rendered from the
+// ServerSpec field whose protection tag names its flag, so a new
+// protection is its row there and its tagged field here, and nothing else.
 
-// serverFieldPrefix is where every protection's field lives.
-const serverFieldPrefix = "spec.server."
+// protectionTag is the struct tag that ties a ServerSpec field to its flag.
+const protectionTag = "protection"
 
 // Protection is the value of the field protection p is rendered from,
 // written as its flag takes it.
@@ -22,19 +23,34 @@ func (s *ServerSpec) Protection(p *proxyversion.Protection) string {
 	return fmt.Sprint(s.protectionField(p).Interface())
 }
 
-// protectionField is the field p names: a ServerSpec field whose JSON name
-// is the last part of p.Field. A row naming no such field is a programming
-// error, which TestEveryProtectionHasItsField catches.
+// protectionField is the field tagged with p's flag.
 func (s *ServerSpec) protectionField(p *proxyversion.Protection) reflect.Value {
-	name, ok := strings.CutPrefix(p.Field, serverFieldPrefix)
-	v := reflect.ValueOf(s).Elem()
-	for i := range v.NumField() {
-		tag, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
-		if ok && tag == name {
-			return v.Field(i)
+	return reflect.ValueOf(s).Elem().Field(protectionIndex(p))
+}
+
+// protectionPath is the field p is rendered from, as the generator's
+// errors name it: spec.server.<json name>.
+func protectionPath(p *proxyversion.Protection) string {
+	return "spec.server." + protectionName(p)
+}
+
+// protectionName is the JSON name of the field p is rendered from.
+func protectionName(p *proxyversion.Protection) string {
+	tag, _, _ := strings.Cut(reflect.TypeFor[ServerSpec]().Field(protectionIndex(p)).Tag.Get("json"), ",")
+	return tag
+}
+
+// protectionIndex is the index of the ServerSpec field tagged with p's
+// flag. A row with no such field is a programming error, which
+// TestEveryProtectionHasOneField catches.
+func protectionIndex(p *proxyversion.Protection) int {
+	t := reflect.TypeFor[ServerSpec]()
+	for i := range t.NumField() {
+		if t.Field(i).Tag.Get(protectionTag) == p.Flag {
+			return i
 		}
 	}
-	panic(fmt.Sprintf("protection --%s names %s, which is no field of ServerSpec", p.Flag, p.Field))
+	panic(fmt.Sprintf("protection --%s has no ServerSpec field tagged %s:%q", p.Flag, protectionTag, p.Flag))
 }
 
 // defaultProtection sets p's field to its default when unset.
@@ -53,6 +69,6 @@ func (s *ServerSpec) defaultProtection(p *proxyversion.Protection) {
 		}
 		f.SetInt(n)
 	default:
-		panic(fmt.Sprintf("protection --%s: field %s is a %s, not a string or int32", p.Flag, p.Field, f.Kind()))
+		panic(fmt.Sprintf("protection --%s: field %s is a %s, not a string or int32", p.Flag, protectionPath(p), f.Kind()))
 	}
 }

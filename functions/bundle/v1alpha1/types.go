@@ -10,13 +10,13 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-// API group, version and kind of the generator's config. APIVersion is
-// krmconfig.APIVersion, every function's, named here because the
-// internal/ packages cannot be imported from outside this module.
+// API version and kind of the generator's config.
 const (
-	Group      = "bundle.konnectivity.io"
+	// APIVersion is krmconfig.APIVersion, every function's: re-exported
+	// because a caller writes it in a config and the internal/ packages
+	// cannot be imported from outside this module.
 	APIVersion = krmconfig.APIVersion
-	Kind       = "KonnectivityBundle"
+	Kind       = "KonnectivityBundle" // the config's kind
 )
 
 // KonnectivityBundle is the generator's function config.
@@ -27,9 +27,9 @@ type KonnectivityBundle struct {
 	Spec       Spec       `json:"spec"`
 }
 
-// ObjectMeta is the part of metadata a function config may carry. The
-// alias keeps it part of this API: internal/krm/krmconfig cannot be imported
-// from outside this module.
+// ObjectMeta is the part of metadata a function config may carry:
+// krmconfig's, re-exported because KonnectivityBundle.Metadata is one and
+// internal/krm/krmconfig cannot be imported from outside this module.
 type ObjectMeta = krmconfig.ObjectMeta
 
 // Spec is everything the bundle can be told. Zero values mean "use the default".
@@ -66,7 +66,10 @@ type Spec struct {
 	versionErr error
 }
 
-// ServerSpec tunes the proxy-server static pod on the bootstrap node.
+// ServerSpec tunes the proxy-server static pod on the bootstrap node. A
+// field tagged protection:"FLAG" is the value of that protection flag
+// (internal/proxyversion's Protections), which its row defaults, validates
+// and renders only for a target whose server has the flag.
 type ServerSpec struct {
 	AgentPort  int32 `json:"agentPort,omitempty"`
 	HealthPort int32 `json:"healthPort,omitempty"`
@@ -80,13 +83,13 @@ type ServerSpec struct {
 	// BackendDialTimeout is --backend-dial-timeout: how long the server
 	// waits for an agent to answer a dial before failing it (upstream's 0
 	// waits for ever). Proxy v0.36 only.
-	BackendDialTimeout string `json:"backendDialTimeout,omitempty"`
+	BackendDialTimeout string `json:"backendDialTimeout,omitempty" protection:"backend-dial-timeout"`
 	// TLSMinVersion is --tls-min-version of the agent listener. Proxy
 	// v0.36 only; v0.28 is fixed at TLS 1.2.
-	TLSMinVersion string `json:"tlsMinVersion,omitempty"`
+	TLSMinVersion string `json:"tlsMinVersion,omitempty" protection:"tls-min-version"`
 	// XfrChannelSize is --xfr-channel-size: packets buffered per stream.
 	// Proxy v0.36 only; v0.28 is fixed at 10.
-	XfrChannelSize    int32                        `json:"xfrChannelSize,omitempty"`
+	XfrChannelSize    int32                        `json:"xfrChannelSize,omitempty" protection:"xfr-channel-size"`
 	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
 	PriorityClassName string                       `json:"priorityClassName,omitempty"`
 }

@@ -2,7 +2,6 @@ package v1alpha1
 
 import (
 	"fmt"
-	"net"
 	"net/netip"
 	"path"
 	"slices"
@@ -15,6 +14,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/imageref"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
@@ -24,7 +24,7 @@ type validator struct {
 }
 
 func (v *validator) add(field, fix, format string, args ...any) {
-	v.errs = append(v.errs, FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
+	v.errs = append(v.errs, krmconfig.FieldError{Field: field, Message: fmt.Sprintf(format, args...), Fix: fix})
 }
 
 // validate checks a defaulted spec and returns FieldErrors, or nil. ip is
@@ -146,7 +146,7 @@ func (v *validator) server(s *ServerSpec) {
 	v.port("spec.server.healthPort", s.HealthPort)
 	v.port("spec.server.adminPort", s.AdminPort)
 	v.distinct("proxy-server", map[string]int32{"spec.server.agentPort": s.AgentPort, "spec.server.healthPort": s.HealthPort, "spec.server.adminPort": s.AdminPort})
-	if s.AgentBindAddress != "" && net.ParseIP(s.AgentBindAddress) == nil {
+	if _, ok := bootstrapip.ParseAddr(s.AgentBindAddress); s.AgentBindAddress != "" && !ok {
 		v.add("spec.server.agentBindAddress", "give an IP address, or leave it empty to listen on all addresses", "%q is not an IP address", s.AgentBindAddress)
 	}
 	v.duration("spec.server.keepaliveTime", s.KeepaliveTime, time.Second)
@@ -158,8 +158,8 @@ func (v *validator) server(s *ServerSpec) {
 
 // bindFamily keeps the agent listener on the family agents dial.
 func (v *validator) bindFamily(family, bind string) {
-	ip := net.ParseIP(bind)
-	if ip == nil || ip.IsUnspecified() {
+	ip, ok := bootstrapip.ParseAddr(bind)
+	if !ok || ip.IsUnspecified() {
 		return
 	}
 	if wrongFamily(family, ip) {
@@ -288,12 +288,12 @@ func (v *validator) socketLength(p *PathsSpec) {
 
 // wrongFamily says whether ip is of the other family than a cluster of
 // family (spec.ipFamily) listens on; dual-stack takes either.
-func wrongFamily(family string, ip net.IP) bool {
+func wrongFamily(family string, ip netip.Addr) bool {
 	switch bootstrapip.Family(family) {
 	case bootstrapip.IPv4:
-		return ip.To4() == nil
+		return !ip.Is4()
 	case bootstrapip.IPv6:
-		return ip.To4() != nil
+		return ip.Is4()
 	}
 	return false
 }

@@ -95,7 +95,7 @@ func (v *validator) hostDirsApart(p *PathsSpec) {
 	for _, a := range all {
 		if within(p.KASConfigOverride, a.dir) && !reported["override"+a.dir] {
 			reported["override"+a.dir] = true
-			v.add("spec.paths.kasConfigOverride", "keep the override next to, not inside, the bundle's directories, e.g. "+DefaultKASConfigOverride,
+			v.add("spec.paths.kasConfigOverride", "keep the override next to, not inside, the bundle's directories, e.g. "+defaultKASConfigOverride,
 				"%q is inside %s %s", p.KASConfigOverride, a.role, a.dir)
 		}
 	}

@@ -2,12 +2,13 @@ package v1alpha1
 
 import (
 	"fmt"
-	"net"
 	"sort"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
 // Namespaces the bundle must never use: teardown deletes the agent
@@ -21,7 +22,7 @@ var (
 
 // ReservedNamespace says why ns may not hold the agents, or returns "".
 func ReservedNamespace(ns string) string {
-	if ns == DefaultNamespace {
+	if ns == defaultNamespace {
 		return ""
 	}
 	for _, r := range reservedNamespaces {
@@ -38,11 +39,11 @@ func ReservedNamespace(ns string) string {
 }
 
 // ReservedNamespaceFix is the fix for a reserved agent namespace.
-const ReservedNamespaceFix = "use " + DefaultNamespace + " or a namespace of your own outside default, openshift, kube-* and openshift-*: teardown deletes the agent namespace with everything in it"
+const ReservedNamespaceFix = "use " + defaultNamespace + " or a namespace of your own outside default, openshift, kube-* and openshift-*: teardown deletes the agent namespace with everything in it"
 
 func (v *validator) namespace(ns string) {
 	if errs := validation.IsDNS1123Label(ns); len(errs) > 0 {
-		v.add("spec.namespace", "use a lowercase DNS label such as "+DefaultNamespace, "%q is not a valid namespace: %s", ns, strings.Join(errs, "; "))
+		v.add("spec.namespace", "use a lowercase DNS label such as "+defaultNamespace, "%q is not a valid namespace: %s", ns, strings.Join(errs, "; "))
 		return
 	}
 	if why := ReservedNamespace(ns); why != "" {
@@ -53,8 +54,8 @@ func (v *validator) namespace(ns string) {
 // bindAddress keeps the agent listener where agents dial: check's
 // agent-bind-address rule refuses any other address, so the generator does too.
 func (v *validator) bindAddress(family, bind string) {
-	ip := net.ParseIP(bind)
-	if ip == nil || !v.ip.IsValid() || ip.IsUnspecified() || ip.Equal(net.IP(v.ip.AsSlice())) {
+	ip, ok := bootstrapip.ParseAddr(bind)
+	if !ok || !v.ip.IsValid() || ip.IsUnspecified() || ip == v.ip.Unmap() {
 		return
 	}
 	if wrongFamily(family, ip) {
@@ -69,7 +70,7 @@ func (v *validator) bindAddress(family, bind string) {
 // cluster-bootstrap applies the objects, long after the build.
 func (v *validator) podSettings(prefix, priorityClass string, res *corev1.ResourceRequirements) {
 	if errs := validation.IsDNS1123Subdomain(priorityClass); len(errs) > 0 {
-		v.add(prefix+".priorityClassName", "use a PriorityClass name such as "+DefaultPriorityClass, "%q is not a valid PriorityClass name: %s", priorityClass, strings.Join(errs, "; "))
+		v.add(prefix+".priorityClassName", "use a PriorityClass name such as "+defaultPriorityClass, "%q is not a valid PriorityClass name: %s", priorityClass, strings.Join(errs, "; "))
 	}
 	if res == nil {
 		return

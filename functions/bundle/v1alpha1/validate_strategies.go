@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
@@ -29,7 +30,7 @@ func (v *validator) strategies(s *Spec) {
 		q = nil
 	}
 	v.reliedIdentifiers(strategies, q)
-	if len(proxyversion.Unserved(strategies, q)) < len(strategies) {
+	if len(bundlemodel.Unserved(strategies, q)) < len(strategies) {
 		return
 	}
 	v.add("spec.server.proxyStrategies",
@@ -52,7 +53,7 @@ func (v *validator) reliedIdentifiers(strategies []string, q url.Values) {
 			continue
 		}
 		for _, val := range q[k] {
-			if msg := proxyversion.IdentifierValueProblem(k, val); msg != "" {
+			if msg := bundlemodel.IdentifierValueProblem(k, val); msg != "" {
 				v.add("spec.agent.identifiers", fmt.Sprintf("give %s a value the server parses, e.g. %s", k, identifierExample(k)),
 					"%s=%q %s; the %s strategy relies on it and would never match", k, val, msg, st)
 			}

@@ -41,7 +41,7 @@ func (v *validator) protections(s *ServerSpec, target *proxyversion.Version) {
 		if !target.Has(p.Flag) {
 			v.unavailable(target, p, !s.protectionField(p).IsZero())
 		} else if fix, msg := p.Validate(s.Protection(p)); msg != "" {
-			v.add(p.Field, fix, "%s", msg)
+			v.add(protectionPath(p), fix, "%s", msg)
 		}
 	}
 }
@@ -52,9 +52,9 @@ func (v *validator) unavailable(target *proxyversion.Version, p *proxyversion.Pr
 		return
 	}
 	since, newer := target.Server.IntroducedIn(p.Flag)
-	fix := "remove " + p.Field
+	fix := "remove " + protectionPath(p)
 	if newer != nil {
 		fix += fmt.Sprintf(", or target %s if the image runs it", newer.Describe())
 	}
-	v.add(p.Field, fix, "proxy-server %s has no --%s (it arrived in %s); rendering it would crash-loop the server", target.Describe(), p.Flag, since)
+	v.add(protectionPath(p), fix, "proxy-server %s has no --%s (it arrived in %s); rendering it would crash-loop the server", target.Describe(), p.Flag, since)
 }

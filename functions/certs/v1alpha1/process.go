@@ -33,8 +33,8 @@ type Function struct {
 	// Generate plans the set in opts.Dir and writes what changed there, for
 	// spec.generate. It is the journaled writer of the host writers
 	// (internal/writers/certset.EnsureDir), which the binary hands over
-	// (internal/fnrun/dispatch): a KRM function imports no host
-	// transaction. nil refuses spec.generate.
+	// (internal/cli, through internal/fnrun/dispatch): a KRM function
+	// imports no host transaction. nil refuses spec.generate.
 	Generate func(opts certs.Options) (*certs.Result, error)
 }
 

@@ -17,9 +17,9 @@ const (
 
 // DefaultSecretHostPath puts the Secret next to the KonnectivityBundle
 // generator's other cluster manifests. The namespace, certificate directory
-// and bootstrap IP variable are the generator's own (bundle.DefaultNamespace,
-// bundle.DefaultCertDir, bundle.EnvBootstrapIP), so the Secret lands in the
-// bundle's namespace.
+// and bootstrap IP variable are the generator's own (the host contract's
+// hostlayout.AgentNamespace, bundle.DefaultCertDir, bundle.EnvBootstrapIP),
+// so the Secret lands in the bundle's namespace.
 const DefaultSecretHostPath = bundle.DefaultClusterManifestsDir + "/" + hostlayout.AgentSecretFileName
 
 // KonnectivityCerts is the function config.
@@ -64,6 +64,6 @@ func (s *Spec) Default(getenv func(string) string) {
 	if getenv != nil {
 		set(&s.BootstrapIP, getenv(bundle.EnvBootstrapIP))
 	}
-	set(&s.Namespace, bundle.DefaultNamespace)
+	set(&s.Namespace, hostlayout.AgentNamespace)
 	set(&s.SecretHostPath, DefaultSecretHostPath)
 }

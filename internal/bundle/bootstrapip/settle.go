@@ -202,3 +202,29 @@ func checkFlag(flag netip.Addr, fam Family) (netip.Addr, error) {
 	}
 	return flag, nil
 }
+
+// Settled is an address decided before the build (render's Resolve) and
+// what it was decided against, handed to the build as one value: From says
+// where the address came from when not from --bootstrap-ip (see
+// ConflictError), Spec is the spec.bootstrapIP text Resolve read (the
+// overlay's first config's own, or ""). A config whose own text is Spec
+// takes Addr as it is, neither parsed nor settled again; only another
+// config naming another address is settled against it (Settle).
+type Settled struct {
+	Addr netip.Addr
+	From string
+	Spec string
+}
+
+// For is the address config g generates with, given the address settled
+// before the build: g's Flag and From are the settled ones.
+func (s Settled) For(g Given) (netip.Addr, error) {
+	if !g.Enabled {
+		return netip.Addr{}, nil
+	}
+	if s.Addr.IsValid() && g.Spec == s.Spec {
+		return s.Addr, nil
+	}
+	g.Flag, g.From = s.Addr, s.From
+	return Settle(g)
+}

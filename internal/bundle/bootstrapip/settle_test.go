@@ -1,6 +1,7 @@
 package bootstrapip
 
 import (
+	"errors"
 	"net/netip"
 	"strings"
 	"testing"
@@ -115,4 +116,36 @@ func errType(err error) string {
 		return "detect"
 	}
 	return "other: " + err.Error()
+}
+
+// TestSettledFor: the config render settled the address for takes it as
+// it is; another config is settled against it, and a conflict names where
+// the settled address came from.
+func TestSettledFor(t *testing.T) {
+	addr := netip.MustParseAddr("192.0.2.10")
+	s := Settled{Addr: addr, From: "the overlay's first KonnectivityBundle config", Spec: "192.0.2.10"}
+	cases := []struct {
+		name     string
+		settled  Settled
+		g        Given
+		want     netip.Addr
+		conflict bool
+	}{
+		{"the config it was settled for", s, Given{Spec: "192.0.2.10", Enabled: true}, addr, false},
+		{"a config without an address", Settled{Addr: addr}, Given{Enabled: true}, addr, false},
+		{"another config, the same address", s, Given{Spec: "::ffff:192.0.2.10", Enabled: true}, addr, false},
+		{"another config, another address", s, Given{Spec: "192.0.2.11", Enabled: true}, netip.Addr{}, true},
+		{"a disabled config", s, Given{Spec: "192.0.2.11"}, netip.Addr{}, false},
+		{"nothing settled: the config's own", Settled{}, Given{Spec: "192.0.2.11", Enabled: true}, netip.MustParseAddr("192.0.2.11"), false},
+	}
+	for _, tc := range cases {
+		got, err := tc.settled.For(tc.g)
+		var conflict *ConflictError
+		if got != tc.want || errors.As(err, &conflict) != tc.conflict || err != nil && !tc.conflict {
+			t.Errorf("%s: For = %v, %v; want %v, conflict %v", tc.name, got, err, tc.want, tc.conflict)
+		}
+		if tc.conflict && conflict.From != tc.settled.From {
+			t.Errorf("%s: conflict from %q, want %q", tc.name, conflict.From, tc.settled.From)
+		}
+	}
 }

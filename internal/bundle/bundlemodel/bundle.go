@@ -54,6 +54,8 @@ type Bundle struct {
 	// Target is the proxy version the bundle is for (see version.go); its
 	// binaries parse the Server's and Agent's flags.
 	Target Target
+	// Tunnel is where the agents dial, read once from the flags (tunnel.go).
+	Tunnel Tunnel
 }
 
 // Parse reads a YAML stream into a bundle. The error is only for a stream
@@ -85,6 +87,7 @@ func New(nodes []*yaml.RNode) *Bundle {
 		b.classify(o)
 	}
 	b.settleTarget() // parses the workloads' flags, which the Secret is found by
+	b.Tunnel = b.readTunnel()
 	b.findSecret()
 	b.findNamespace()
 	return b

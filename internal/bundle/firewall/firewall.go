@@ -16,7 +16,8 @@ import (
 // netreq.Tunnel, which it is made from).
 type Requirement struct {
 	Port     int                  // the server's --agent-port
-	Dial     string               // the agents' --proxy-server-host: an IP or a DNS name
+	Dial     string               // the agents' --proxy-server-host as written: an IP or a DNS name
+	DialAddr netip.Addr           // Dial when it is an IP (bundlemodel.Tunnel.Addr); invalid for a DNS name
 	Bind     netip.Addr           // the server's --agent-bind-address; invalid when it listens on every address
 	Families []bootstrapip.Family // the families agents can reach the server over
 	Source   string               // the objects and flags the values come from, for the output's header
@@ -123,9 +124,9 @@ func CheckSources(opts Options) error {
 
 func anyPrefix(f bootstrapip.Family) netip.Prefix {
 	if f == bootstrapip.IPv4 {
-		return netip.MustParsePrefix("0.0.0.0/0")
+		return netip.PrefixFrom(netip.IPv4Unspecified(), 0)
 	}
-	return netip.MustParsePrefix("::/0")
+	return netip.PrefixFrom(netip.IPv6Unspecified(), 0)
 }
 
 func hasFamily(fs []bootstrapip.Family, f bootstrapip.Family) bool {
@@ -160,7 +161,7 @@ func (p *Plan) bindIn(f bootstrapip.Family) netip.Addr {
 
 // ParseFrom parses one --from value: a CIDR with no host bits set.
 func ParseFrom(s string) (netip.Prefix, error) {
-	p, err := netip.ParsePrefix(s)
+	p, err := bootstrapip.ParsePrefix(s)
 	if err != nil {
 		return netip.Prefix{}, fmt.Errorf("--from %q is not a CIDR: give the node network as ADDRESS/BITS, e.g. --from 10.0.0.0/24 or --from fd00:10::/64", s)
 	}

@@ -30,13 +30,13 @@ var (
 )
 
 var planCases = []planCase{
-	{"ipv4-two-subnets", firewall.Requirement{Port: 9443, Dial: "10.0.0.5", Families: v4, Source: source},
+	{"ipv4-two-subnets", firewall.Requirement{Port: 9443, Dial: "10.0.0.5", DialAddr: netip.MustParseAddr("10.0.0.5"), Families: v4, Source: source},
 		firewall.Options{From: prefixes("10.0.0.0/24", "10.0.1.0/24")}},
-	{"ipv6-bound", firewall.Requirement{Port: 8091, Dial: "fd00:10::5", Bind: netip.MustParseAddr("fd00:10::5"), Families: v6, Source: source},
+	{"ipv6-bound", firewall.Requirement{Port: 8091, Dial: "fd00:10::5", DialAddr: netip.MustParseAddr("fd00:10::5"), Bind: netip.MustParseAddr("fd00:10::5"), Families: v6, Source: source},
 		firewall.Options{From: prefixes("fd00:10::/64")}},
 	{"dualstack-name", firewall.Requirement{Port: 8091, Dial: "bootstrap.cluster.example", Families: both, Source: source},
 		firewall.Options{From: prefixes("10.0.0.0/24", "fd00:10::/64")}},
-	{"ipv4-anywhere", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source},
+	{"ipv4-anywhere", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", DialAddr: netip.MustParseAddr("10.0.0.5"), Families: v4, Source: source},
 		firewall.Options{Anywhere: true}},
 }
 
@@ -100,7 +100,7 @@ func render(t *testing.T, format string, req firewall.Requirement, opts firewall
 
 // TestPlanErrors: every refusal names the flag or object and the fix.
 func TestPlanErrors(t *testing.T) {
-	ipv4 := firewall.Requirement{Port: 8091, Dial: "10.0.0.5", Families: v4, Source: source}
+	ipv4 := firewall.Requirement{Port: 8091, Dial: "10.0.0.5", DialAddr: netip.MustParseAddr("10.0.0.5"), Families: v4, Source: source}
 	for _, tc := range []struct {
 		name string
 		req  firewall.Requirement
@@ -111,12 +111,12 @@ func TestPlanErrors(t *testing.T) {
 		{"both sources", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), Anywhere: true}, "--from and --from-anywhere exclude each other"},
 		{"family the bundle does not use", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "--from fd00::/64 is ipv6, but agents reach the server over ipv4 only (they dial 10.0.0.5"},
 		{"family the bundle does not use: the fix reads", ipv4, firewall.Options{From: prefixes("fd00::/64")}, "; give an ipv4 CIDR of the node network"},
-		{"no family", firewall.Requirement{Port: 8091, Dial: "10.0.0.5"}, firewall.Options{Anywhere: true}, "names no address family"},
+		{"no family", firewall.Requirement{Port: 8091, Dial: "10.0.0.5", DialAddr: netip.MustParseAddr("10.0.0.5")}, firewall.Options{Anywhere: true}, "names no address family"},
 		{"bad chain", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "filter input"}, "--nft-chain \"filter input\": give FAMILY TABLE CHAIN"},
 		{"chain of the wrong family", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "ip6 filter input"}, "must be inet (or ip/ip6 matching every --from)"},
-		{"no port", firewall.Requirement{Dial: "10.0.0.5", Families: v4}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
+		{"no port", firewall.Requirement{Dial: "10.0.0.5", DialAddr: netip.MustParseAddr("10.0.0.5"), Families: v4}, firewall.Options{Anywhere: true}, "agent port 0 is not a TCP port"},
 		{"every IPv4 address as --from", ipv4, firewall.Options{From: prefixes("0.0.0.0/0")}, "--from 0.0.0.0/0 allows every address: give the node network's CIDR, or --from-anywhere (alone)"},
-		{"every IPv6 address as --from", firewall.Requirement{Port: 8091, Dial: "fd00::5", Families: v6, Source: source}, firewall.Options{From: prefixes("::/0")}, "--from ::/0 allows every address"},
+		{"every IPv6 address as --from", firewall.Requirement{Port: 8091, Dial: "fd00::5", DialAddr: netip.MustParseAddr("fd00::5"), Families: v6, Source: source}, firewall.Options{From: prefixes("::/0")}, "--from ::/0 allows every address"},
 		{"chain with a command", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet filter input;touch${IFS}X"}, `the chain name "input;touch${IFS}X" is not an nft identifier`},
 		{"chain with a quote", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet fil'ter input"}, `the table name "fil'ter" is not an nft identifier`},
 		{"chain split by a tab", ipv4, firewall.Options{From: prefixes("10.0.0.0/24"), NftChain: "inet filter\tinput"}, "separated by single spaces"},

@@ -142,8 +142,8 @@ func dialAddr(p *Plan, f bootstrapip.Family) (netip.Addr, bool) {
 	if b := p.bindIn(f); b.IsValid() {
 		return b, true
 	}
-	ip, err := netip.ParseAddr(p.Req.Dial)
-	if err != nil || familyOf(ip) != f {
+	ip := p.Req.DialAddr
+	if !ip.IsValid() || familyOf(ip) != f {
 		return netip.Addr{}, false
 	}
 	return ip.Unmap(), true

@@ -3,6 +3,7 @@ package firewall_test
 import (
 	"bytes"
 	"encoding/json"
+	"net/netip"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,7 +89,10 @@ func TestHostileRequirement(t *testing.T) {
 	}
 }
 
-func withDial(r firewall.Requirement, s string) firewall.Requirement   { r.Dial = s; return r }
+func withDial(r firewall.Requirement, s string) firewall.Requirement {
+	r.Dial, r.DialAddr = s, netip.Addr{}
+	return r
+}
 func withSource(r firewall.Requirement, s string) firewall.Requirement { r.Source += s; return r }
 
 // bundlePlace is where in the ipv4 golden bundle a hostile value goes: old

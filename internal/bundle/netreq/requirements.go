@@ -7,7 +7,6 @@ package netreq
 
 import (
 	"fmt"
-	"net"
 	"sort"
 	"strings"
 
@@ -101,7 +100,7 @@ func agentTunnel(b *bundlemodel.Bundle, r *Report) (Requirement, error) {
 	if t.DialPort != t.Port {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("agents dial port %d (--proxy-server-port) but the server listens on %d (--agent-port): the tunnel cannot connect until they agree", t.DialPort, t.Port))
 	}
-	to := "the bootstrap host " + hostOrUnset(t.Host)
+	to := "the bootstrap host " + hostOrUnset(t)
 	if bind, _ := b.Server.Flags.Lookup("agent-bind-address"); bind != "" && bind != t.Host {
 		r.Warnings = append(r.Warnings, fmt.Sprintf("the server binds its agent port to %s (--agent-bind-address) but agents dial %s", bind, t.Host))
 	}
@@ -120,14 +119,14 @@ func agentTunnel(b *bundlemodel.Bundle, r *Report) (Requirement, error) {
 	}, nil
 }
 
-func hostOrUnset(h string) string {
-	if h == "" {
+func hostOrUnset(t Tunnel) string {
+	switch {
+	case t.Host == "":
 		return "(--proxy-server-host not set: agents dial 127.0.0.1)"
+	case t.Addr.IsValid():
+		return t.Addr.String()
 	}
-	if ip := net.ParseIP(h); ip != nil {
-		return ip.String()
-	}
-	return h
+	return t.Host
 }
 
 // nodeScope describes which nodes the DaemonSet schedules on.

@@ -32,29 +32,17 @@ type Tunnel struct {
 	HostNetwork bool
 }
 
-// newTunnel reads the tunnel from the bundle's server and agent.
+// newTunnel takes the tunnel the bundle model read (bundlemodel.Tunnel)
+// and adds the server's side: the port it listens on for agents.
 func newTunnel(b *bundlemodel.Bundle) (Tunnel, error) {
 	port, err := b.Server.Port("agent-port")
 	if err != nil {
 		return Tunnel{}, err
 	}
-	dial, err := b.Agent.Port("proxy-server-port")
-	if err != nil {
-		return Tunnel{}, err
+	bt := b.Tunnel
+	if bt.PortError != nil {
+		return Tunnel{}, bt.PortError
 	}
-	t := Tunnel{Port: port, DialPort: dial, HostNetwork: b.Agent.HostNetwork()}
-	t.Host, _ = b.Agent.Flags.Lookup("proxy-server-host")
-	t.Addr, _ = netip.ParseAddr(t.Host)
-	if bind, _ := b.Server.Flags.Lookup("agent-bind-address"); bind != "" {
-		t.BindAddress, _ = netip.ParseAddr(bind)
-	}
-	switch {
-	case t.Addr.IsValid():
-		t.Families = []bootstrapip.Family{bootstrapip.FamilyOf(t.Addr)}
-	case t.BindAddress.IsValid():
-		t.Families = []bootstrapip.Family{bootstrapip.FamilyOf(t.BindAddress)}
-	default:
-		t.Families = []bootstrapip.Family{bootstrapip.IPv4, bootstrapip.IPv6}
-	}
-	return t, nil
+	return Tunnel{Port: port, DialPort: bt.Port, Host: bt.Host, Addr: bt.Addr, BindAddress: bt.Bind, Families: bt.Families,
+		HostNetwork: b.Agent.HostNetwork()}, nil
 }

@@ -26,8 +26,8 @@ func versionOf(opts Options) *proxyversion.Version {
 	if opts.Version != nil {
 		return opts.Version
 	}
-	if root, err := renderedroot.Load(opts.Root); err == nil && root.Bundle.Target.Version != nil {
-		return root.Bundle.Target.Version
+	if root, err := renderedroot.Load(opts.Root); err == nil && root.Bundle.Tunnel.Version != nil {
+		return root.Bundle.Tunnel.Version
 	}
 	return proxyversion.Newest
 }

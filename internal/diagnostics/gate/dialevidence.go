@@ -85,7 +85,7 @@ func serverBoundOf(rep *hoststatus.Report) time.Duration {
 		return 0
 	}
 	bound := proxyversion.BackendDialTimeout.Flag
-	if v := rep.Rendered.Bundle.Target.Version; v != nil && !v.Has(bound) {
+	if v := rep.Tunnel().Version; v != nil && !v.Has(bound) {
 		return 0
 	}
 	d, ok := rep.Rendered.Bundle.Server.Flags.Duration(bound)

@@ -87,7 +87,7 @@ func stuckAgentFix(f finding) string {
 	if f.rep == nil || f.rep.Rendered == nil || f.rep.Rendered.Bundle.Server == nil {
 		return fix
 	}
-	ver := f.rep.Rendered.Bundle.Target.Version
+	ver := f.rep.Tunnel().Version
 	if ver == nil {
 		return fix
 	}

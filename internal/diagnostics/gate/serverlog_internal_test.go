@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/planttest"
 )
 
@@ -49,7 +49,7 @@ func TestServerLogIsConfined(t *testing.T) {
 				planttest.NoHang(t, "reading the server's log", time.Minute, func() { w.refusedHandshakes(v) })
 				want := path + " is a symbolic link"
 				if kind == planttest.FIFO {
-					want = path + " is " + hostfs.KindName(os.ModeNamedPipe)
+					want = path + " is " + inputread.KindName(os.ModeNamedPipe)
 				}
 				if v.Cause != NoAgentConnected || !strings.Contains(v.Detail, want) {
 					t.Errorf("verdict %s: %s; want %s with %q", v.Cause, v.Detail, NoAgentConnected, want)

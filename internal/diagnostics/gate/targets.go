@@ -4,8 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
-
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/egressprobe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/webhookprobe"
 )
@@ -25,10 +23,7 @@ type Target struct {
 func (w *waiter) dialTargets(ctx context.Context, v *Verdict) {
 	// The poll's status run already read the root's proxy version, which
 	// decides what a CONNECT's answer proves; the probes need not read it again.
-	var version *proxyversion.Version
-	if v.Status != nil && v.Status.Rendered != nil {
-		version = v.Status.Rendered.Bundle.Target.Version
-	}
+	version := v.Status.Tunnel().Version
 	for _, t := range w.opts.Targets {
 		res, err := egressprobe.Probe(ctx, egressprobe.Options{Root: w.opts.Status.Root, Target: t, Timeout: w.opts.DialTimeout, Version: version})
 		if err != nil { // a bad --target is refused before the wait starts

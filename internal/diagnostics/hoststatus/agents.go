@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
@@ -37,7 +38,7 @@ func (s *session) agents() {
 			lastErr = fmt.Sprintf("%s: %s", u, describe(code, body, err))
 			continue
 		}
-		m, err := parseMetrics(body, s.root.Bundle.Target.Version)
+		m, err := parseMetrics(body, s.rep.Tunnel().Version)
 		if err != nil || !m.found() {
 			lastErr = fmt.Sprintf("%s has no agent count (%s{service_method=%q})", u, proxyversion.Newest.Metrics.AgentStreams, proxyversion.ConnectMethod)
 			if err != nil {
@@ -107,7 +108,7 @@ func (s *session) renderedServes(strategy string) bool {
 		return true
 	}
 	q, _, err := s.root.Bundle.Agent.Flags.Identifiers()
-	return err == nil && proxyversion.Serves(strategy, q)
+	return err == nil && bundlemodel.Serves(strategy, q)
 }
 
 // identifierHint names the rendered agents' identifiers and what is wrong
@@ -123,7 +124,7 @@ func (s *session) identifierHint() string {
 	}
 	for _, k := range slices.Sorted(maps.Keys(q)) {
 		for _, v := range q[k] {
-			if msg := proxyversion.IdentifierValueProblem(k, v); msg != "" {
+			if msg := bundlemodel.IdentifierValueProblem(k, v); msg != "" {
 				return fmt.Sprintf("; the agents' identifier %s=%q %s", k, v, msg)
 			}
 		}

@@ -5,6 +5,7 @@ import (
 	"encoding/pem"
 	"fmt"
 	"net"
+	"net/netip"
 	"slices"
 	"time"
 
@@ -49,7 +50,7 @@ func (s *session) certificates() {
 		problems = append(problems, newCheck(CheckCertificates, framework.Error, "server certificate is not signed by the CA the agents trust: "+err.Error(),
 			"the agents get ca.crt from the Secret; re-render so the certificates and the Secret agree"))
 	}
-	if ip := s.rep.BootstrapIP; ip != "" && !slices.ContainsFunc(cert.IPAddresses, func(a net.IP) bool { return a.Equal(net.ParseIP(ip)) }) {
+	if ip, want := s.rep.BootstrapIP, s.rep.Tunnel().Addr; ip != "" && !slices.ContainsFunc(cert.IPAddresses, func(a net.IP) bool { return sameAddr(a, want) }) {
 		problems = append(problems, newCheck(CheckCertificates, framework.Error, fmt.Sprintf("server certificate SANs %v do not include %s, the address agents dial", cert.IPAddresses, ip),
 			"agents refuse the handshake (x509: certificate is valid for ..., not ...); re-render with the right --bootstrap-ip"))
 	}
@@ -89,4 +90,11 @@ func (s *session) loadCert(flag string, srv *bundlemodel.Workload) *x509.Certifi
 		return nil
 	}
 	return c
+}
+
+// sameAddr reports whether a certificate's IP SAN is addr (the zero Addr,
+// a host that is no address, matches none).
+func sameAddr(san net.IP, addr netip.Addr) bool {
+	a, ok := netip.AddrFromSlice(san)
+	return ok && addr.IsValid() && a.Unmap() == addr
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -72,7 +72,7 @@ func (s *session) socket() {
 		s.rep.add(newCheck(CheckSocket, framework.Error, fmt.Sprintf("%s: %v", host, unwrapPath(err)),
 			"the server is not running (it creates the socket at start and removes it on exit): check `crictl ps -a --name konnectivity-server` and `crictl logs` on the bootstrap host"))
 	case st.Mode().Type() != fs.ModeSocket:
-		s.rep.add(newCheck(CheckSocket, framework.Error, fmt.Sprintf("%s is %s, not a socket", host, hostfs.KindName(st.Mode())),
+		s.rep.add(newCheck(CheckSocket, framework.Error, fmt.Sprintf("%s is %s, not a socket", host, inputread.KindName(st.Mode())),
 			"remove it; the server (with --delete-existing-uds-file=true) recreates the socket on start; status and probe never follow a link there"))
 	case st.Mode().Perm() != 0o770:
 		s.rep.add(newCheck(CheckSocket, framework.Warning, fmt.Sprintf("%s has mode %04o, the server creates it 0770", host, st.Mode().Perm()),

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -55,6 +56,16 @@ type Report struct {
 	// Rendered is the root as read, nil when it could not be; the gate
 	// reads the agent port's rule from it.
 	Rendered *renderedroot.Root `json:"-"`
+}
+
+// Tunnel is the rendered tunnel as the bundle model read it (where the
+// agents dial, the proxy version); the zero Tunnel when the root could not
+// be read. BootstrapIP is its Host, as the report prints it.
+func (r *Report) Tunnel() bundlemodel.Tunnel {
+	if r == nil || r.Rendered == nil {
+		return bundlemodel.Tunnel{}
+	}
+	return r.Rendered.Bundle.Tunnel
 }
 
 // DialFunc opens a connection (tests dial into a network namespace).
@@ -117,9 +128,7 @@ func Run(ctx context.Context, opts Options) *Report {
 		rep.add(newCheck(CheckRenderedFiles, framework.Error, detail, hint))
 		return rep.finish()
 	}
-	if root.Bundle.Agent != nil {
-		rep.BootstrapIP, _ = root.Bundle.Agent.Flags.Lookup("proxy-server-host")
-	}
+	rep.BootstrapIP = rep.Tunnel().Host
 	s := &session{ctx: ctx, opts: opts, root: root, rep: rep}
 	s.files()
 	s.socket()

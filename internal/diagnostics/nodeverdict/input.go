@@ -14,13 +14,13 @@ func InputFrom(b *bundlemodel.Bundle) (Input, error) {
 	if b == nil || b.Agent == nil {
 		return Input{}, errors.New("the rendered root has no agent DaemonSet")
 	}
-	in := Input{Namespace: b.Agent.Object.Namespace, DaemonSet: b.Agent.Object.Name}
+	in := Input{Namespace: b.Agent.Object.Namespace, DaemonSet: b.Agent.Object.Name, Tunnel: b.Tunnel}
 	rep, err := netreq.Requirements("the rendered root", b)
 	if err != nil {
 		return Input{}, err
 	}
 	if rep.Tunnel != nil {
-		in.BootstrapIP, in.Port = rep.Tunnel.Host, rep.Tunnel.Port
+		in.Port = rep.Tunnel.Port
 	}
 	return in, nil
 }

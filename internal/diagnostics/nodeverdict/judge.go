@@ -11,7 +11,7 @@ import (
 // judge gives one node its line: the first cause found, from the
 // DaemonSet's reach down to the agent's readiness.
 func (st *state) judge(n *corev1.Node) Line {
-	l := Line{Node: n.Name, Address: nodeAddress(n, st.in.BootstrapIP)}
+	l := Line{Node: n.Name, Address: nodeAddress(n, st.in.Tunnel.Addr)}
 	ref := st.in.Namespace + "/" + st.in.DaemonSet
 	if st.ds == nil {
 		l.Cause = NoDaemonSet
@@ -150,7 +150,7 @@ func (st *state) notReady(l *Line, p *corev1.Pod) {
 	}
 	l.Cause = PortBlocked
 	l.Detail = fmt.Sprintf("running, not ready for %s, and no handshake from %s reached the server (its log shows none): the agent port %d between %s and %s is blocked",
-		st.age(since), l.Address, st.in.Port, l.Node, st.in.BootstrapIP)
+		st.age(since), l.Address, st.in.Port, l.Node, st.in.Tunnel.Host)
 	l.Fix = "open it " + st.portRule(l.Address)
 }
 

@@ -12,6 +12,8 @@ package nodeverdict
 import (
 	"context"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
 // Cause is why one node's agent is not connected, or that it is.
@@ -75,10 +77,10 @@ type Summary struct {
 // Input says where the agents are and what the server saw.
 type Input struct {
 	Namespace, DaemonSet string // the agent DaemonSet, from the rendered bundle
-	// BootstrapIP and Port are where agents dial (--proxy-server-host,
-	// the server's --agent-port).
-	BootstrapIP string
-	Port        int
+	// Tunnel is where agents dial, as the bundle model read it; Port is
+	// the server's --agent-port.
+	Tunnel bundlemodel.Tunnel
+	Port   int
 	// Refused are the handshakes the server's log shows it refused;
 	// LogRead says whether that log was read at all (without it, "no
 	// attempt reached the server" cannot be said).

@@ -3,6 +3,7 @@ package nodeverdict
 import (
 	"context"
 	"errors"
+	"net/netip"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +16,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/fake"
 	k8stesting "k8s.io/client-go/testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 )
 
 const (
@@ -28,7 +31,7 @@ var now = time.Date(2026, 11, 27, 9, 0, 0, 0, time.UTC)
 func ago(d time.Duration) metav1.Time { return metav1.NewTime(now.Add(-d)) }
 
 func input() Input {
-	return Input{Namespace: ns, DaemonSet: dsName, BootstrapIP: "10.0.0.1", Port: 8091, LogRead: true, Now: now, Root: "/",
+	return Input{Namespace: ns, DaemonSet: dsName, Tunnel: bundlemodel.Tunnel{Host: "10.0.0.1", Addr: netip.MustParseAddr("10.0.0.1")}, Port: 8091, LogRead: true, Now: now, Root: "/",
 		Server: Server{Agents: 3, Counted: true}}
 }
 

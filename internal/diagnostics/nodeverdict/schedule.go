@@ -9,6 +9,8 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/klog/v2"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
 // unmatchedSelector is the first key=value of the selector the node's
@@ -82,16 +84,15 @@ func nodeReady(n *corev1.Node) (bool, time.Time, string) {
 
 // nodeAddress is the node's address agents dial from: an InternalIP of the
 // bootstrap IP's family, else any InternalIP, else an ExternalIP.
-func nodeAddress(n *corev1.Node, bootstrapIP string) string {
-	want, _ := netip.ParseAddr(bootstrapIP)
+func nodeAddress(n *corev1.Node, want netip.Addr) string {
 	var first string
 	for _, typ := range []corev1.NodeAddressType{corev1.NodeInternalIP, corev1.NodeExternalIP} {
 		for _, a := range n.Status.Addresses {
 			if a.Type != typ {
 				continue
 			}
-			ip, err := netip.ParseAddr(a.Address)
-			if err == nil && want.IsValid() && ip.Is4() == want.Is4() {
+			ip, ok := bootstrapip.ParseAddr(a.Address)
+			if ok && want.IsValid() && ip.Is4() == want.Is4() {
 				return ip.String()
 			}
 			if first == "" {

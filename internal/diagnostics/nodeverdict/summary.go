@@ -49,14 +49,14 @@ func summarize(lines []Line) *Summary {
 // the bootstrap host as `ports` writes it, and the same in any firewall
 // or security group on the way.
 func (st *state) portRule(nodeAddr string) string {
-	ip, err := netip.ParseAddr(nodeAddr)
-	if err != nil || st.in.Port <= 0 {
-		return fmt.Sprintf("from the node to %s port %d (konnectivity-bundle ports)", st.in.BootstrapIP, st.in.Port)
+	ip, ok := bootstrapip.ParseAddr(nodeAddr)
+	if !ok || st.in.Port <= 0 {
+		return fmt.Sprintf("from the node to %s port %d (konnectivity-bundle ports)", st.in.Tunnel.Host, st.in.Port)
 	}
-	req := firewall.Requirement{Port: st.in.Port, Dial: st.in.BootstrapIP, Families: []bootstrapip.Family{bootstrapip.FamilyOf(ip)}}
+	req := firewall.Requirement{Port: st.in.Port, Dial: st.in.Tunnel.Host, DialAddr: st.in.Tunnel.Addr, Families: []bootstrapip.Family{bootstrapip.FamilyOf(ip)}}
 	plan, err := firewall.NewPlan(req, firewall.Options{From: []netip.Prefix{netip.PrefixFrom(ip, ip.BitLen())}})
 	if err != nil {
-		return fmt.Sprintf("tcp %d from %s to %s (konnectivity-bundle ports)", st.in.Port, nodeAddr, st.in.BootstrapIP)
+		return fmt.Sprintf("tcp %d from %s to %s (konnectivity-bundle ports)", st.in.Port, nodeAddr, st.in.Tunnel.Host)
 	}
 	ipt := "iptables"
 	if !ip.Is4() {
@@ -64,7 +64,7 @@ func (st *state) portRule(nodeAddr string) string {
 	}
 	from := plan.Sources[bootstrapip.FamilyOf(ip)][0]
 	return fmt.Sprintf("tcp %d from %s to %s: on the bootstrap host `konnectivity-bundle ports %s --output nftables --from %s` writes the rule (by hand: %s -w -I INPUT -p tcp -s %s --dport %d -j ACCEPT), and allow the same in every firewall or security group between them",
-		st.in.Port, nodeAddr, st.in.BootstrapIP, st.in.root(), from, ipt, from, st.in.Port)
+		st.in.Port, nodeAddr, st.in.Tunnel.Host, st.in.root(), from, ipt, from, st.in.Port)
 }
 
 // String is the line as text: node (address) pod: cause: detail.

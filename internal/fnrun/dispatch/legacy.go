@@ -20,8 +20,8 @@ import (
 // plain YAML stream. A generator prints only what it generates; a validator
 // echoes its input unchanged, because kustomize replaces the resources with
 // whatever a legacy plugin prints (an empty output would delete everything).
-func RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func(string) string) error {
-	f, ok := Lookup(kind)
+func (fs Functions) RunLegacy(kind, configPath string, in io.Reader, out io.Writer, getenv func(string) string) error {
+	f, ok := fs.Lookup(kind)
 	if !ok {
 		return fmt.Errorf("this binary serves no plugin kind %q", kind)
 	}

@@ -16,6 +16,8 @@ import (
 
 	konnectivitybundle "github.com/bootstrap-konnectivity/konnectivity-bundle"
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"sigs.k8s.io/kustomize/api/krusty"
@@ -35,14 +37,15 @@ type Options struct {
 	// (bootstrapip.Validate); the generator checks only its family. The
 	// zero Addr leaves it to each config's own spec.bootstrapIP or the
 	// environment. Build and BuildModel take it as --bootstrap-ip and
-	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle,
-	// which passes an address render settled already as it is).
+	// settle it against each config's spec.bootstrapIP (bootstrapip.Settle).
 	BootstrapIP netip.Addr
-	// BootstrapIPFrom says where BootstrapIP came from when it was not
-	// --bootstrap-ip (render settles one config's address for all), so a
-	// conflict with another config blames the right source; "" = the flag.
-	BootstrapIPFrom string
-	Image           string // KONNECTIVITY_IMAGE for the generator
+	// Settled, when its Addr is valid, is the address the caller settled
+	// against the overlay before the build (render, by bootstrapip.Resolve),
+	// and what it settled it against: it stands for BootstrapIP, and the
+	// config it was settled for takes it as it is, not settled again
+	// (bootstrapip.Settled.For).
+	Settled bootstrapip.Settled
+	Image   string // KONNECTIVITY_IMAGE for the generator
 	// ProxyVersion is --proxy-version, which the generator gets as a value
 	// (bundle.Inputs.ProxyVersion, never through KONNECTIVITY_PROXY_VERSION)
 	// in place of the environment's; nil leaves it to the environment.
@@ -56,6 +59,10 @@ type Options struct {
 	// an image the overlay pins (an images: entry for the placeholder, or
 	// spec.image): by default the two together are a PinConflictError.
 	Pin PinPolicy
+	// Functions are the kinds the build runs in-process, with the host
+	// writer the binary hands them (dispatch.Functions): the zero value
+	// refuses KonnectivityCerts' spec.generate.
+	Functions dispatch.Functions
 }
 
 // Build builds target ("" = the default overlay, an embedded overlay name, or
@@ -94,8 +101,11 @@ func build(fsys filesys.FileSystem, dir, target string, opts Options) ([]byte, e
 // checks applied to its result. A specOnly run (ReadSpec) stops at the
 // first KonnectivityBundle config and returns no resources.
 func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly bool) (resmap.ResMap, *fnFS, error) {
-	wrapped := newFnFS(fsys, opts.env())
-	wrapped.ip, wrapped.ipFrom, wrapped.specOnly, wrapped.overlay = opts.BootstrapIP, opts.BootstrapIPFrom, specOnly, overlayName(target)
+	wrapped := newFnFS(fsys, opts.env(), opts.Functions)
+	wrapped.ip, wrapped.specOnly, wrapped.overlay = bootstrapip.Settled{Addr: opts.BootstrapIP.Unmap()}, specOnly, overlayName(target)
+	if opts.Settled.Addr.IsValid() {
+		wrapped.ip = opts.Settled
+	}
 	wrapped.version = opts.ProxyVersion
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)

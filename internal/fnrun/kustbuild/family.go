@@ -54,7 +54,7 @@ func WrongFamily(addr string, got, want bootstrapip.Family, target string) *Fami
 // --bootstrap-ip, before the generator words it for spec.ipFamily, which
 // the user did not write; nil for an address that came from anywhere else.
 func (f *fnFS) familyMismatch(c *yaml.RNode) error {
-	if c.GetKind() != bundle.Kind || !f.ip.IsValid() || f.ipFrom != "" {
+	if c.GetKind() != bundle.Kind || !f.ip.Addr.IsValid() || f.ip.From != "" {
 		return nil
 	}
 	spec, err := decodeSpec(c)
@@ -65,9 +65,9 @@ func (f *fnFS) familyMismatch(c *yaml.RNode) error {
 	if own.Enabled != nil && !*own.Enabled {
 		return nil
 	}
-	got, want := bootstrapip.FamilyOf(f.ip), bootstrapip.Family(own.IPFamily)
+	got, want := bootstrapip.FamilyOf(f.ip.Addr), bootstrapip.Family(own.IPFamily)
 	if got == want || want != bootstrapip.IPv4 && want != bootstrapip.IPv6 {
 		return nil
 	}
-	return &FamilyError{Addr: f.ip.String(), Got: got, Want: want, Overlay: f.overlay, Embedded: f.immutable}
+	return &FamilyError{Addr: f.ip.Addr.String(), Got: got, Want: want, Overlay: f.overlay, Embedded: f.immutable}
 }

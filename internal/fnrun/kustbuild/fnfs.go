@@ -4,12 +4,13 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
-	"net/netip"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 
 	bundle "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
@@ -34,9 +35,9 @@ import (
 type fnFS struct {
 	filesys.FileSystem
 	getenv   func(string) string
-	ip       netip.Addr            // Options.BootstrapIP
+	fns      dispatch.Functions    // Options.Functions
+	ip       bootstrapip.Settled   // Options.Settled, else Options.BootstrapIP as given
 	version  *proxyversion.Version // Options.ProxyVersion
-	ipFrom   string                // Options.BootstrapIPFrom
 	specOnly bool                  // ReadSpec: stop at the first KonnectivityBundle config
 	overlay  string                // the target as messages name it
 
@@ -56,8 +57,8 @@ type fnFS struct {
 	dropPatchesIn string // a kustomization built without its patches (patchtarget.go)
 }
 
-func newFnFS(fsys filesys.FileSystem, getenv func(string) string) *fnFS {
-	return &fnFS{FileSystem: fsys, getenv: getenv, virtual: map[string][]byte{}, rewritten: map[string][]byte{}}
+func newFnFS(fsys filesys.FileSystem, getenv func(string) string, fns dispatch.Functions) *fnFS {
+	return &fnFS{FileSystem: fsys, getenv: getenv, fns: fns, virtual: map[string][]byte{}, rewritten: map[string][]byte{}}
 }
 
 func isKustomizationFile(path string) bool {
@@ -147,7 +148,7 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 	}
 	var generated []string
 	keep, err := f.filterEntries(kust, "generators", dir, func(i int, configs []*yaml.RNode) (bool, error) {
-		out, err := f.generate(configs)
+		out, err := f.generate(dir, configs)
 		if err != nil {
 			return false, err
 		}
@@ -181,7 +182,7 @@ func (f *fnFS) rewrite(dir string, data []byte) ([]byte, error) {
 // on the output of the kustomization in dir that lists them (see scope.go).
 func (f *fnFS) takeChecks(dir string, configs []*yaml.RNode) (bool, error) {
 	for _, c := range configs {
-		if fn, _ := dispatch.Lookup(c.GetKind()); fn.Role != dispatch.Validator {
+		if fn, _ := f.fns.Lookup(c.GetKind()); fn.Role != dispatch.Validator {
 			return false, nil
 		}
 	}
@@ -272,8 +273,7 @@ func (f *fnFS) ourConfigs(dir, entry string) ([]*yaml.RNode, error) {
 // isOurConfig says whether n is a config of one of our functions, which
 // fnFS runs in-process.
 func isOurConfig(n *yaml.RNode) bool {
-	_, ok := dispatch.Lookup(n.GetKind())
-	return ok && n.GetApiVersion() == krmconfig.APIVersion
+	return slices.Contains(dispatch.Kinds(), n.GetKind()) && n.GetApiVersion() == krmconfig.APIVersion
 }
 
 func parseConfigs(data []byte) []*yaml.RNode {

@@ -23,16 +23,19 @@ const localConfig = "config.kubernetes.io/local-config"
 // generate runs generator configs the way kustomize's function runner does:
 // the config is both the functionConfig and, marked local-config, the only
 // input item; local-config items are dropped from the output.
-func (f *fnFS) generate(configs []*yaml.RNode) ([]byte, error) {
+func (f *fnFS) generate(dir string, configs []*yaml.RNode) ([]byte, error) {
 	var out []*yaml.RNode
 	for _, c := range configs {
-		fn, _ := dispatch.Lookup(c.GetKind())
+		fn, _ := f.fns.Lookup(c.GetKind())
 		if fn.Role != dispatch.Generator {
 			//lint:ignore ST1005 the message ends with the kustomization field to use, "validators:".
 			return nil, fmt.Errorf("%s %s is listed under generators: but is a validator; list it under validators:", c.GetKind(), c.GetName())
 		}
 		c, err := f.withImagePin(c)
 		if err != nil {
+			return nil, err
+		}
+		if c, err = f.withCertDir(dir, c); err != nil {
 			return nil, err
 		}
 		if f.specOnly && c.GetKind() == bundle.Kind {
@@ -74,7 +77,7 @@ func (f *fnFS) runChecks(m resmap.ResMap, configs []*yaml.RNode) error {
 		return err
 	}
 	for _, c := range configs {
-		fn, _ := dispatch.Lookup(c.GetKind())
+		fn, _ := f.fns.Lookup(c.GetKind())
 		rl := &framework.ResourceList{FunctionConfig: c, Items: items}
 		if err := result.Collect(rl, fn.Factory(bundle.Inputs{Getenv: f.getenv}).Process(rl)); err != nil {
 			var found *result.Error
@@ -179,7 +182,7 @@ func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
 // Other kinds take Options.BootstrapIP as it is. A config that does not
 // decode is left to the generator, which names the field at fault.
 func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
-	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip, ProxyVersion: f.version}
+	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip.Addr, ProxyVersion: f.version}
 	if c.GetKind() != bundle.Kind {
 		return in, nil
 	}
@@ -199,10 +202,10 @@ func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
 	return in, nil
 }
 
-// settle decides a KonnectivityBundle config's address by the one policy,
-// bootstrapip.Settle: the zero Addr leaves it to the generator's own
-// sources and checks.
+// settle decides a KonnectivityBundle config's address by the one policy:
+// the address settled before the build as it is, for the config it was
+// settled against (render), else bootstrapip.Settle. The zero Addr leaves
+// it to the generator's own sources and checks.
 func (f *fnFS) settle(own bundle.Spec) (netip.Addr, error) {
-	return bootstrapip.Settle(bootstrapip.Given{Flag: f.ip, From: f.ipFrom, Spec: own.BootstrapIP, Family: bootstrapip.Family(own.IPFamily),
-		Enabled: *own.Enabled, Overlay: f.overlay})
+	return f.ip.For(bootstrapip.Given{Spec: own.BootstrapIP, Family: bootstrapip.Family(own.IPFamily), Enabled: *own.Enabled, Overlay: f.overlay})
 }

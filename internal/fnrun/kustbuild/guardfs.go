@@ -11,7 +11,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // guardedRead reads a file of a user's kustomization through the capped
@@ -64,7 +63,7 @@ type SpecialFileError struct {
 
 func (e *SpecialFileError) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file: a kustomization reads regular files only (fix: list a file of the tree in its place)",
-		textsafe.Escape(e.Path), hostfs.KindName(e.Mode))
+		textsafe.Escape(e.Path), inputread.KindName(e.Mode))
 }
 
 // insideDir says whether path, its links resolved, lies in or below dir,

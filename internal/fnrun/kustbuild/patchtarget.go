@@ -10,6 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
 	"sigs.k8s.io/kustomize/kyaml/yaml"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
 // untargetedPatchError is a patch without a target: field whose own apiVersion,
@@ -50,8 +52,8 @@ func patchTargetError(fsys filesys.FileSystem, opts Options, dir string, err err
 	if all := recursedRe.FindAllStringSubmatch(err.Error(), -1); len(all) > 0 {
 		where = all[len(all)-1][1]
 	}
-	probe := newFnFS(fsys, opts.env())
-	probe.ip = opts.BootstrapIP // the generator needs the address to list what it makes
+	probe := newFnFS(fsys, opts.env(), opts.Functions)
+	probe.ip = bootstrapip.Settled{Addr: opts.BootstrapIP} // the generator needs the address to list what it makes
 	probe.version = opts.ProxyVersion
 	probe.dropPatchesIn = filepath.Clean(where)
 	res, perr := krusty.MakeKustomizer(kustomizerOptions()).Run(probe, where)

@@ -53,8 +53,8 @@ func (f *fnFS) validate(m resmap.ResMap, top string) error {
 // validateIncluded builds an included kustomization on its own and runs
 // the checks it lists on that output, as kustomize does inside the build.
 func (f *fnFS) validateIncluded(dir string) error {
-	sub := newFnFS(f.FileSystem, f.getenv)
-	sub.ip, sub.ipFrom, sub.specOnly, sub.overlay, sub.immutable = f.ip, f.ipFrom, f.specOnly, f.overlay, f.immutable
+	sub := newFnFS(f.FileSystem, f.getenv, f.fns)
+	sub.ip, sub.specOnly, sub.overlay, sub.immutable = f.ip, f.specOnly, f.overlay, f.immutable
 	sub.overridePin, sub.version = f.overridePin, f.version
 	m, err := krusty.MakeKustomizer(kustomizerOptions()).Run(sub, dir)
 	if sub.err != nil {

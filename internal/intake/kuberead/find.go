@@ -1,15 +1,11 @@
 package kuberead
 
 import (
-	"errors"
+	"context"
 	"fmt"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strings"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // Where a kubeconfig came from, in the order Find tries them.
@@ -25,7 +21,24 @@ type Lookup struct {
 	Flag      string // --kubeconfig's value
 	FlagGiven bool   // --kubeconfig was on the command line, even empty
 	Env       string // $KUBECONFIG
-	Root      string // --root; "" when the command has none
+	Root      Root   // --root's admin kubeconfig; nil when the command has no --root
+}
+
+// Root is the admin kubeconfig of a --root render wrote, found and read
+// inside that root (internal/rootdir/adminkubeconfig): the command hands
+// it over, since intake reads no root of its own.
+type Root interface {
+	// Find is the admin kubeconfig's path, or why the root offers none.
+	Find() (file, none string)
+	// Name is the admin kubeconfig as Read takes it.
+	Name() string
+	// Resolve is where p, named by the kubeconfig at origin (a name of
+	// this root), lies: a name for Read, or why it is refused.
+	Resolve(origin, p string) (string, error)
+	// Read reads a name inside the root, through the capped reader.
+	Read(ctx context.Context, name string) ([]byte, error)
+	// Show is a name as messages say it.
+	Show(name string) string
 }
 
 // Choice is the kubeconfig a command reads the kube-apiserver with, or
@@ -39,9 +52,9 @@ type Choice struct {
 	From string `json:"from,omitempty"`
 	// None says why no kubeconfig is read, when Paths is empty.
 	None string `json:"none,omitempty"`
-	// Root is --root when From is the root's admin kubeconfig: Open reads
-	// it, and every file it names, inside that root (hostfs).
-	Root string `json:"-"`
+	// Root is --root's when From is the root's admin kubeconfig: Open
+	// reads it, and every file it names, inside that root.
+	Root Root `json:"-"`
 }
 
 // Found says a kubeconfig is to be read.
@@ -75,11 +88,10 @@ func Find(l Lookup) Choice {
 	if paths := envPaths(l.Env); len(paths) > 0 {
 		return Choice{Paths: paths, From: fromEnv}
 	}
-	if l.Root == "" {
+	if l.Root == nil {
 		return Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset"}
 	}
-	admin := filepath.Join(l.Root, hostlayout.AdminKubeconfig)
-	why := rootAdmin(l.Root, admin)
+	admin, why := l.Root.Find()
 	if why == "" {
 		return Choice{Paths: []string{admin}, From: fromRoot, Root: l.Root}
 	}
@@ -95,26 +107,4 @@ func envPaths(env string) []string {
 		}
 	}
 	return out
-}
-
-// rootAdmin says why admin, under root, is not the kubeconfig to read, or
-// "" when it is: root must be one render wrote (its state file), and
-// something must be at admin. What is there is judged by Open, which reads
-// it inside the root (every path element resolved there, a link refused):
-// a link or a special file at admin, or on its way, is refused loudly
-// rather than passed over as if there were none.
-func rootAdmin(root, admin string) string {
-	r, err := hostfs.Open(root)
-	if err != nil {
-		return err.Error()
-	}
-	defer r.Close()
-	rel := filepath.ToSlash(hostlayout.AdminKubeconfig)
-	if _, err := r.Lstat(rel); errors.Is(err, fs.ErrNotExist) {
-		return "no " + admin
-	}
-	if ok, err := r.Exists(filepath.ToSlash(hostlayout.StatePath)); !ok || err != nil {
-		return fmt.Sprintf("%s is not a root render wrote (no %s), so its %s is not taken", root, hostlayout.StatePath, hostlayout.AdminKubeconfig)
-	}
-	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/adminkubeconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fakekas"
 )
 
@@ -42,15 +43,15 @@ func TestFind(t *testing.T) {
 		want Choice
 		line string
 	}{
-		{"flag wins", Lookup{Flag: "/k", FlagGiven: true, Env: "/e", Root: rendered}, Choice{Paths: []string{"/k"}, From: fromFlag}, "kubeconfig: /k (from --kubeconfig)"},
-		{"explicit empty reads nothing", Lookup{FlagGiven: true, Env: "/e", Root: rendered}, Choice{None: `--kubeconfig "" given: the cluster is not read`}, `no kubeconfig: --kubeconfig "" given: the cluster is not read`},
-		{"$KUBECONFIG list", Lookup{Env: list, Root: rendered}, Choice{Paths: []string{"/a", "/b"}, From: fromEnv}, "kubeconfig: /a" + string(filepath.ListSeparator) + "/b (from $KUBECONFIG)"},
-		{"root's admin kubeconfig", Lookup{Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot, Root: rendered}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
-		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: rendered}, Choice{Paths: []string{admin}, From: fromRoot, Root: rendered}, ""},
-		{"root render did not write", Lookup{Root: unrendered}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + unrendered + " is not a root render wrote (no " + hostlayout.StatePath + "), so its " + hostlayout.AdminKubeconfig + " is not taken"}, ""},
-		{"no admin kubeconfig", Lookup{Root: empty}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)}, "no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)},
+		{"flag wins", Lookup{Flag: "/k", FlagGiven: true, Env: "/e", Root: adminkubeconfig.In(rendered)}, Choice{Paths: []string{"/k"}, From: fromFlag}, "kubeconfig: /k (from --kubeconfig)"},
+		{"explicit empty reads nothing", Lookup{FlagGiven: true, Env: "/e", Root: adminkubeconfig.In(rendered)}, Choice{None: `--kubeconfig "" given: the cluster is not read`}, `no kubeconfig: --kubeconfig "" given: the cluster is not read`},
+		{"$KUBECONFIG list", Lookup{Env: list, Root: adminkubeconfig.In(rendered)}, Choice{Paths: []string{"/a", "/b"}, From: fromEnv}, "kubeconfig: /a" + string(filepath.ListSeparator) + "/b (from $KUBECONFIG)"},
+		{"root's admin kubeconfig", Lookup{Root: adminkubeconfig.In(rendered)}, Choice{Paths: []string{admin}, From: fromRoot, Root: adminkubeconfig.In(rendered)}, "kubeconfig: " + admin + " (from --root's admin kubeconfig)"},
+		{"empty $KUBECONFIG is unset", Lookup{Env: string(filepath.ListSeparator), Root: adminkubeconfig.In(rendered)}, Choice{Paths: []string{admin}, From: fromRoot, Root: adminkubeconfig.In(rendered)}, ""},
+		{"root render did not write", Lookup{Root: adminkubeconfig.In(unrendered)}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, " + unrendered + " is not a root render wrote (no " + hostlayout.StatePath + "), so its " + hostlayout.AdminKubeconfig + " is not taken"}, ""},
+		{"no admin kubeconfig", Lookup{Root: adminkubeconfig.In(empty)}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)}, "no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no " + filepath.Join(empty, hostlayout.AdminKubeconfig)},
 		// a link is found, to be refused by Open with its reason, not passed over
-		{"admin kubeconfig through a link", Lookup{Root: linked}, Choice{Paths: []string{linkedAdmin}, From: fromRoot, Root: linked}, ""},
+		{"admin kubeconfig through a link", Lookup{Root: adminkubeconfig.In(linked)}, Choice{Paths: []string{linkedAdmin}, From: fromRoot, Root: adminkubeconfig.In(linked)}, ""},
 		{"no root", Lookup{}, Choice{None: "none found: no --kubeconfig, $KUBECONFIG unset"}, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,12 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"path/filepath"
 
 	"k8s.io/client-go/tools/clientcmd"
 	clientcmdapi "k8s.io/client-go/tools/clientcmd/api"
-
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 )
 
 // loaded is the kubeconfig a Reader is built from: the current context,
@@ -31,7 +28,7 @@ type loaded struct {
 func loadConfig(ctx context.Context, c Choice) (*clientcmdapi.Config, error) {
 	l := &loaded{src: userFiles{}, names: c.Paths}
 	if c.From == fromRoot {
-		l.src, l.names = rootFiles{root: c.Root}, []string{filepath.ToSlash(hostlayout.AdminKubeconfig)}
+		l.src, l.names = rootFiles{root: c.Root}, []string{c.Root.Name()}
 	}
 	var configs []*clientcmdapi.Config
 	for _, name := range l.names {

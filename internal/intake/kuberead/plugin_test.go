@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/adminkubeconfig"
 )
 
 // plugin writes an exec plugin script into dir and returns its path.
@@ -89,7 +91,7 @@ func TestPluginsNeverRunFromTheRoot(t *testing.T) {
 	// a bare command, looked up in $PATH: it would run if not refused
 	writeText(t, filepath.Join(root, "opt/openshift/auth/kubeconfig"), kubeconfigText("",
 		`exec: {command: sh, args: ["`+filepath.Join(root, "pwn.sh")+`"], apiVersion: client.authentication.k8s.io/v1beta1}`))
-	_, err := loadConfig(context.Background(), Choice{Paths: []string{"x"}, From: fromRoot, Root: root})
+	_, err := loadConfig(context.Background(), Choice{Paths: []string{"x"}, From: fromRoot, Root: adminkubeconfig.In(root)})
 	if err == nil || !strings.Contains(err.Error(), "users[u].exec: ") || !strings.Contains(err.Error(), "pass the file with --kubeconfig") {
 		t.Errorf("got %v; want the root's plugin refused, saying to pass it with --kubeconfig", err)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/adminkubeconfig"
 )
 
 // TestRootKubeconfig: the root's admin kubeconfig and every file it names
@@ -60,7 +61,7 @@ func TestRootKubeconfig(t *testing.T) {
 			if tc.setup != nil {
 				tc.setup(t, root)
 			}
-			c := Find(Lookup{Root: root})
+			c := Find(Lookup{Root: adminkubeconfig.In(root)})
 			if !c.Found() {
 				t.Fatalf("Find: %s", c)
 			}

@@ -10,6 +10,8 @@ import (
 	"syscall"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 )
 
 // Every reader opens a path under the root in two steps. First an O_PATH
@@ -20,25 +22,6 @@ import (
 // of being followed. Then fstat says what the path is, and only the kind the
 // caller asked for is opened for real, through /proc/self/fd, which reopens
 // that same inode: nothing can be swapped in between.
-
-// kindNames says what a path is, for errors.
-var kindNames = map[fs.FileMode]string{
-	fs.ModeSymlink:                    "a symbolic link",
-	fs.ModeNamedPipe:                  "a FIFO (named pipe)",
-	fs.ModeDevice:                     "a block device",
-	fs.ModeDevice | fs.ModeCharDevice: "a character device",
-	fs.ModeSocket:                     "a socket",
-	fs.ModeDir:                        "a directory",
-	0:                                 "a regular file",
-}
-
-// KindName names a file's type: "a FIFO (named pipe)", "a symbolic link", ...
-func KindName(m fs.FileMode) string {
-	if s, ok := kindNames[m.Type()]; ok {
-		return s
-	}
-	return "a special file (" + m.Type().String() + ")"
-}
 
 // IsLinkError reports whether err refuses a symbolic link on a path.
 func IsLinkError(err error) bool {
@@ -51,7 +34,7 @@ func (r *Root) kindError(rel string, got, want fs.FileMode) error {
 	if got.Type() == fs.ModeSymlink {
 		return &UnsafeError{Path: r.Abs(rel), Problem: "is a symbolic link"}
 	}
-	return &UnsafeError{Path: r.Abs(rel), Problem: "is " + KindName(got) + ", not " + KindName(want)}
+	return &UnsafeError{Path: r.Abs(rel), Problem: "is " + inputread.KindName(got) + ", not " + inputread.KindName(want)}
 }
 
 // pathFD is an O_PATH descriptor of a path under the root and what it is.

@@ -17,7 +17,7 @@ import (
 
 // EnsureDir plans the set in opts.Dir and writes whatever changed there
 // (writeDir): what the KonnectivityCerts function does with spec.generate
-// (internal/fnrun/dispatch hands it to the function).
+// (internal/cli hands it to the function through internal/fnrun/dispatch).
 func EnsureDir(opts certs.Options) (*certs.Result, error) {
 	r, err := certs.Plan(opts)
 	if err != nil {

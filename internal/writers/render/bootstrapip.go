@@ -54,6 +54,17 @@ func settleError(err error, overlay string) error {
 	return err
 }
 
+// settled is the address settleIP decided, handed to the build as settled
+// for the config it was decided against (spec as settleIP got it), so the
+// build does not settle it again.
+func settled(ip netip.Addr, opts Options, spec *bundlev1.Spec, source string) bootstrapip.Settled {
+	s := bootstrapip.Settled{Addr: ip, From: ipFrom(opts, spec, source)}
+	if spec != nil {
+		s.Spec = spec.BootstrapIP
+	}
+	return s
+}
+
 // ipFrom names where the address settleIP decided came from when it was not
 // --bootstrap-ip, for the build's settle of the overlay's other configs
 // (spec as settleIP got it): "" when the flag gave it.

@@ -18,7 +18,7 @@ import (
 // the overlay has no KonnectivityBundle config and no flag gave one) and,
 // for auto, where the address came from.
 func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, error) {
-	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Pin: opts.Pin, Getenv: getenvOf(opts)}
+	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Pin: opts.Pin, Getenv: getenvOf(opts), Functions: opts.Functions}
 	if !opts.AutoBootstrapIP {
 		kopts.BootstrapIP = opts.BootstrapIP // what a function other than the generator may take before the build
 	}
@@ -33,7 +33,7 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	if err := kustbuild.VersionUntold(spec, overlayName(opts.Overlay)); err != nil { // after the address, as the build orders them
 		return nil, netip.Addr{}, "", buildError(err)
 	}
-	kopts.BootstrapIP, kopts.BootstrapIPFrom = ip, ipFrom(opts, spec, source)
+	kopts.BootstrapIP, kopts.Settled = ip, settled(ip, opts, spec, source)
 	m, err := d.build(opts.Overlay, kopts)
 	if err != nil {
 		return nil, netip.Addr{}, "", buildError(err)

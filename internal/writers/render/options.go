@@ -8,6 +8,7 @@ import (
 	"net/netip"
 	"time"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
@@ -51,6 +52,8 @@ type Options struct {
 	LockTimeout time.Duration
 	// Getenv is passed to the build and IP detection; nil means no environment.
 	Getenv func(string) string
+	// Functions are the kinds the build runs in-process (kustbuild.Options.Functions).
+	Functions dispatch.Functions
 
 	// deps replaces the collaborators in tests; nil uses the real ones.
 	deps *deps
