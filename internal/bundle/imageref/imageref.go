@@ -56,7 +56,7 @@ func (f Flag) Set(s string) error {
 // each checked as Flag checks one; a repeated flag appends.
 type ListFlag struct{ P *[]string }
 
-func (f ListFlag) String() string { return "[" + strings.Join(*f.P, ",") + "]" }
+func (f ListFlag) String() string { return strings.Join(*f.P, ",") } // "" unset: --help shows no default
 
 // Type names the value in --help.
 func (f ListFlag) Type() string { return "strings" }

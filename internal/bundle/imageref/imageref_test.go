@@ -41,6 +41,9 @@ func TestFlags(t *testing.T) {
 		t.Errorf("Set(good) = %v, kept %q", err, one)
 	}
 	var list []string
+	if s := (ListFlag{P: &list}).String(); s != "" {
+		t.Errorf("an unset list says %q; --help would show it as a default", s)
+	}
 	if err := (ListFlag{P: &list}).Set("quay.io/x/y:4.20,BAD IMAGE"); err == nil {
 		t.Error("ListFlag took a bad second reference")
 	}
