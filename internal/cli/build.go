@@ -40,9 +40,6 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 					return err
 				}
 				opts.Getenv, opts.Functions = io.Getenv, served
-				if err := missingBootstrapIP(target, opts); err != nil {
-					return err
-				}
 				var notes framework.Results
 				opts.Notes = &notes
 				out, err := kustbuild.Build(target, opts)

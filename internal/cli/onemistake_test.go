@@ -18,9 +18,9 @@ var builds = map[string]func(t *testing.T) []string{
 
 // TestOneMistakeOneWording: the same mistake gets the same exit code and
 // the same words in every command that builds a bundle (every command the
-// CLI lists with --proxy-version): a proxy version nothing names, an
-// --image that is no reference, and a --bootstrap-ip of a family the
-// overlay does not take. Each is a usage error (exit 2): docs/commands.md,
+// CLI lists with --proxy-version): no bootstrap IP, a proxy version nothing
+// names, an --image that is no reference, and a --bootstrap-ip of a family
+// the overlay does not take. Each is a usage error (exit 2): docs/commands.md,
 // "Exit codes".
 func TestOneMistakeOneWording(t *testing.T) {
 	mistakes := []struct {
@@ -29,6 +29,8 @@ func TestOneMistakeOneWording(t *testing.T) {
 		diff []string
 		says string
 	}{
+		{"no bootstrap IP", []string{"--proxy-version", "v0.28"}, []string{"--proxy-version", "v0.28"},
+			"--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP: agents dial that address and the server certificate names it (fix: pass --bootstrap-ip IP"},
 		{"no proxy version", []string{"--bootstrap-ip", "192.0.2.10"}, []string{"--bootstrap-ip", "192.0.2.10,2001:db8::10"},
 			`--proxy-version was not given, and overlay ipv4 sets no spec.proxyVersion: its image "apiserver-network-proxy" is the placeholder`},
 		{"bad image", []string{"--bootstrap-ip", "192.0.2.10", "--image", "BAD IMAGE"}, []string{"--bootstrap-ip", "192.0.2.10,2001:db8::10", "--image", "BAD IMAGE"},

@@ -41,10 +41,7 @@ func (f *fnFS) generate(dir string, configs []*yaml.RNode) ([]byte, error) {
 		if f.specOnly && c.GetKind() == bundle.Kind {
 			return nil, f.readOwnSpec(c)
 		}
-		if err := f.familyMismatch(c); err != nil { // a flag given wrong, before one left out
-			return nil, err
-		}
-		if err := f.versionUntold(c); err != nil {
+		if err := f.flagProblem(c); err != nil {
 			return nil, err
 		}
 		in, err := f.inputsFor(c)

@@ -22,12 +22,41 @@ type FlagError struct {
 
 func (e *FlagError) Error() string { return e.Flag + " " + e.Message + " (fix: " + e.Fix + ")" }
 
+// flagProblem is the first flag problem config c shows before it is
+// generated: a flag given wrong (familyMismatch) before one left out, the
+// address (ipUntold) before the version (versionUntold); nil for none.
+func (f *fnFS) flagProblem(c *yaml.RNode) error {
+	for _, check := range []func(*yaml.RNode) error{f.familyMismatch, f.ipUntold, f.versionUntold} {
+		if err := check(c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // IsFlagError says err stops a build for a flag problem the flags alone
 // could not show: a flag left out (FlagError), or --bootstrap-ip of a family
 // the overlay does not take (FamilyError). Either is a usage error (exit 2)
 // in every command, as a missing --bootstrap-ip is.
 func IsFlagError(err error) bool {
 	return errors.As(err, new(*FlagError)) || errors.As(err, new(*FamilyError))
+}
+
+// ipUntold is the FlagError of config c, an enabled KonnectivityBundle
+// config, when nothing gives its bootstrap IP: no --bootstrap-ip, no
+// $KONNECTIVITY_BOOTSTRAP_IP and no spec.bootstrapIP of its own. The
+// generator would refuse it too, naming spec.bootstrapIP; the flag is what
+// to give, worded alike in every command that builds.
+func (f *fnFS) ipUntold(c *yaml.RNode) error {
+	if c.GetKind() != bundle.Kind || f.ip.Addr.IsValid() || f.getenv(bundle.EnvBootstrapIP) != "" {
+		return nil
+	}
+	spec, err := decodeSpec(c)
+	if err != nil || spec.BootstrapIP != "" || spec.Enabled != nil && !*spec.Enabled {
+		return nil
+	}
+	return &FlagError{Flag: "--bootstrap-ip", Fix: "pass --bootstrap-ip IP, or set $" + bundle.EnvBootstrapIP + " or spec.bootstrapIP in the overlay",
+		Message: fmt.Sprintf("was not given, and overlay %s sets no spec.bootstrapIP: agents dial that address and the server certificate names it", f.overlay)}
 }
 
 // versionFix is how a user names the proxy version, in every command.
