@@ -28,27 +28,25 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		Sources: 1,
 		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
 			var opts kustbuild.Options
-			var quiet bool
+			var quiet, verbose bool
 			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
 			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
 			proxyVersionFlag(fs, &opts.ProxyVersion)
 			quietFlag(fs, &quiet)
+			verboseFlag(fs, &verbose)
 			return func(io IO, args []string) error {
 				target, err := overlayArg("build", args)
 				if err != nil {
 					return err
 				}
 				opts.Getenv, opts.Functions = io.Getenv, served
-				if err := missingBootstrapIP(target, opts); err != nil {
-					return err
-				}
 				var notes framework.Results
 				opts.Notes = &notes
 				out, err := kustbuild.Build(target, opts)
 				if err != nil {
 					return err
 				}
-				if err := result.Say(io.Stderr, notes, quiet); err != nil {
+				if err := result.Say(io.Stderr, notes, result.SaysInfo(false, quiet, verbose)); err != nil {
 					return err
 				}
 				_, err = fmt.Fprint(io.Stdout, string(out))

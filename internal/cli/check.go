@@ -6,6 +6,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
@@ -21,10 +22,10 @@ func newCheckCommand() *command {
 kube-apiserver's egress loader and validator, and the paths and values the
 objects must agree on (functions/check/README.md lists every rule). The
 bundle is an overlay or a kustomization directory (built first, with
---bootstrap-ip and --image), a YAML file, a host root render wrote (checked
-as its files are on disk, with its certificates) or - (the default: stdin).
-Text output is one line per finding, said once: severity: [rule] object field:
-message (fix: ...); --quiet leaves out info findings and the ok line.`,
+--bootstrap-ip and --image), a YAML file, a host root render wrote (with its
+certificates) or - (the default: stdin; on a terminal, check says what it
+expects). Text output is one line per finding, said once: severity: [rule]
+object field: message (fix: ...); --quiet leaves out info and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
 			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
@@ -69,6 +70,14 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 	target := "-"
 	if len(args) == 1 {
 		target = args[0]
+	}
+	if inputread.IsTerminal(io.Stdin) { // never a silent wait for typing
+		if len(args) == 0 {
+			return usagef("%s", checkExpects)
+		}
+		if target == "-" {
+			_ = output.Write(io.Stderr, output.Text, check.TerminalNote{}) // a note: stderr refusing it changes nothing
+		}
 	}
 	src, err := readBundle(io, target, build)
 	stream := src.Stream
@@ -115,6 +124,11 @@ func renderedCertFiles(target string, root bool) (map[string][]byte, error) {
 		return r.ReadFile(filepath.Join(r.CertDir, name))
 	})
 }
+
+// checkExpects is what check with no argument says when stdin is a
+// terminal, where it would otherwise wait silently for a bundle to be typed.
+const checkExpects = "no bundle given, and stdin is a terminal: pipe one in (" + ProgramName + " build --bootstrap-ip IP " +
+	"--proxy-version VERSION | " + ProgramName + " check), or name it: check OVERLAY, DIR, FILE or ROOT (check - reads the terminal)"
 
 func describeTarget(target string) string {
 	if target == "-" {

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
@@ -254,7 +255,7 @@ func exitCode(stderr io.Writer, c *command, err error) int {
 		return exit.Code
 	}
 	var usage *usageError
-	if errors.As(err, &usage) {
+	if errors.As(err, &usage) || kustbuild.IsFlagError(err) { // a flag a build needed was left out
 		fmt.Fprintf(stderr, "%s %s: %s\nRun '%s %s --help' for usage.\n", ProgramName, c.Name, errorText(err), ProgramName, c.Name)
 		return exitUsage
 	}

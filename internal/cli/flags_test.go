@@ -15,12 +15,13 @@ type sharedFlagUse struct {
 	image       bool
 	gather      bool
 	quiet       bool
+	verbose     bool // -v: info findings too (detect-ip's own -v says where its address came from)
 	kubeconfig  bool // reads the kube-apiserver
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
 var sharedFlagTable = map[string]sharedFlagUse{
-	"build":      {bootstrapIP: true, image: true, quiet: true},
+	"build":      {bootstrapIP: true, image: true, quiet: true, verbose: true},
 	"certs":      {root: "reads", bootstrapIP: true},
 	"completion": {},
 	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true, quiet: true},
@@ -30,7 +31,7 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
 	"probe":         {root: "reads", output: []string{"text", "json"}, kubeconfig: true},
-	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true},
+	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true, verbose: true},
 	"status":        {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
 	"teardown":      {root: "places", gather: true, quiet: true, kubeconfig: true},
 	"version":       {},
@@ -75,6 +76,9 @@ func TestSharedFlags(t *testing.T) {
 			}
 			if f := fs.Lookup("quiet"); f != nil && (f.Usage != quietHelp || f.Shorthand != "q") {
 				t.Errorf("--quiet: -%s, help %q; want -q and the shared text", f.Shorthand, f.Usage)
+			}
+			if f := fs.Lookup("verbose"); want.verbose && (f == nil || f.Usage != verboseHelp || f.Shorthand != "v" || f.Annotations[sharedAnnotation] == nil) {
+				t.Errorf("--verbose: %v; want -v, declared by verboseFlag, with the shared text", f)
 			}
 			if f := fs.Lookup("gather"); f != nil && (!strings.HasPrefix(f.Usage, gatherHelp) || f.DefValue != "") {
 				t.Errorf("--gather help %q, default %q; want the shared text and no default", f.Usage, f.DefValue)

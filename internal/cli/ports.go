@@ -63,9 +63,6 @@ func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
 			target = args[0]
 		}
 		opts.Getenv, opts.Functions = io.Getenv, served
-		if err := missingBootstrapIP(target, opts); err != nil {
-			return err
-		}
 		label, b, err := loadForPorts(io, target, opts)
 		if err != nil {
 			return err

@@ -42,7 +42,7 @@ render, teardown, certs or status finishes or undoes what it left.`,
 
 func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	var opts render.Options
-	var quiet bool
+	var quiet, verbose bool
 	var overlayFlag string
 	fs.StringVar(&overlayFlag, "overlay", "", "the overlay, as the argument gives it (kept for scripts)")
 	if err := fs.MarkHidden("overlay"); err != nil {
@@ -56,6 +56,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
 	quietFlag(fs, &quiet)
+	verboseFlag(fs, &verbose)
 	lockTimeoutFlag(fs, &opts.LockTimeout)
 	return func(io IO, args []string) error {
 		overlay, err := overlayArg("render", args)
@@ -82,7 +83,7 @@ func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
 		case err != nil:
 			return renderExit(err)
 		}
-		if err := result.Say(io.Stderr, rep.Warnings, quiet); err != nil {
+		if err := result.Say(io.Stderr, rep.Warnings, result.SaysInfo(false, quiet, verbose)); err != nil {
 			return err
 		}
 		if !quiet {

@@ -76,8 +76,6 @@ func setupTeardown(fs *pflag.FlagSet) func(IO, []string) error {
 		if cluster != nil {
 			opts.Cluster = teardown.ClusterOver(cluster)
 			opts.Cluster.Deadline = io.context()
-		} else {
-			opts.NoCluster = choice.String()
 		}
 		var use *usage.Report
 		var reportErr error

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"io"
 	"time"
 
@@ -78,7 +79,9 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			opts.NoNodes = choice.String()
 		}
 		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
-		v := gate.Wait(io.context(), opts)
+		sigs := catchSignals(io.context(), io.Stderr, "wait") // Ctrl-C prints the verdict so far
+		v := gate.Wait(sigs.ctx, opts)
+		sigs.settle()
 		used := kuberead.Summary(choice, cluster)
 		v.Kubeconfig = &used
 		if err := output.Write(io.Stdout, format.Format(), waitReport{v}); err != nil {
@@ -88,6 +91,9 @@ func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
 			if err := gatherVerdict(*dir, v); err != nil {
 				return &exitError{Code: exitReportNotWritten, Err: err}
 			}
+		}
+		if stop := interruption(sigs.ctx, "the wait", "", false, context.Cause(sigs.ctx)); stop != nil && !v.Ready {
+			return stop
 		}
 		if !v.Ready {
 			return &exitError{Code: exitFailure}
