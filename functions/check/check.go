@@ -54,6 +54,9 @@ func CheckBundle(b *bundlemodel.Bundle, opts Options) framework.Results {
 }
 
 func run(b *bundlemodel.Bundle, opts Options) framework.Results {
+	if r := notABundle(b); r != nil {
+		return r.findings
+	}
 	r := &report{}
 	for _, rule := range ruleFamilies {
 		rule(b, opts, r)

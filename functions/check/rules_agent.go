@@ -132,7 +132,20 @@ func checkServerHost(b *bundlemodel.Bundle, r *report) {
 	case !validDNSName(t.Host):
 		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
 			"--proxy-server-host=%q is neither an IP address nor a DNS name (IPv6 needs no brackets)", t.Host)
+	case numericTLD(t.Host):
+		// 010.0.0.1 is no address netip reads, and resolvers disagree on
+		// it (some read octal); no top-level domain is all digits.
+		r.errorf("proxy-server-host-invalid", ref, t.HostField, fix,
+			"--proxy-server-host=%q looks like an IPv4 address but is not one (no leading zeros) and is no DNS name either", t.Host)
 	}
+}
+
+// numericTLD reports whether a DNS name's last label is all digits, which
+// RFC 3696 section 2 rules out: such a name is a mistyped address.
+func numericTLD(s string) bool {
+	labels := strings.Split(strings.TrimSuffix(s, "."), ".")
+	last := labels[len(labels)-1]
+	return strings.Trim(last, "0123456789") == ""
 }
 
 func validDNSName(s string) bool {

@@ -21,8 +21,14 @@ func checkEmpty(b *bundlemodel.Bundle, opts Options, r *report) {
 			"the bundle has %s but no pod whose container runs proxy-server", strings.Join(found, ", "))
 		return
 	}
-	r.errorf("no-server-pod", bundleObject, "",
-		"run kustomize with both flags: kustomize build --enable-alpha-plugins --enable-exec; for bootstrap-in-place, where no tunnel is deployed, pass --allow-empty",
+	fix := "run kustomize with both flags: kustomize build --enable-alpha-plugins --enable-exec; for bootstrap-in-place, where no tunnel is deployed, pass --allow-empty"
+	if len(b.Objects) == 0 { // nothing at all: say so first, then what kustomize does to a bundle
+		r.errorf("no-server-pod", bundleObject, "", notABundleFix+"; "+fix,
+			"not a bundle: the input is empty, no object at all; kustomize's output is empty like this when it skipped the KonnectivityBundle exec KRM function silently, "+
+				"as it does with --enable-alpha-plugins but without --enable-exec (it still exits 0)")
+		return
+	}
+	r.errorf("no-server-pod", bundleObject, "", fix,
 		"the bundle has no proxy-server pod (%d objects, none of them Konnectivity): the KonnectivityBundle exec KRM function was most likely skipped silently, "+
 			"which kustomize does when it runs with --enable-alpha-plugins but without --enable-exec (it still exits 0)", len(b.Objects))
 }

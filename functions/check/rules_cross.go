@@ -64,6 +64,14 @@ func checkBindAddress(b *bundlemodel.Bundle, r *report) {
 		return
 	}
 	bind, host := b.Tunnel.Bind, b.Tunnel.Addr
+	if b.Tunnel.BindText != "" && !bind.IsValid() {
+		// proxy-server binds to the text as given: a zoned, padded or named
+		// address listens on one interface or fails, never on every address.
+		r.errorf("agent-bind-address-invalid", b.Server.Object.Ref(), b.Tunnel.BindField,
+			"set --agent-bind-address to the bootstrap IP the agents dial, or drop it to listen on every address",
+			"--agent-bind-address=%q is not an IP address (no zone, no leading zeros, no name)", b.Tunnel.BindText)
+		return
+	}
 	if !bind.IsValid() || !host.IsValid() || bind.IsUnspecified() || bind == host {
 		return
 	}

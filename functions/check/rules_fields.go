@@ -3,6 +3,7 @@ package check
 import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/strictobj"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 )
 
 // UnknownFieldRule is the rule id of checkFields: a field that is bad
@@ -23,7 +24,7 @@ func checkFields(b *bundlemodel.Bundle, _ Options, r *report) {
 				fix = "remove the field"
 			}
 			r.errorf(UnknownFieldRule, o.Ref(), p.Path, fix,
-				"%s: a %s %s has no such field; the API server would drop it", p.Message, o.APIVersion, o.Kind)
+				"%s: %s %s has no such field; the API server would drop it", p.Message, krmconfig.Article(o.APIVersion), o.Kind)
 		}
 	}
 }

@@ -100,7 +100,6 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"patch without its target", with(ip, image, []string{"--overlay", noTarget}), "", noTarget, `which is not among its objects`},
 		{"YAML the guard refuses", with(ip, image, []string{"--overlay", dupKey}), "", dupKey, `"namePrefix" appears twice`},
 		{"flag disagrees with the overlay", []string{"--overlay", "upi", "--bootstrap-ip", "192.0.2.99"}, "", "overlay upi", "disagrees with overlay upi's spec.bootstrapIP"},
-		{"address of the wrong family", with(image, []string{"--overlay", "ipv6", "--bootstrap-ip", hostTestIP}), "", "overlay ipv6", "ipFamily needs IPv6"},
 		{"image over the overlay's pin", []string{"--overlay", "upi", "--image", hostTestImage}, "", "overlay upi", "--override-pin"},
 		{"a resource linked to /dev/zero", with(ip, image, []string{zeroLink}), "", zeroLink, "zero.yaml resolves outside the kustomization's directory"},
 		{"a file where a directory goes", with(ip, image), fileRoot, "", "is a file where a directory should be"},

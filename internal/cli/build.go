@@ -35,8 +35,9 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 // buildOptions are build's flags and argument.
 type buildOptions struct {
 	kustbuild.Options
-	quiet  bool
-	target string
+	quiet   bool
+	verbose bool
+	target  string
 }
 
 func newBuildOptions(fs *pflag.FlagSet) options {
@@ -45,6 +46,7 @@ func newBuildOptions(fs *pflag.FlagSet) options {
 	imageFlag(fs, &o.Image, &o.Pin, "else a placeholder for kustomize images:")
 	proxyVersionFlag(fs, &o.ProxyVersion)
 	quietFlag(fs, &o.quiet)
+	verboseFlag(fs, &o.verbose)
 	return o
 }
 
@@ -55,8 +57,9 @@ func (o *buildOptions) Complete(io IO, args []string) (err error) {
 	return err
 }
 
-// Validate refuses a build that names no bootstrap IP anywhere.
-func (o *buildOptions) Validate() error { return missingBootstrapIP(o.target, o.Options) }
+// Validate leaves the options to kustbuild.Build, which refuses a flag a
+// build needs and nothing names (kustbuild.IsFlagError: a usage error).
+func (o *buildOptions) Validate() error { return nil }
 
 // Run builds and prints the bundle, its notes on stderr.
 func (o *buildOptions) Run(io IO) error {
@@ -66,7 +69,7 @@ func (o *buildOptions) Run(io IO) error {
 	if err != nil {
 		return err
 	}
-	if err := result.Say(io.Stderr, notes, o.quiet); err != nil {
+	if err := result.Say(io.Stderr, notes, result.SaysInfo(false, o.quiet, o.verbose)); err != nil {
 		return err
 	}
 	_, err = fmt.Fprint(io.Stdout, string(out))

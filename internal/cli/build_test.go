@@ -26,7 +26,7 @@ func TestBuildCommand(t *testing.T) {
 	}{
 		{"overlay by name", []string{"build", "--bootstrap-ip", "2001:db8::10", "--image", goldenImage, "ipv6"}, 0, string(want), "", ""},
 		{"default overlay needs an IP", []string{"build"}, 2, "", "--bootstrap-ip was not given, and overlay ipv4 sets no spec.bootstrapIP", ""},
-		{"wrong family names field and fix", []string{"build", "--bootstrap-ip", "2001:db8::10"}, 1, "", "fix: use an IPv4 address, or set spec.ipFamily: ipv6", ""},
+		{"wrong family names the overlay to build", []string{"build", "--bootstrap-ip", "2001:db8::10"}, 2, "", "fix: build the ipv6 overlay (or dualstack for both families), or give an IPv4 address", ""},
 		{"unknown overlay lists overlays", []string{"build", "nope"}, 1, "", "overlays: dualstack, ipv4, ipv6, sno, upi", ""},
 		{"too many arguments", []string{"build", "ipv4", "ipv6"}, 2, "", "at most one OVERLAY or DIR", ""},
 		{"unknown flag", []string{"build", "--bootstrap", "x"}, 2, "", "unknown flag: --bootstrap", ""},

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
@@ -22,10 +23,10 @@ func NewCmdCheck() *command {
 kube-apiserver's egress loader and validator, and the paths and values the
 objects must agree on (functions/check/README.md lists every rule). The
 bundle is an overlay or a kustomization directory (built first, with
---bootstrap-ip and --image), a YAML file, a host root render wrote (checked
-as its files are on disk, with its certificates) or - (the default: stdin).
-Text output is one line per finding, said once: severity: [rule] object field:
-message (fix: ...); --quiet leaves out info findings and the ok line.`,
+--bootstrap-ip and --image), a YAML file, a host root render wrote (with its
+certificates) or - (the default: stdin; on a terminal, check says what it
+expects). Text output is one line per finding, said once: severity: [rule]
+object field: message (fix: ...); --quiet leaves out info and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
 			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 | " + ProgramName + " check -o json",
@@ -51,6 +52,7 @@ type checkOptions struct {
 	certDir string
 	quiet   bool
 	target  string
+	named   bool // the bundle was named, not left to the default (-)
 }
 
 func newCheckOptions(fs *pflag.FlagSet) options {
@@ -72,8 +74,8 @@ func (o *checkOptions) Complete(io IO, args []string) error {
 		return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
 	o.build.Getenv, o.build.Functions = io.Getenv, served
-	o.target = "-"
-	if len(args) == 1 {
+	o.target, o.named = "-", len(args) == 1
+	if o.named {
 		o.target = args[0]
 	}
 	return nil
@@ -85,6 +87,14 @@ func (o *checkOptions) Validate() error { return nil }
 // Run reads the bundle (and certificates), checks it and reports.
 func (o *checkOptions) Run(io IO) error {
 	target, opts := o.target, o.check
+	if inputread.IsTerminal(io.Stdin) { // never a silent wait for typing
+		if !o.named {
+			return usagef("%s", checkExpects)
+		}
+		if target == "-" {
+			_ = output.Write(io.Stderr, output.Text, check.TerminalNote{}) // a note: stderr refusing it changes nothing
+		}
+	}
 	src, err := readBundle(io, target, o.build)
 	stream := src.Stream
 	if err != nil {
@@ -130,6 +140,11 @@ func renderedCertFiles(target string, root bool) (map[string][]byte, error) {
 		return r.ReadFile(filepath.Join(r.CertDir, name))
 	})
 }
+
+// checkExpects is what check with no argument says when stdin is a
+// terminal, where it would otherwise wait silently for a bundle to be typed.
+const checkExpects = "no bundle given, and stdin is a terminal: pipe one in (" + ProgramName + " build --bootstrap-ip IP " +
+	"--proxy-version VERSION | " + ProgramName + " check), or name it: check OVERLAY, DIR, FILE or ROOT (check - reads the terminal)"
 
 func describeTarget(target string) string {
 	if target == "-" {

@@ -8,9 +8,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
-// TestCheckBuildsADirWithTheFlagsItsHintNames: the generator's hint for a
-// missing bootstrap IP names --bootstrap-ip, so check (which builds a DIR)
-// has it, with the same rule as build.
+// TestCheckBuildsADirWithTheFlagsItsHintNames: the hint for a missing
+// bootstrap IP names --bootstrap-ip, so check (which builds a DIR) has it,
+// said as build says it.
 func TestCheckBuildsADirWithTheFlagsItsHintNames(t *testing.T) {
 	ipv4 := filepath.Join(tooltest.RepoRoot(), "overlays", "ipv4")
 	upi := filepath.Join(tooltest.RepoRoot(), "overlays", "upi")
@@ -20,7 +20,7 @@ func TestCheckBuildsADirWithTheFlagsItsHintNames(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"no IP: the hint names --bootstrap-ip", []string{"check", ipv4}, 2, "or --bootstrap-ip"},
+		{"no IP: the hint names --bootstrap-ip", []string{"check", "--proxy-version", "v0.28", ipv4}, 2, "--bootstrap-ip was not given, and overlay " + ipv4 + " sets no spec.bootstrapIP"},
 		{"the flag the hint names works", []string{"check", "--bootstrap-ip", "192.0.2.10", "--image", goldenImage, ipv4}, 0, ""},
 		{"the flag against the overlay's spec.bootstrapIP", []string{"check", "--bootstrap-ip", "192.0.2.20", upi}, 2, "disagree"},
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
@@ -183,7 +184,7 @@ func exitCode(stderr io.Writer, name string, err error) int {
 		return exit.Code
 	}
 	var usage *usageError
-	if errors.As(err, &usage) {
+	if errors.As(err, &usage) || kustbuild.IsFlagError(err) { // a flag a build needed was left out
 		fmt.Fprintf(stderr, "%s: %s\nRun '%s --help' for usage.\n", prefix, errorText(err), prefix)
 		return exitUsage
 	}

@@ -75,15 +75,15 @@ var exitTable = []exitRow{
 	{exitUsage, "usage error", "a flag or argument is missing, unknown, or refuses its value on its own as the flags are read " +
 		"(syntax, range, unknown name), in every command", map[string]string{
 		"render": "a flag or argument is missing, unknown, or refuses its value on its own: --root missing, --bootstrap-ip missing " +
-			"(and no spec.bootstrapIP in the overlay) or unusable (0.0.0.0, loopback, not an address), --image missing (and the overlay " +
-			"names neither image nor proxy version) or not a reference, or by digest without --proxy-version, --proxy-version unknown, " +
+			"(and no spec.bootstrapIP in the overlay), unusable (0.0.0.0, loopback, not an address) or of a family the overlay does not " +
+			"take, --proxy-version missing (and neither the overlay nor the image's tag names one) or unknown, --image not a reference, " +
 			"--key-algorithm, --key-size",
 		"certs": "", "teardown": "", "status": "", "wait": "",
 	}},
 	{exitBadInput, "bad input", "what the command reads is bad or unknown (an overlay, a file, a kustomization), a flag disagrees " +
 		"with what it read, or a symbolic link or special file is in the way", map[string]string{
 		"render": "OVERLAY unknown, or an overlay the guard, the generator, its own check or the build refuses (YAML, a field or " +
-			"value it names, a patch without its target, a remote base or file it would fetch), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP or ipFamily " +
+			"value it names, a patch without its target, a remote base or file it would fetch), --bootstrap-ip disagreeing with the overlay's spec.bootstrapIP " +
 			"(or auto finding no address), --image over an image the overlay pins (without --keep-pin or --override-pin), " +
 			"--root with a parent path that is a file, a damaged certificate file, or a symbolic link " +
 			"or special file under --root",
@@ -105,6 +105,7 @@ var exitTable = []exitRow{
 		"render":   "",
 		"certs":    "SIGTERM or SIGINT stopped it before the point of no return; the directory is as before",
 		"teardown": "SIGTERM or SIGINT stopped it before it removed anything; the host is as before",
+		"wait":     "SIGTERM or SIGINT (Ctrl-C) stopped it; the verdict so far is printed, and wait changes nothing",
 	}},
 	{exitInterruptedCompleted, "interrupted, completed", "SIGTERM or SIGINT came after the point of no return; the change was completed", map[string]string{
 		"render":   "",

@@ -61,6 +61,7 @@ func TestFlagProblemsFoundLater(t *testing.T) {
 		{"render", "--root", root, "--bootstrap-ip", hostTestIP, "--image", "quay.io/Upper/case:1"},                          // not a reference
 		{"render", "--root", root, "--bootstrap-ip", hostTestIP, "--image", "quay.io/x/y@sha256:" + strings.Repeat("0", 64)}, // by digest, no --proxy-version
 		{"render", "--root", root, "--bootstrap-ip", hostTestIP},                                                             // no --image, and the overlay names no image or version
+		{"render", "--root", root, "--bootstrap-ip", hostTestIP, "--image", hostTestImage, "ipv6"},                           // an address of the family overlay ipv6 does not take
 		{"certs", "--dir", t.TempDir(), "--bootstrap-ip", hostTestIP, "--key-algorithm", badFlagValue},
 		{"ports", "-o", "nftables", "--bootstrap-ip", hostTestIP, "--image", hostTestImage}, // no --from
 		{"ports", "-o", "nftables", "--bootstrap-ip", hostTestIP, "--image", hostTestImage, "--from", "0.0.0.0/0"},

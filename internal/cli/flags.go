@@ -12,6 +12,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/imageref"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
@@ -87,7 +88,7 @@ const imageEnv = "$KONNECTIVITY_IMAGE"
 // what it does to an image the overlay pins (an error without either);
 // note adds what this command does with it.
 func imageFlag(fs *pflag.FlagSet, p *string, pin *kustbuild.PinPolicy, note string) {
-	fs.StringVar(p, "image", "", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
+	fs.Var(imageref.Flag{P: p}, "image", joinHelp("apiserver-network-proxy image reference (default "+imageEnv+")", note))
 	markShared(fs, "image")
 	pinFlags(fs, pin)
 }
@@ -263,7 +264,7 @@ func gatherFlag(fs *pflag.FlagSet, p *string, files string) {
 
 // imagePairFlag is diff's --image: one image for both sides, or IMAGE_A,IMAGE_B.
 func imagePairFlag(fs *pflag.FlagSet, p *[]string) {
-	fs.StringSliceVar(p, "image", nil, "apiserver-network-proxy image reference (default "+imageEnv+"); IMAGE_A,IMAGE_B gives each side its own")
+	fs.Var(imageref.ListFlag{P: p}, "image", "apiserver-network-proxy image reference (default "+imageEnv+"); IMAGE_A,IMAGE_B gives each side its own")
 	markShared(fs, "image")
 }
 
@@ -379,6 +380,17 @@ const quietHelp = "print no info findings and no success report (warnings and er
 func quietFlag(fs *pflag.FlagSet, p *bool) {
 	fs.BoolVarP(p, "quiet", "q", false, quietHelp)
 	markShared(fs, "quiet")
+}
+
+// verboseHelp is what -v/--verbose does in every command that takes it.
+const verboseHelp = "also print the info findings, whose fix is nothing to set (check lists them always; -q wins)"
+
+// verboseFlag declares -v/--verbose: the commands that build a bundle
+// (build, render) say their info findings only when asked
+// (result.SaysInfo), so a clean run prints nothing on stderr.
+func verboseFlag(fs *pflag.FlagSet, p *bool) {
+	fs.BoolVarP(p, "verbose", "v", false, verboseHelp)
+	markShared(fs, "verbose")
 }
 
 // joinHelp appends a command's note to a shared help text.

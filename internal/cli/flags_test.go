@@ -16,11 +16,12 @@ type sharedFlagUse struct {
 	gather      bool
 	quiet       bool
 	kubeconfig  bool // reads the kube-apiserver
+	verbose     bool // -v: info findings too (detect-ip's own -v says where its address came from)
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
 var sharedFlagTable = map[string]sharedFlagUse{
-	"build":      {bootstrapIP: true, image: true, quiet: true},
+	"build":      {bootstrapIP: true, image: true, quiet: true, verbose: true},
 	"certs":      {root: true, bootstrapIP: true},
 	"completion": {},
 	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true, quiet: true},
@@ -30,7 +31,7 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
 	"probe":         {root: true, output: []string{"text", "json"}, kubeconfig: true},
-	"render":        {root: true, bootstrapIP: true, image: true, quiet: true},
+	"render":        {root: true, bootstrapIP: true, image: true, quiet: true, verbose: true},
 	"status":        {root: true, output: []string{"text", "json"}, gather: true, kubeconfig: true},
 	"teardown":      {root: true, gather: true, quiet: true, kubeconfig: true},
 	"version":       {output: []string{"text", "json"}},
@@ -88,6 +89,9 @@ func TestSharedFlags(t *testing.T) {
 			}
 			if f := fs.Lookup("kubeconfig"); f != nil && (!strings.HasSuffix(f.Usage, "; "+kubeconfigRule) || f.DefValue != "") {
 				t.Errorf("--kubeconfig help %q, default %q; want the lookup rule, with the --timeout bound, and no default", f.Usage, f.DefValue)
+			}
+			if f := fs.Lookup("verbose"); want.verbose && (f == nil || f.Usage != verboseHelp || f.Shorthand != "v" || f.Annotations[sharedAnnotation] == nil) {
+				t.Errorf("--verbose: %v; want -v, declared by verboseFlag, with the shared text", f)
 			}
 			if f := fs.Lookup("timeout"); want.kubeconfig && (f == nil || !strings.Contains(f.Usage, "bounds every read of the kube-apiserver")) {
 				t.Errorf("--timeout does not say it bounds every read of the kube-apiserver: %v", f)

@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -135,7 +136,7 @@ func TestNodeSideCommands(t *testing.T) {
 		if err != nil || string(data) != stdout {
 			t.Errorf("wait.json (%v) is not the -o json verdict:\n%s", err, data)
 		}
-		if !strings.Contains(stderr, "for agents, per node: image-pull on 1 of 1") {
+		if !regexp.MustCompile(`waiting for agents, per node \([0-9.]+m?s elapsed of --timeout 300ms\): image-pull on 1 of 1`).MatchString(stderr) {
 			t.Errorf("progress lacks the node side:\n%s", stderr)
 		}
 	})

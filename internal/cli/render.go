@@ -48,6 +48,7 @@ render, teardown, certs or status finishes or undoes what it left.`,
 type renderOptions struct {
 	render.Options
 	quiet       bool
+	verbose     bool
 	overlayFlag string
 }
 
@@ -65,6 +66,7 @@ func newRenderOptions(fs *pflag.FlagSet) options {
 	fs.BoolVar(&o.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
 	keyFlags(fs, &o.KeyAlgorithm, &o.KeySize)
 	quietFlag(fs, &o.quiet)
+	verboseFlag(fs, &o.verbose)
 	lockTimeoutFlag(fs, &o.LockTimeout)
 	return o
 }
@@ -104,7 +106,7 @@ func (o *renderOptions) Run(io IO) error {
 	case err != nil:
 		return renderExit(err)
 	}
-	if err := result.Say(io.Stderr, rep.Warnings, o.quiet); err != nil {
+	if err := result.Say(io.Stderr, rep.Warnings, result.SaysInfo(false, o.quiet, o.verbose)); err != nil {
 		return err
 	}
 	if !o.quiet {

@@ -118,7 +118,7 @@ func (o *teardownOptions) Run(io IO) error {
 }
 
 // openCluster opens the kubeconfig, and sets the cluster teardown deletes
-// through (or why there is none). An unusable kubeconfig fails before
+// through. An unusable kubeconfig fails before
 // anything is read, written or removed; the usage report reads through the
 // same reader. Half of --timeout at most for the kubeconfig (an exec
 // plugin that stalls), so an unusable one is said before the deadline, and
@@ -133,8 +133,6 @@ func (o *teardownOptions) openCluster(io IO) (kuberead.Choice, *kuberead.Reader,
 	if cluster != nil {
 		o.Cluster = teardown.ClusterOver(cluster)
 		o.Cluster.Deadline = io.context()
-	} else {
-		o.NoCluster = choice.String()
 	}
 	return choice, cluster, nil
 }

@@ -50,7 +50,7 @@ func TestTeardownCommandExitCodes(t *testing.T) {
 		code   int
 		stderr string
 	}{
-		{"files only", func(r string) []string { return []string{"teardown", "--root", r} }, 0, "warning: no kubeconfig: none found: no --kubeconfig, $KUBECONFIG unset, no "},
+		{"files only", func(r string) []string { return []string{"teardown", "--root", r} }, 0, "not deleted, the cluster not read; they stay recorded (teardown --kubeconfig FILE deletes them)"},
 		{"unreachable API server", func(r string) []string {
 			return []string{"teardown", "--root", r, "--kubeconfig", hostDeadKubeconfig(t)}
 		}, 0, "warning: API server unreachable"},
@@ -161,5 +161,15 @@ func TestTeardownLockWaitWithinTimeout(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(root, "etc/kubernetes/manifests/konnectivity-server-pod.yaml")); err != nil {
 		t.Errorf("the static pod manifest is gone (%v), want the root left to the lock's holder", err)
+	}
+}
+
+// TestTeardownSaysNoKubeconfigOnce: without a kubeconfig, teardown says so
+// once, in its kubeconfig line with the lookup's answer; the warning and
+// the usage table only say what it means.
+func TestTeardownSaysNoKubeconfigOnce(t *testing.T) {
+	code, stdout, stderr := runHostCmd(t, "teardown", "--root", hostRenderedRoot(t))
+	if code != 0 || strings.Count(stdout+stderr, "no kubeconfig") != 1 || !strings.Contains(stdout, "no kubeconfig: none found: ") {
+		t.Errorf("exit %d; want \"no kubeconfig\" once, in the kubeconfig line\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -100,7 +101,9 @@ func (o *waitOptions) Run(io IO) error {
 		o.NoNodes = choice.String()
 	}
 	o.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
-	v := gate.Wait(io.context(), o.Options)
+	sigs := catchSignals(io.context(), io.Stderr, "wait") // Ctrl-C prints the verdict so far
+	v := gate.Wait(sigs.ctx, o.Options)
+	sigs.settle()
 	used := kuberead.Summary(choice, cluster)
 	v.Kubeconfig = &used
 	if err := output.Write(io.Stdout, o.format.Format(), gate.Printed{Verdict: v}); err != nil {
@@ -110,6 +113,9 @@ func (o *waitOptions) Run(io IO) error {
 		if err := v.Gather(*o.dir); err != nil {
 			return &exitError{Code: exitReportNotWritten, Err: err}
 		}
+	}
+	if stop := interruption(sigs.ctx, "the wait", "", false, context.Cause(sigs.ctx)); stop != nil && !v.Ready {
+		return stop
 	}
 	if !v.Ready {
 		return &exitError{Code: exitFailure}

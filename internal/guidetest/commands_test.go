@@ -14,15 +14,11 @@ var (
 )
 
 // TestDocsNameRealCommandsAndFlags: every konnectivity-bundle command and
-// flag the guides and the README mention, in any block, exists in the built binary, so the
+// flag README.md and docs/ mention, in any block, exists in the built binary, so the
 // examples that are not run cannot name something that is gone.
 func TestDocsNameRealCommandsAndFlags(t *testing.T) {
 	help := map[string]string{}
-	docs := []string{"docs/upi.md", "docs/ci.md"}
-	for _, g := range guides {
-		docs = append(docs, g.doc)
-	}
-	for _, doc := range docs {
+	for _, doc := range allDocs(t) {
 		for _, b := range Blocks(readDoc(t, doc)) {
 			for _, m := range invocation.FindAllStringSubmatch(b.Body, -1) {
 				cmd, rest := m[1], m[2]

@@ -1,8 +1,8 @@
 package proxyversion
 
 import (
+	"errors"
 	"fmt"
-
 	"regexp"
 	"sort"
 	"strconv"
@@ -80,6 +80,19 @@ func FromImage(ref string) (*Version, error) {
 		return v, nil
 	}
 	return nil, &oldReleaseError{Image: ref, Release: r}
+}
+
+// Unsupported is the error of an image whose OpenShift tag names a release
+// older than OldestRelease, and nil for any other reference. Such an image
+// is refused even when a proxy version is given beside it: the version names
+// which flags to render, but the release pair (its kube-apiserver and
+// konnectivity-client) is outside what this tool supports.
+func Unsupported(ref string) error {
+	var old *oldReleaseError
+	if _, err := FromImage(ref); errors.As(err, &old) {
+		return old
+	}
+	return nil
 }
 
 // helpFlagName is a flag as pflag's --help lists it: "  -v, --v Level ...".

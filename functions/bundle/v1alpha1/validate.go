@@ -9,11 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/distribution/reference"
 	corev1 "k8s.io/api/core/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/imageref"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
@@ -102,9 +102,9 @@ func (v *validator) bootstrapIP(family, raw string, resolved netip.Addr) {
 }
 
 func (v *validator) image(ref string) {
-	// The same grammar render applies to --image, so the two never disagree.
-	if _, err := reference.ParseNormalizedNamed(ref); err != nil {
-		v.add("spec.image", "use a reference like quay.io/openshift/apiserver-network-proxy:4.20 or name@sha256:<64 hex>", "%q is not a valid image reference", ref)
+	// The one rule of every reference (--image too), so the two never disagree.
+	if err := imageref.Check(ref); err != nil {
+		v.add("spec.image", imageref.Fix, "%v", err)
 	}
 }
 

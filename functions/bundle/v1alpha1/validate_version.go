@@ -14,6 +14,10 @@ var versionFix = fmt.Sprintf("set spec.proxyVersion, %s or --proxy-version to th
 // recording why there is none.
 func (v *validator) proxyVersion(s *Spec) *proxyversion.Version {
 	const field = "spec.proxyVersion"
+	if err := proxyversion.Unsupported(s.Image); err != nil { // whatever version is named beside it
+		v.add("spec.image", "use an image of OpenShift "+proxyversion.OldestRelease().String()+" or later", "%v", err)
+		return nil
+	}
 	switch {
 	case s.version != nil:
 	case s.ProxyVersion != "":

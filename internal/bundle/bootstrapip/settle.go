@@ -77,7 +77,7 @@ type MissingError struct {
 
 // Message is the fault as a sentence that follows the flag's name.
 func (e *MissingError) Message() string {
-	return fmt.Sprintf("was not given, and overlay %s sets no spec.bootstrapIP: render needs the address agents dial", e.Overlay)
+	return fmt.Sprintf("was not given, and overlay %s sets no spec.bootstrapIP: agents dial that address and the server certificate names it", e.Overlay)
 }
 
 // Fix says what to change.

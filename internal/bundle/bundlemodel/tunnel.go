@@ -30,6 +30,10 @@ type Tunnel struct {
 	// Bind is the server's --agent-bind-address read the same way: the
 	// zero Addr when it is unset or not an address.
 	Bind netip.Addr
+	// BindText is that flag as written, and BindField where; "" when unset.
+	// A BindText that Bind could not read is no address the server can
+	// listen on (check's agent-bind-address-invalid).
+	BindText, BindField string
 	// Families are the address families the tunnel runs over: Addr's, else
 	// Bind's, else both (a DNS name may resolve to either).
 	Families []bootstrapip.Family
@@ -50,7 +54,9 @@ func (t Tunnel) HostGiven() bool { return t.Host != "" }
 func (b *Bundle) readTunnel() Tunnel {
 	t := Tunnel{Version: b.Target.Version}
 	if b.Server != nil {
-		if bind, ok := bootstrapip.ParseAddr(b.Server.Flags.Value("agent-bind-address")); ok {
+		t.BindText = b.Server.Flags.Value("agent-bind-address")
+		t.BindField = b.Server.Flags.FieldOr("agent-bind-address", b.Server.Field+".args")
+		if bind, ok := bootstrapip.ParseAddr(t.BindText); ok {
 			t.Bind = bind
 		}
 	}

@@ -9,9 +9,16 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
-// WriteProgress writes one "waiting" line.
+// WriteProgress writes one "waiting" line: what for, the time spent of
+// the whole wait (so neither reads as time still to come), and the detail,
+// or, when the same line came before, how often instead of it again.
 func WriteProgress(w io.Writer, p Progress) {
-	fmt.Fprintf(w, "waiting %s for %s: %s\n", p.Elapsed.Round(100*time.Millisecond), p.Waiting, textsafe.Escape(p.Detail))
+	clock := fmt.Sprintf("%s elapsed of --timeout %s", p.Elapsed.Round(100*time.Millisecond), p.Timeout)
+	if p.Repeats > 0 {
+		fmt.Fprintf(w, "waiting for %s (%s): nothing new, said %d times\n", p.Waiting, clock, p.Repeats+1)
+		return
+	}
+	fmt.Fprintf(w, "waiting for %s (%s): %s\n", p.Waiting, clock, textsafe.Escape(p.Detail))
 }
 
 // WriteText writes the verdict: one line when ready; otherwise the cause,
@@ -19,6 +26,12 @@ func WriteProgress(w io.Writer, p Progress) {
 // what the server and the cluster said (internal/report/textsafe).
 func (v *Verdict) WriteText(w io.Writer) error {
 	waited := v.Waited.Round(10 * time.Millisecond)
+	if v.Stopped != "" && !v.Ready { // Ctrl-C: what the wait knew when it stopped
+		if _, err := fmt.Fprintf(w, "%s after %s; NOT ready so far: %s\n  %s\n  fix: %s\n", v.Stopped, waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
+			return err
+		}
+		return v.writeNodes(w)
+	}
 	if v.Ready {
 		_, err := fmt.Fprintf(w, "ready after %s: server healthy, %d agent(s) connected (at least %d), %d test dial(s) through the socket succeeded\n",
 			waited, v.Agents, v.MinAgents, len(v.Targets))
@@ -27,6 +40,11 @@ func (v *Verdict) WriteText(w io.Writer) error {
 	if _, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
 		return err
 	}
+	return v.writeNodes(w)
+}
+
+// writeNodes writes the node side under a verdict that is not ready.
+func (v *Verdict) writeNodes(w io.Writer) error {
 	if v.Nodes == nil {
 		return nil
 	}

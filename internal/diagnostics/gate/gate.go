@@ -50,7 +50,12 @@ type Options struct {
 type Progress struct {
 	Waiting string        `json:"waiting"` // what for
 	Detail  string        `json:"detail"`
-	Elapsed time.Duration `json:"elapsed"`
+	Elapsed time.Duration `json:"elapsed"` // spent since the wait began
+	Timeout time.Duration `json:"timeout"` // the whole wait (--timeout): its deadline
+	// Repeats counts the reports in a row before this one that said the
+	// same (Waiting and Detail): a repeat is said as one short line with
+	// the count, never the same error again.
+	Repeats int `json:"repeats,omitempty"`
 }
 
 func (o *Options) defaults() {
@@ -81,22 +86,38 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 	start := opts.Now()
 	deadline := start.Add(opts.Timeout)
 	w := &waiter{opts: opts, start: start}
+	var last *Verdict // the last poll that ran to its end
 	for {
 		pctx, cancel := context.WithTimeout(ctx, max(deadline.Sub(opts.Now()), opts.pollBudget()))
 		v := w.poll(pctx)
 		cancel()
 		now := opts.Now()
 		v.Waited = now.Sub(start)
-		if v.Ready || ctx.Err() != nil || !now.Before(deadline) {
+		if ctx.Err() != nil {
+			return stopped(ctx, v, last, now.Sub(start))
+		}
+		if v.Ready || !now.Before(deadline) {
 			return v
 		}
 		w.report(v)
+		last = v
 		select {
 		case <-ctx.Done():
-			return v
+			return stopped(ctx, v, last, opts.Now().Sub(start))
 		case <-time.After(min(opts.Interval, deadline.Sub(now))):
 		}
 	}
+}
+
+// stopped is the verdict of a wait its caller stopped (Ctrl-C): the last
+// poll that ran to its end, since one cut short says only that it was,
+// marked with why it stopped.
+func stopped(ctx context.Context, v, last *Verdict, waited time.Duration) *Verdict {
+	if last != nil && !v.Ready {
+		v = last
+	}
+	v.Waited, v.Stopped = waited, context.Cause(ctx).Error()
+	return v
 }
 
 // Overrun is how long past opts.Timeout a Wait may run: the poll under
@@ -123,6 +144,8 @@ type waiter struct {
 	maxAgents int   // the most agents seen connected at once
 	last      Cause // the last progress line's cause, to print changes
 	lastAt    time.Time
+	said      map[string]string   // each progress line's last detail, by what it waits for
+	repeats   map[string]int      // how many reports in a row said it again
 	nodes     *nodeverdict.Report // the last read of the node side
 	nodesAt   time.Time
 }
@@ -155,8 +178,28 @@ func (w *waiter) report(v *Verdict) {
 		return
 	}
 	w.last, w.lastAt = v.Cause, now
-	w.opts.Progress(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)})
-	if v.Nodes != nil {
-		w.opts.Progress(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)})
+	same := w.say(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)}, true)
+	if v.Nodes != nil { // a node side as unchanged as the cause adds no line
+		w.say(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)}, !same)
 	}
+}
+
+// say hands p to Progress unless told not to emit it, counting how often
+// the same line came before in a row: an unreachable kube-apiserver's
+// error, repeated every 5s, is said once and then counted. It reports
+// whether p repeated the line before; a line that did not is always said.
+func (w *waiter) say(p Progress, emit bool) bool {
+	if w.said == nil {
+		w.said, w.repeats = map[string]string{}, map[string]int{}
+	}
+	if last, ok := w.said[p.Waiting]; ok && last == p.Detail {
+		w.repeats[p.Waiting]++
+	} else {
+		w.said[p.Waiting], w.repeats[p.Waiting] = p.Detail, 0
+	}
+	p.Timeout, p.Repeats = w.opts.Timeout, w.repeats[p.Waiting]
+	if emit || p.Repeats == 0 {
+		w.opts.Progress(p)
+	}
+	return p.Repeats > 0
 }

@@ -54,6 +54,9 @@ type Verdict struct {
 	Kubeconfig *kuberead.Used `json:"kubeconfig,omitempty"`
 	// Status is the last status run, written as status writes it.
 	Status *hoststatus.Report `json:"-"`
+	// Stopped is why the wait ended before its --timeout (the caller
+	// stopped it: "interrupted by SIGINT"); the verdict is the one so far.
+	Stopped string `json:"stopped,omitempty"`
 }
 
 // fromStatus turns one status report into a verdict: the first check in

@@ -30,8 +30,8 @@ type Options struct {
 // kubeconfig already.
 func Collect(ctx context.Context, o Options) *Report {
 	in := inputs{
-		KubeAPIServer: Source{Error: o.NoCluster},
-		Registrations: Source{Error: o.NoCluster},
+		KubeAPIServer: Source{Error: o.NoCluster, NoCluster: true},
+		Registrations: Source{Error: o.NoCluster, NoCluster: true},
 	}
 	in.ProxyServer, in.ProxyServerMetrics = serverSource(o.Status)
 	if o.Cluster != nil {

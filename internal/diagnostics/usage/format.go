@@ -66,6 +66,8 @@ func writeSource(b *strings.Builder, what string, s Source) {
 	switch {
 	case s.Read && s.From != "":
 		fmt.Fprintf(b, "  %s: %s\n", what, esc(s.From))
+	case !s.Read && s.NoCluster: // the kubeconfig line says why, once
+		fmt.Fprintf(b, "  %s: not read, without a kubeconfig (the kubeconfig line says why)\n", what)
 	case !s.Read:
 		fmt.Fprintf(b, "  %s: not read: %s\n", what, esc(s.Error))
 	}

@@ -45,6 +45,10 @@ type Source struct {
 	Read  bool   `json:"read"`
 	From  string `json:"from,omitempty"`
 	Error string `json:"error,omitempty"`
+	// NoCluster is set when Error is only the kubeconfig lookup's answer,
+	// which the command's kubeconfig line says already: the text then
+	// points at that line instead of saying it again (JSON keeps Error).
+	NoCluster bool `json:"-"`
 }
 
 // Webhook is one admission webhook's calls since the kube-apiserver started.

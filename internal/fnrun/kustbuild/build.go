@@ -117,6 +117,9 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 	if specOnly && (errors.Is(wrapped.err, errSpecRead) || wrapped.err == nil && err == nil) {
 		return nil, wrapped, nil // the spec is read, or there is none: the build reports the rest
 	}
+	if IsFlagError(wrapped.err) { // names the overlay itself, said alike in every command
+		return nil, nil, wrapped.err
+	}
 	if wrapped.err != nil {
 		return nil, nil, fmt.Errorf("building %s: %w", describe(target, dir), wrapped.err)
 	}

@@ -41,6 +41,9 @@ func (f *fnFS) generate(dir string, configs []*yaml.RNode) ([]byte, error) {
 		if f.specOnly && c.GetKind() == bundle.Kind {
 			return nil, f.readOwnSpec(c)
 		}
+		if err := f.flagProblem(c); err != nil {
+			return nil, err
+		}
 		in, err := f.inputsFor(c)
 		if err != nil {
 			return nil, fmt.Errorf("%s %s: %w", c.GetKind(), c.GetName(), err)

@@ -42,7 +42,7 @@ func Decode(data []byte, apiVersion, kind string, out any) error {
 	if err := json.Unmarshal(raw, out); err != nil {
 		var te *json.UnmarshalTypeError
 		if errors.As(err, &te) {
-			return FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got %s, want %s", article(te.Value), article(te.Type.String())), Fix: "write the value as " + article(te.Type.String())}}
+			return FieldErrors{{Field: te.Field, Message: fmt.Sprintf("got %s, want %s", Article(te.Value), Article(te.Type.String())), Fix: "write the value as " + Article(te.Type.String())}}
 		}
 		if fe := locateError(tree, reflect.TypeOf(out).Elem(), ""); fe != nil {
 			return FieldErrors{*fe}
@@ -110,8 +110,9 @@ func join(path, key string) string {
 	return path + "." + key
 }
 
-// article prefixes a JSON or Go type name with "a" or "an".
-func article(typ string) string {
+// Article prefixes a type name (a JSON or Go type, an apiVersion and kind)
+// with "a" or "an", as it is read aloud from its first letter.
+func Article(typ string) string {
 	if typ != "" && strings.ContainsRune("aeiou", rune(typ[0])) {
 		return "an " + typ
 	}

@@ -57,13 +57,13 @@ func objectOf(r *framework.Result) string {
 
 // Say writes results as Text, one a line, each once: a result equal to
 // one said before in the same call (a check run on an included
-// kustomization and again on the whole, say) is not repeated. quiet leaves
-// out info, which only informs; warnings and errors are always said.
-func Say(w io.Writer, rs framework.Results, quiet bool) error {
+// kustomization and again on the whole, say) is not repeated. info says the
+// info results too (SaysInfo); warnings and errors are always said.
+func Say(w io.Writer, rs framework.Results, info bool) error {
 	said := map[string]bool{}
 	for _, r := range rs {
 		line := Text(r)
-		if said[line] || quiet && r.Severity == framework.Info {
+		if said[line] || !info && r.Severity == framework.Info {
 			continue
 		}
 		said[line] = true
@@ -74,12 +74,22 @@ func Say(w io.Writer, rs framework.Results, quiet bool) error {
 	return nil
 }
 
+// SaysInfo is whether a command says its info results, the one rule of
+// every command: an info result's fix is nothing to set (a protection the
+// proxy version lacks, say), so a command whose results only accompany its
+// work (build, render: lists false) says them when -v asks, and stays
+// silent on success, as kustomize does; check, whose output is the list of
+// results (lists true), says them unless -q. -q wins over -v.
+func SaysInfo(lists, quiet, verbose bool) bool {
+	return !quiet && (lists || verbose)
+}
+
 // Findings are check's results as its --output writes them.
 type Findings framework.Results
 
 // WriteText says each finding once (Say).
 func (f Findings) WriteText(w io.Writer) error {
-	return Say(w, framework.Results(f), false)
+	return Say(w, framework.Results(f), true)
 }
 
 // Report is the JSON document of `check --output json`.

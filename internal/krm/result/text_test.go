@@ -35,25 +35,40 @@ func TestText(t *testing.T) {
 	}
 }
 
-// TestSay: each result is said once per call, and quiet leaves out info
-// but never a warning or an error.
+// TestSay: each result is said once per call, and info results are said
+// only when asked, never leaving out a warning or an error.
 func TestSay(t *testing.T) {
 	info := New(framework.Info, "i", "Pod ns/n", "", "informs", "")
 	warn := New(framework.Warning, "w", "Pod ns/n", "", "warns", "")
 	rs := framework.Results{info, warn, info, warn}
 	for _, tc := range []struct {
-		quiet bool
-		want  string
+		info bool
+		want string
 	}{
-		{false, "info: [i] Pod ns/n: informs\nwarning: [w] Pod ns/n: warns\n"},
-		{true, "warning: [w] Pod ns/n: warns\n"},
+		{true, "info: [i] Pod ns/n: informs\nwarning: [w] Pod ns/n: warns\n"},
+		{false, "warning: [w] Pod ns/n: warns\n"},
 	} {
 		var b strings.Builder
-		if err := Say(&b, rs, tc.quiet); err != nil {
+		if err := Say(&b, rs, tc.info); err != nil {
 			t.Fatal(err)
 		}
 		if b.String() != tc.want {
-			t.Errorf("quiet %v: said %q, want %q", tc.quiet, b.String(), tc.want)
+			t.Errorf("info %v: said %q, want %q", tc.info, b.String(), tc.want)
+		}
+	}
+}
+
+// TestSaysInfo: a list (check) says info unless -q; a build or render only
+// with -v; -q wins over -v.
+func TestSaysInfo(t *testing.T) {
+	for _, tc := range []struct {
+		lists, quiet, verbose, want bool
+	}{
+		{true, false, false, true}, {true, true, false, false}, {true, false, true, true}, {true, true, true, false},
+		{false, false, false, false}, {false, true, false, false}, {false, false, true, true}, {false, true, true, false},
+	} {
+		if got := SaysInfo(tc.lists, tc.quiet, tc.verbose); got != tc.want {
+			t.Errorf("SaysInfo(lists %v, quiet %v, verbose %v) = %v, want %v", tc.lists, tc.quiet, tc.verbose, got, tc.want)
 		}
 	}
 }

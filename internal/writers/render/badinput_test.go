@@ -39,8 +39,8 @@ func runBad(t *testing.T, opts Options) error {
 
 func TestBadInputIPOfWrongFamily(t *testing.T) {
 	cases := []struct{ overlay, ip, fragment string }{
-		{"ipv4", testIP6, "2001:db8::10 is an IPv6 address but the overlay's ipFamily needs IPv4"},
-		{"ipv6", testIP, "192.0.2.10 is an IPv4 address but the overlay's ipFamily needs IPv6"},
+		{"ipv4", testIP6, "2001:db8::10 is an IPv6 address, but overlay ipv4 is for IPv4 (fix: build the ipv6 overlay"},
+		{"ipv6", testIP, "192.0.2.10 is an IPv4 address, but overlay ipv6 is for IPv6 (fix: build the ipv4 overlay"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.overlay, func(t *testing.T) {

@@ -24,16 +24,17 @@ func settleIP(d *deps, opts Options, spec *bundlev1.Spec) (netip.Addr, string, e
 		return d.detectIP(fam, getenvOf(opts))
 	})
 	if err != nil {
-		return netip.Addr{}, "", settleError(err)
+		return netip.Addr{}, "", settleError(err, opts.Overlay)
 	}
 	return det.Addr, det.Source, nil
 }
 
 // settleError maps the settle policy's errors to render's input errors: a
-// missing or unusable --bootstrap-ip is a usage error (exit 2), a flag that
-// disagrees with the overlay, or an address of the wrong family, bad input
-// (exit 3).
-func settleError(err error) error {
+// missing or unusable --bootstrap-ip, or one of a family the overlay does
+// not take, is a usage error (exit 2); a flag that disagrees with the
+// overlay's own address, or an overlay address of the wrong family, bad
+// input (exit 3).
+func settleError(err error, overlay string) error {
 	var (
 		missing  *bootstrapip.MissingError
 		conflict *bootstrapip.ConflictError
@@ -46,7 +47,7 @@ func settleError(err error) error {
 	case errors.As(err, &conflict):
 		return inputSentencef(conflict.Field(), conflict.Fix(), "%s", conflict.Message())
 	case errors.As(err, &field):
-		return ipInputError(field.Field, field.Err)
+		return ipInputError(field.Field, overlay, field.Err)
 	case errors.As(err, &detect):
 		return inputErrorf(bootstrapip.FlagField, "pass the address explicitly", "%v", detect)
 	}

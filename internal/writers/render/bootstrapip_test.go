@@ -22,7 +22,7 @@ func TestBootstrapIPFlagAndOverlay(t *testing.T) {
 		{"auto takes the overlay's", "upi", autoIP, testIP, "", ""},
 		{"both differ", "upi", "192.0.2.99", "", "--bootstrap-ip", "192.0.2.99 disagrees with overlay upi's spec.bootstrapIP 192.0.2.10"},
 		{"neither", "ipv4", "", "", "--bootstrap-ip", "was not given"},
-		{"wrong family", "ipv6", testIP, "", "--bootstrap-ip", "needs IPv6"},
+		{"wrong family", "ipv6", testIP, "", "--bootstrap-ip", "but overlay ipv6 is for IPv6"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -52,7 +52,7 @@ func TestBootstrapIPOverlayOwnAddress(t *testing.T) {
 		{"loopback", "127.0.0.1", "", "", "overlay spec.bootstrapIP", `"127.0.0.1" is a loopback address`},
 		{"loopback under auto", "127.0.0.1", autoIP, "", "overlay spec.bootstrapIP", "loopback"},
 		{"another family", "2001:db8::10", "", "", "overlay spec.bootstrapIP", "2001:db8::10 is an IPv6 address but the overlay's ipFamily needs IPv4"},
-		{"the flag agrees, another family", "2001:db8::10", "2001:db8::10", "", "--bootstrap-ip", "needs IPv4"},
+		{"the flag agrees, another family", "2001:db8::10", "2001:db8::10", "", "--bootstrap-ip", "2001:db8::10 is an IPv6 address, but overlay /"},
 		{"the flag beside an unusable one", "127.0.0.1", testIP, "", "--bootstrap-ip", "disagrees with overlay"},
 	}
 	for _, tc := range cases {

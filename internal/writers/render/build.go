@@ -5,11 +5,9 @@ import (
 	"net/netip"
 	"strings"
 
-	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
 // buildModel builds the overlay once, for the bootstrap IP settled before
@@ -28,12 +26,12 @@ func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, er
 	if err != nil {
 		return nil, netip.Addr{}, "", buildError(err)
 	}
-	if err := versionUntold(opts, spec); err != nil {
-		return nil, netip.Addr{}, "", err
-	}
 	ip, source, err := settleIP(d, opts, spec)
 	if err != nil {
 		return nil, netip.Addr{}, "", err
+	}
+	if err := kustbuild.VersionUntold(spec, overlayName(opts.Overlay)); err != nil { // after the address, as the build orders them
+		return nil, netip.Addr{}, "", buildError(err)
 	}
 	kopts.BootstrapIP, kopts.Settled = ip, settled(ip, opts, spec, source)
 	m, err := d.build(opts.Overlay, kopts)
@@ -55,7 +53,11 @@ func buildError(err error) error {
 	}
 	var conflict *bootstrapip.ConflictError
 	if errors.As(err, &conflict) { // two configs of the overlay name two addresses
-		return settleError(conflict)
+		return settleError(conflict, "")
+	}
+	var untold *kustbuild.FlagError
+	if errors.As(err, &untold) { // a flag left out: a usage error, worded alike in every command
+		return (&InputError{Field: untold.Flag, Message: untold.Message, Fix: untold.Fix, Sentence: true}).usage()
 	}
 	var pin *kustbuild.PinConflictError
 	if errors.As(err, &pin) {
@@ -77,31 +79,6 @@ func buildError(err error) error {
 		return &CheckError{Findings: failed.Findings}
 	}
 	return err // the build's errors name the overlay ("building overlay ipv4: ...")
-}
-
-// versionUntold refuses a missing --image, or an --image whose reference
-// does not tell its proxy version (by digest, say), when nothing else names
-// the version: no --proxy-version, no $KONNECTIVITY_PROXY_VERSION and no
-// spec.proxyVersion in the overlay. The generator would refuse it too, but
-// naming spec.proxyVersion, which the user did not write; the flags are what
-// to change.
-func versionUntold(opts Options, spec *bundlev1.Spec) error {
-	switch {
-	case spec == nil || spec.ProxyVersion != "" || spec.Enabled != nil && !*spec.Enabled: // a disabled bundle runs no image
-		return nil
-	case opts.Image == "" && spec.Image == bundlev1.DefaultImage:
-		return inputSentencef("--image", "pass --image REF (and --proxy-version when its tag is no OpenShift release :4.N), or set spec.image or spec.proxyVersion in the overlay",
-			"was not given, and overlay %s sets neither spec.image nor spec.proxyVersion, so render cannot tell which proxy version the image runs", overlayName(opts.Overlay)).usage()
-	case opts.Image == "" || spec.Image != opts.Image:
-		return nil
-	}
-	_, err := proxyversion.FromImage(opts.Image)
-	var untold *proxyversion.NoReleaseError
-	if !errors.As(err, &untold) {
-		return nil
-	}
-	return inputSentencef("--image", "--proxy-version "+strings.Join(proxyversion.VersionNames(), "|")+", or "+proxyversion.LearnFromImage(opts.Image),
-		"%s %s and no --proxy-version was given, so render cannot tell which proxy version it runs", opts.Image, untold.Why).usage()
 }
 
 // getenvOf never returns nil: a nil Getenv means no environment, where the

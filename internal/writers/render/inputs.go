@@ -4,24 +4,22 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/distribution/reference"
-
 	bundlev1 "github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/imageref"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 )
 
 // checkImage applies the container reference grammar the kubelet's runtime
 // uses. An empty image means the overlay pins it (checkPinned verifies that).
 func checkImage(image string) error {
-	const field = "--image"
-	fix := "use a reference like quay.io/openshift/origin-apiserver-network-proxy:4.20 or NAME@sha256:<64 hex digits>"
 	if image == "" {
 		return nil
 	}
-	if _, err := reference.ParseNormalizedNamed(image); err != nil {
-		return inputErrorf(field, fix, "%q is not a valid image reference: %v", image, err).usage()
+	if err := imageref.Check(image); err != nil {
+		return inputErrorf("--image", imageref.Fix, "%v", err).usage()
 	}
 	return nil
 }
@@ -41,11 +39,15 @@ func checkKey(opts Options) error {
 	return err
 }
 
-// ipInputError words bootstrapip's verdict on the address from field. A
-// family the overlay's ipFamily does not take is a disagreement with what
-// render read (bad input); any other fault of --bootstrap-ip is the flag's
-// own (a usage error).
-func ipInputError(field string, bad *bootstrapip.Error) *InputError {
+// ipInputError words bootstrapip's verdict on the address from field.
+// Every fault of --bootstrap-ip is a usage error, a family the overlay's
+// ipFamily does not take too (as every command says it, kustbuild.FamilyError);
+// the overlay's own spec.bootstrapIP of another family is bad input.
+func ipInputError(field, overlay string, bad *bootstrapip.Error) *InputError {
+	if bad.Problem == bootstrapip.WrongFamily && field == bootstrapip.FlagField { // worded as every command words it
+		fam := kustbuild.WrongFamily(bad.Input, bad.Got, bad.Want, overlay)
+		return (&InputError{Field: field, Message: fam.Message(), Fix: fam.Fix(), Sentence: true}).usage() // kustbuild.IsFlagError
+	}
 	if bad.Problem == bootstrapip.WrongFamily {
 		return inputErrorf(field, fmt.Sprintf("give an %s address, or use an overlay for %s", bad.Want.Name(), bad.Got.Name()),
 			"%s is an %s address but the overlay's ipFamily needs %s", bad.Input, bad.Got.Name(), bad.Want.Name())

@@ -22,8 +22,9 @@ type Options struct {
 	// Cluster, when set, also deletes the recorded cluster objects; nil
 	// removes the files only and keeps the objects recorded.
 	Cluster *Cluster
-	// NoCluster is why Cluster is nil, said in the warning (the kubeconfig
-	// lookup's answer); "" = "no kubeconfig".
+	// NoCluster, when set, is why Cluster is nil, said before the warning.
+	// The CLI leaves it out: its kubeconfig line says the lookup's whole
+	// answer, once, so the warning only says what it means.
 	NoCluster string
 	// Strict makes an unreachable API server an error instead of a warning.
 	Strict bool
@@ -113,11 +114,11 @@ func Run(ctx context.Context, opts Options) (*Report, error) {
 			return rep, err
 		}
 	} else if len(pending) > 0 {
-		why := opts.NoCluster
-		if why == "" {
-			why = "no kubeconfig"
+		w := fmt.Sprintf("%d cluster object(s) in namespace %s not deleted, the cluster not read; they stay recorded (teardown --kubeconfig FILE deletes them)", len(pending), st.Namespace)
+		if opts.NoCluster != "" {
+			w = opts.NoCluster + ": " + w
 		}
-		rep.Warnings = append(rep.Warnings, fmt.Sprintf("%s: %d cluster object(s) in namespace %s not deleted; they stay recorded", why, len(pending), st.Namespace))
+		rep.Warnings = append(rep.Warnings, w)
 	}
 	rep.Pending = pending
 	if err := finishState(h, st, pending, rep); err != nil {
