@@ -34,6 +34,7 @@ kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 
 // buildOptions are build's flags and argument.
 type buildOptions struct {
+	takesNothing // Validate: kustbuild.Build refuses a flag a build needs that nothing names (IsFlagError: a usage error)
 	kustbuild.Options
 	quiet   bool
 	verbose bool
@@ -56,10 +57,6 @@ func (o *buildOptions) Complete(io IO, args []string) (err error) {
 	o.target, err = overlayArg("build", args)
 	return err
 }
-
-// Validate leaves the options to kustbuild.Build, which refuses a flag a
-// build needs and nothing names (kustbuild.IsFlagError: a usage error).
-func (o *buildOptions) Validate() error { return nil }
 
 // Run builds and prints the bundle, its notes on stderr.
 func (o *buildOptions) Run(io IO) error {

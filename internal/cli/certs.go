@@ -34,6 +34,7 @@ teardown; --dir must be beneath --root (docs/certificates.md, docs/render.md).`,
 		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next certs,
 render, teardown or status finishes or undoes what it left.`,
+		NoArgs:  true,
 		Options: newCertsOptions,
 	}
 }
@@ -59,11 +60,8 @@ func newCertsOptions(fs *pflag.FlagSet) options {
 	return o
 }
 
-// Complete refuses arguments and makes --dir absolute.
-func (o *certsOptions) Complete(_ IO, args []string) (err error) {
-	if len(args) > 0 {
-		return usagef("certs takes no arguments, got %q", args)
-	}
+// Complete makes --dir absolute.
+func (o *certsOptions) Complete(IO, []string) (err error) {
 	if o.Dir, err = filepath.Abs(o.Dir); err != nil {
 		return usagef("--dir: %v", err)
 	}

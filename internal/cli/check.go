@@ -46,6 +46,7 @@ object field: message (fix: ...); --quiet leaves out info and the ok line.`,
 // checkOptions are check's flags and argument: the rules' options, the
 // build of a DIR, how it reports, the certificate directory.
 type checkOptions struct {
+	takesNothing
 	check   check.Options
 	build   kustbuild.Options
 	format  *output.Choice
@@ -80,9 +81,6 @@ func (o *checkOptions) Complete(io IO, args []string) error {
 	}
 	return nil
 }
-
-// Validate has nothing to refuse that the flags did not.
-func (o *checkOptions) Validate() error { return nil }
 
 // Run reads the bundle (and certificates), checks it and reports.
 func (o *checkOptions) Run(io IO) error {

@@ -37,6 +37,11 @@ type command struct {
 	Reads reads
 	// Writes is what the command changes besides its stdout and stderr.
 	Writes writes
+	// NoArgs says the command takes no arguments: cobra refuses any
+	// (noArgs), with ArgsHint after the message when it says where what
+	// was given goes instead.
+	NoArgs   bool
+	ArgsHint string
 	// Sources is how many bundle arguments (an overlay name, a directory,
 	// a file) the command takes; completion offers the overlay names there.
 	Sources int
@@ -115,6 +120,9 @@ func (c *CLI) newCobraCommand(spec *command, io IO, width int) *cobra.Command {
 		SilenceErrors:     true,
 		SilenceUsage:      true,
 	}
+	if spec.NoArgs {
+		cc.Args = noArgs(spec)
+	}
 	fs := cc.Flags()
 	fs.SortFlags = false
 	opts := spec.Options(fs)
@@ -132,6 +140,29 @@ func (c *CLI) newCobraCommand(spec *command, io IO, width int) *cobra.Command {
 	}
 	return cc
 }
+
+// noArgs is the cobra.PositionalArgs of a command that takes none: any is
+// a usage error, worded alike in every such command.
+func noArgs(spec *command) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		return usagef("%s takes no arguments, got %q%s", spec.Name, args, spec.ArgsHint)
+	}
+}
+
+// takesNothing is the Complete or Validate, or both, of an Options that
+// has nothing to do there: cobra refused any argument (NoArgs), the flags
+// checked their values, or the package the command runs refuses what it
+// cannot use before it changes anything.
+type takesNothing struct{}
+
+// Complete has nothing to fill in.
+func (takesNothing) Complete(IO, []string) error { return nil }
+
+// Validate has nothing to refuse.
+func (takesNothing) Validate() error { return nil }
 
 // runCommand runs one command whose flags cobra has read into opts: the
 // one path every command takes, which refuses an empty required flag,

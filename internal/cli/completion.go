@@ -75,6 +75,7 @@ binary itself, so it stays right when the binary changes.`,
 // completionOptions are completion's: the shell, and the program whose
 // tree the script completes.
 type completionOptions struct {
+	takesNothing
 	cli   *CLI
 	shell int // index in shells
 }
@@ -92,9 +93,6 @@ func (o *completionOptions) Complete(_ IO, args []string) error {
 	}
 	return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
 }
-
-// Validate has nothing to refuse that Complete did not.
-func (o *completionOptions) Validate() error { return nil }
 
 // Run writes the shell's script, generated from the tree Main runs.
 func (o *completionOptions) Run(io IO) error { return shells[o.shell].gen(o.cli.tree, io.Stdout) }

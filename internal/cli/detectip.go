@@ -23,8 +23,9 @@ are errors.`,
 			ProgramName + " detect-ip",
 			ProgramName + " detect-ip --family ipv6 --verbose",
 		},
-		Reads: reads{Instead: "asks the kernel for a route; no endpoint, no stream"},
-		Exits: []exitLine{{exitSuccess, "printed"}, {exitFailure, "no usable address"}, usageExit},
+		Reads:  reads{Instead: "asks the kernel for a route; no endpoint, no stream"},
+		Exits:  []exitLine{{exitSuccess, "printed"}, {exitFailure, "no usable address"}, usageExit},
+		NoArgs: true,
 		Options: func(fs *pflag.FlagSet) options {
 			o := &detectIPOptions{routes: routes}
 			fs.StringVar(&o.familyName, "family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
@@ -37,25 +38,20 @@ are errors.`,
 
 // detectIPOptions are detect-ip's flags and the routes it reads.
 type detectIPOptions struct {
+	takesNothing
 	routes     bootstrapip.RouteSource
 	familyName string
 	family     bootstrapip.Family
 	verbose    bool
 }
 
-// Complete refuses arguments and reads --family.
-func (o *detectIPOptions) Complete(_ IO, args []string) (err error) {
-	if len(args) > 0 {
-		return usagef("detect-ip takes no arguments, got %q", args)
-	}
+// Complete reads --family.
+func (o *detectIPOptions) Complete(IO, []string) (err error) {
 	if o.family, err = bootstrapip.ParseFamily(o.familyName); err != nil {
 		return usagef("--family: %v", err)
 	}
 	return nil
 }
-
-// Validate has nothing to refuse that Complete did not.
-func (o *detectIPOptions) Validate() error { return nil }
 
 // Run prints the address, and with -v where it came from.
 func (o *detectIPOptions) Run(io IO) error {

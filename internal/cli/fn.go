@@ -36,23 +36,14 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 			{exitFailure, "any error result (each printed to stderr with its field path)"},
 			usageExit,
 		},
-		Options: func(*pflag.FlagSet) options { return &fnOptions{} },
+		NoArgs:   true,
+		ArgsHint: "; it reads a ResourceList on stdin",
+		Options:  func(*pflag.FlagSet) options { return &fnOptions{} },
 	}
 }
 
 // fnOptions are fn's: it takes no flags and no arguments.
-type fnOptions struct{}
-
-// Complete refuses arguments: the ResourceList comes on stdin.
-func (*fnOptions) Complete(_ IO, args []string) error {
-	if len(args) > 0 {
-		return usagef("fn takes no arguments; it reads a ResourceList on stdin")
-	}
-	return nil
-}
-
-// Validate has nothing to refuse.
-func (*fnOptions) Validate() error { return nil }
+type fnOptions struct{ takesNothing }
 
 // Run runs the function the ResourceList's functionConfig names.
 func (*fnOptions) Run(io IO) error { return served.Run(io.Stdin, io.Stdout, io.Getenv) }

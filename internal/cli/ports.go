@@ -48,6 +48,7 @@ func NewCmdPorts() *command {
 
 // portsOptions are ports' flags and its bundle argument.
 type portsOptions struct {
+	takesNothing // Validate: kustbuild refuses a flag a build needs that nothing names (IsFlagError: a usage error)
 	build    kustbuild.Options
 	rules    ruleFlags
 	format   *output.Choice
@@ -81,10 +82,6 @@ func (o *portsOptions) Complete(io IO, args []string) (err error) {
 	o.build.Getenv, o.build.Functions = io.Getenv, served
 	return nil
 }
-
-// Validate leaves the build's options to kustbuild, which refuses a flag
-// a build needs and nothing names (kustbuild.IsFlagError: a usage error).
-func (o *portsOptions) Validate() error { return nil }
 
 // Run reads the bundle and prints what the network must allow.
 func (o *portsOptions) Run(io IO) error {

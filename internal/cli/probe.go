@@ -44,6 +44,7 @@ func NewCmdProbe() *command {
 
 // probeOptions are probe's flags and its one TARGET.
 type probeOptions struct {
+	takesNothing // Validate: egressprobe reads the target
 	egressprobe.Options
 	format *output.Choice
 	web    webhookFlags
@@ -72,10 +73,6 @@ func (o *probeOptions) Complete(_ IO, args []string) error {
 	}
 	return nil
 }
-
-// Validate has nothing to refuse that Complete did not; egressprobe
-// reads the target.
-func (o *probeOptions) Validate() error { return nil }
 
 // Run dials the target, or every webhook, through the tunnel.
 func (o *probeOptions) Run(io IO) error {

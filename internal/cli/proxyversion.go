@@ -30,8 +30,9 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -" + needs("podman and an IMAGE"),
 			ProgramName + " proxy-version --list",
 		},
-		Reads: reads{Input: true, Unusable: exitFailure},
-		Exits: []exitLine{{exitSuccess, "printed"}, {exitFailure, "the input does not tell"}, usageExit},
+		Reads:  reads{Input: true, Unusable: exitFailure},
+		Exits:  []exitLine{{exitSuccess, "printed"}, {exitFailure, "the input does not tell"}, usageExit},
+		NoArgs: true,
 		Options: func(fs *pflag.FlagSet) options {
 			o := &proxyVersionOptions{}
 			fs.StringVar(&o.image, "from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
@@ -45,16 +46,9 @@ version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 // proxyVersionOptions are proxy-version's flags: where the version is
 // read from, or --list.
 type proxyVersionOptions struct {
+	takesNothing
 	image, helpFile string
 	list            bool
-}
-
-// Complete refuses arguments.
-func (o *proxyVersionOptions) Complete(_ IO, args []string) error {
-	if len(args) > 0 {
-		return usagef("proxy-version takes no arguments, got %d", len(args))
-	}
-	return nil
 }
 
 // Validate asks for exactly one source, or --list alone.

@@ -46,6 +46,7 @@ render, teardown, certs or status finishes or undoes what it left.`,
 
 // renderOptions are render's flags and its overlay argument.
 type renderOptions struct {
+	takesNothing // Validate: render.Run refuses the options before it takes the root's lock (an InputError with Usage set)
 	render.Options
 	quiet       bool
 	verbose     bool
@@ -86,10 +87,6 @@ func (o *renderOptions) Complete(io IO, args []string) (err error) {
 	o.Getenv, o.Functions = io.Getenv, served
 	return nil
 }
-
-// Validate leaves the options to render.Run, which refuses them before it
-// takes the root's lock (an InputError with Usage set).
-func (o *renderOptions) Validate() error { return nil }
 
 // Run renders onto the host, stopping at a signal, and reports.
 func (o *renderOptions) Run(io IO) error {

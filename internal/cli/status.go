@@ -33,12 +33,14 @@ func NewCmdStatus() *command {
 		},
 		Reads:   reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
 		Exits:   tableExits("status"),
+		NoArgs:  true,
 		Options: newStatusOptions,
 	}
 }
 
 // statusOptions are status's flags.
 type statusOptions struct {
+	takesNothing
 	hoststatus.Options
 	format    *output.Choice
 	gatherDir string
@@ -55,17 +57,6 @@ func newStatusOptions(fs *pflag.FlagSet) options {
 	o.kube = kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
 	return o
 }
-
-// Complete refuses arguments.
-func (o *statusOptions) Complete(_ IO, args []string) error {
-	if len(args) > 0 {
-		return usagef("status takes no arguments, got %q", args)
-	}
-	return nil
-}
-
-// Validate has nothing to refuse that the flags did not.
-func (o *statusOptions) Validate() error { return nil }
 
 // Run recovers an interrupted run first, then reports (statusreport);
 // 1 when the tunnel is not usable.

@@ -41,12 +41,14 @@ func NewCmdTeardown() *command {
 		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 teardown continues.`,
+		NoArgs:  true,
 		Options: newTeardownOptions,
 	}
 }
 
 // teardownOptions are teardown's flags.
 type teardownOptions struct {
+	takesNothing
 	teardown.Options
 	quiet     bool
 	gatherDir string
@@ -64,14 +66,6 @@ func newTeardownOptions(fs *pflag.FlagSet) options {
 	fs.DurationVar(&o.timeout, "timeout", 30*time.Second, "give up after this long: the kubeconfig and its exec plugin, and the usage report (half of it at most each), then every read and delete of a cluster object (it bounds every read of the kube-apiserver); the files are removed whatever it says, and objects not deleted by then stay recorded")
 	lockTimeoutFlag(fs, &o.LockTimeout)
 	return o
-}
-
-// Complete refuses arguments.
-func (o *teardownOptions) Complete(_ IO, args []string) error {
-	if len(args) > 0 {
-		return usagef("teardown takes no arguments, got %q", args)
-	}
-	return nil
 }
 
 // Validate refuses a --timeout that leaves no time at all.

@@ -125,6 +125,7 @@ holds one. ` + ProgramName + ` --version prints the same.`,
 		Examples: []string{ProgramName + " version", ProgramName + " version -o json"},
 		Reads:    reads{Instead: "prints its version"},
 		Exits:    []exitLine{{exitSuccess, "printed"}, usageExit},
+		NoArgs:   true,
 		Options: func(fs *pflag.FlagSet) options {
 			return &versionOptions{linked: linked, format: outputFlag(fs, output.Text, output.JSON)}
 		},
@@ -133,20 +134,10 @@ holds one. ` + ProgramName + ` --version prints the same.`,
 
 // versionOptions are version's: the link-time version and the format.
 type versionOptions struct {
+	takesNothing
 	linked string
 	format *output.Choice
 }
-
-// Complete refuses arguments.
-func (o *versionOptions) Complete(_ IO, args []string) error {
-	if len(args) > 0 {
-		return usagef("version takes no arguments")
-	}
-	return nil
-}
-
-// Validate has nothing to refuse.
-func (o *versionOptions) Validate() error { return nil }
 
 // Run prints the version.
 func (o *versionOptions) Run(io IO) error { return printVersion(io, o.linked, o.format.Format()) }

@@ -41,7 +41,9 @@ func NewCmdWait() *command {
 			dial, _ := fs.GetDuration("dial-timeout")
 			return gate.Overrun(gate.Options{DialTimeout: dial})
 		},
-		Options: newWaitOptions,
+		NoArgs:   true,
+		ArgsHint: "; a target goes in --target",
+		Options:  newWaitOptions,
 	}
 }
 
@@ -70,12 +72,9 @@ func newWaitOptions(fs *pflag.FlagSet) options {
 	return o
 }
 
-// Complete refuses arguments and opens the --gather directory, which
-// wait must be able to write before it waits.
-func (o *waitOptions) Complete(_ IO, args []string) error {
-	if err := checkWaitArgs(args, o.Options); err != nil {
-		return err
-	}
+// Complete opens the --gather directory, which wait must be able to
+// write before it waits.
+func (o *waitOptions) Complete(IO, []string) error {
 	if o.gatherDir != "" {
 		d, err := gather.Open(o.gatherDir)
 		if err != nil {
@@ -86,8 +85,8 @@ func (o *waitOptions) Complete(_ IO, args []string) error {
 	return nil
 }
 
-// Validate has nothing to refuse that Complete did not.
-func (o *waitOptions) Validate() error { return nil }
+// Validate refuses an agent count, timeout or target wait cannot use.
+func (o *waitOptions) Validate() error { return checkWaitFlags(o.Options) }
 
 // Run waits for the gate's verdict and reports it; 1 when not ready.
 func (o *waitOptions) Run(io IO) error {
@@ -123,10 +122,8 @@ func (o *waitOptions) Run(io IO) error {
 	return nil
 }
 
-func checkWaitArgs(args []string, opts gate.Options) error {
+func checkWaitFlags(opts gate.Options) error {
 	switch {
-	case len(args) > 0:
-		return usagef("wait takes no arguments, got %q; a target goes in --target", args)
 	case opts.MinAgents < 1:
 		return usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
 	case opts.Timeout <= 0:
