@@ -49,11 +49,11 @@ func NewCmdPorts() *command {
 // portsOptions are ports' flags and its bundle argument.
 type portsOptions struct {
 	takesNothing // Validate: kustbuild refuses a flag a build needs that nothing names (IsFlagError: a usage error)
-	build    kustbuild.Options
-	rules    ruleFlags
-	format   *output.Choice
-	ruleOpts firewall.Options
-	target   string
+	build        kustbuild.Options
+	rules        ruleFlags
+	format       *output.Choice
+	ruleOpts     firewall.Options
+	target       string
 }
 
 func newPortsOptions(fs *pflag.FlagSet) options {
