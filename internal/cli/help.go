@@ -42,7 +42,7 @@ Usage:
 Commands:
 {{range .Commands}}{{if .IsAvailableCommand}}  {{rpad .Name .NamePadding}}  {{.Short}}
 {{end}}{{end}}
-Run '` + ProgramName + ` COMMAND --help' for a command's flags, '` + ProgramName + ` --version' for the version.
+Run '` + ProgramName + ` COMMAND --help' for a command's flags; --version prints the version.
 {{else}}{{.Short}}
 
 Usage:

@@ -126,6 +126,12 @@ func TestHelpExamplesRun(t *testing.T) {
 // columns, the shared flags' long texts included; an example is a command
 // line to copy, which stays whole.
 func TestHelpFitsTheWidth(t *testing.T) {
+	_, help, _ := runCLI(t, "", "--help")
+	for _, line := range strings.Split(help, "\n") {
+		if len(line) > helpWidthMax {
+			t.Errorf("--help has a line of %d columns, over %d: %q", len(line), helpWidthMax, line)
+		}
+	}
 	for _, cmd := range New(Config{}).commands {
 		_, help, _ := runCLI(t, "", cmd.Name, "--help")
 		examples := map[string]bool{}

@@ -28,7 +28,7 @@ and its fix. See docs/troubleshooting.md.`
 func NewCmdWait() *command {
 	return &command{
 		Name:  "wait",
-		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
+		Short: "Wait until the tunnel is up: server healthy, agents connected, a dial through it",
 		Long:  waitLong,
 		Examples: []string{
 			ProgramName + " wait --timeout 5m" + needs("the bootstrap node's cluster"),
