@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
@@ -29,22 +30,7 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
 		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
-		RunE: func(root *cobra.Command, words []string) error {
-			switch {
-			case version && len(words) == 0:
-				return printVersion(io, c.version, "text")
-			case len(words) == 0: // the overview, but on stderr: nothing was asked
-				root.SetOut(io.Stderr)
-				err := root.Help()
-				root.SetOut(io.Stdout)
-				if err != nil {
-					return err
-				}
-				return &exitError{Code: exitUsage}
-			}
-			unknownCommand(io.Stderr, root, words[0])
-			return &exitError{Code: exitUsage}
-		},
+		RunE: func(root *cobra.Command, words []string) error { return c.runRoot(root, io, version, words) },
 	}
 	c.tree = root
 	root.SetIn(io.Stdin)
@@ -71,6 +57,25 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 		return flagError(err, c.flagHint(specs[cc], cc, args))
 	})
 	return root
+}
+
+// runRoot is the program run without a command it has: --version, the
+// overview on stderr when nothing was asked, else an unknown command.
+func (c *CLI) runRoot(root *cobra.Command, io IO, version bool, words []string) error {
+	switch {
+	case version && len(words) == 0:
+		return printVersion(io, c.version, output.Text)
+	case len(words) == 0:
+		root.SetOut(io.Stderr)
+		err := root.Help()
+		root.SetOut(io.Stdout)
+		if err != nil {
+			return err
+		}
+		return &exitError{Code: exitUsage}
+	}
+	unknownCommand(io.Stderr, root, words[0])
+	return &exitError{Code: exitUsage}
 }
 
 // unknownCommand answers a command name the CLI does not have with the
