@@ -30,7 +30,7 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 		SilenceUsage:               true,
 		SuggestionsMinimumDistance: 2,
 		CompletionOptions:          cobra.CompletionOptions{DisableDefaultCmd: true},
-		RunE: func(root *cobra.Command, words []string) error { return c.runRoot(root, io, version, words) },
+		RunE:                       func(root *cobra.Command, words []string) error { return c.runRoot(root, io, version, words) },
 	}
 	c.tree = root
 	root.SetIn(io.Stdin)
