@@ -10,7 +10,8 @@ import (
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
-func newBuildCommand() *command {
+// NewCmdBuild is build: an overlay or kustomization built in-process.
+func NewCmdBuild() *command {
 	return &command{
 		Name:  "build",
 		Args:  buildArgs,
@@ -22,36 +23,52 @@ kustomize or konnectivity-bundle on PATH needed. The output is byte-identical to
 kustomize build --enable-alpha-plugins --enable-exec DIR.`, helpWidth),
 		Examples: []string{
 			ProgramName + " build ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
-			ProgramName + " build ./my-overlay > bundle.yaml",
+			ProgramName + " build ./my-overlay > bundle.yaml" + needs("your kustomization in ./my-overlay"),
 		},
-		More:    "Exit status: 0 success; 1 build or config error; 2 usage error.",
+		Reads:   reads{Instead: "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream"},
+		Exits:   []exitLine{{exitSuccess, "success"}, {exitFailure, "build or config error"}, usageExit},
 		Sources: 1,
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			var opts kustbuild.Options
-			var quiet, verbose bool
-			bootstrapIPFlag(fs, &opts.BootstrapIP, "default "+bootstrapIPEnv)
-			imageFlag(fs, &opts.Image, &opts.Pin, "else a placeholder for kustomize images:")
-			proxyVersionFlag(fs, &opts.ProxyVersion)
-			quietFlag(fs, &quiet)
-			verboseFlag(fs, &verbose)
-			return func(io IO, args []string) error {
-				target, err := overlayArg("build", args)
-				if err != nil {
-					return err
-				}
-				opts.Getenv, opts.Functions = io.Getenv, served
-				var notes framework.Results
-				opts.Notes = &notes
-				out, err := kustbuild.Build(target, opts)
-				if err != nil {
-					return err
-				}
-				if err := result.Say(io.Stderr, notes, result.SaysInfo(false, quiet, verbose)); err != nil {
-					return err
-				}
-				_, err = fmt.Fprint(io.Stdout, string(out))
-				return err
-			}
-		},
+		Options: newBuildOptions,
 	}
+}
+
+// buildOptions are build's flags and argument.
+type buildOptions struct {
+	takesNothing // Validate: kustbuild.Build refuses a flag a build needs that nothing names (IsFlagError: a usage error)
+	kustbuild.Options
+	quiet   bool
+	verbose bool
+	target  string
+}
+
+func newBuildOptions(fs *pflag.FlagSet) options {
+	o := &buildOptions{}
+	bootstrapIPFlag(fs, &o.BootstrapIP, "default "+bootstrapIPEnv)
+	imageFlag(fs, &o.Image, &o.Pin, "else a placeholder for kustomize images:")
+	proxyVersionFlag(fs, &o.ProxyVersion)
+	quietFlag(fs, &o.quiet)
+	verboseFlag(fs, &o.verbose)
+	return o
+}
+
+// Complete takes the overlay or directory and the environment.
+func (o *buildOptions) Complete(io IO, args []string) (err error) {
+	o.Getenv, o.Functions = io.Getenv, served
+	o.target, err = overlayArg("build", args)
+	return err
+}
+
+// Run builds and prints the bundle, its notes on stderr.
+func (o *buildOptions) Run(io IO) error {
+	var notes framework.Results
+	o.Notes = &notes
+	out, err := kustbuild.Build(o.target, o.Options)
+	if err != nil {
+		return err
+	}
+	if err := result.Say(io.Stderr, notes, result.SaysInfo(false, o.quiet, o.verbose)); err != nil {
+		return err
+	}
+	_, err = fmt.Fprint(io.Stdout, string(out))
+	return err
 }

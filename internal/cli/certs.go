@@ -12,7 +12,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/certset"
 )
 
-func newCertsCommand() *command {
+// NewCmdCerts is certs: the Konnectivity CA, server and agent certificates.
+func NewCmdCerts() *command {
 	return &command{
 		Name:  "certs",
 		Short: "Create or refresh the Konnectivity CA, server and agent certificates",
@@ -24,53 +25,72 @@ and CA with more than an hour left; otherwise what is bad is regenerated and
 the reason printed. It holds the lock of --root, shared with render and
 teardown; --dir must be beneath --root (docs/certificates.md, docs/render.md).`,
 		Examples: []string{
-			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity",
-			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /tmp/root/tls --root /tmp/root --key-algorithm rsa --key-size 3072",
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir /opt/openshift/tls/konnectivity" + needs("root on the bootstrap node"),
+			ProgramName + " certs --bootstrap-ip 192.0.2.10 --dir ./root/tls --root ./root --key-algorithm rsa --key-size 3072",
 		},
-		More: exitHelp("certs") + `
+		Reads:  reads{Instead: "reads and writes certificate files beneath its --dir; no endpoint, no stream"},
+		Writes: writesBeneathDir,
+		Exits:  tableExits("certs"),
+		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next certs,
 render, teardown or status finishes or undoes what it left.`,
-		Setup: setupCerts,
+		NoArgs:  true,
+		Options: newCertsOptions,
 	}
 }
 
-func setupCerts(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts certs.Options
-	bootstrapIPFlag(fs, &opts.BootstrapIP, "required; the server certificate's only SAN")
+// certsOptions are certs' flags: the certificates' options, and the root
+// whose lock it takes.
+type certsOptions struct {
+	certs.Options
+	lockRoot    string
+	lockTimeout time.Duration
+}
+
+func newCertsOptions(fs *pflag.FlagSet) options {
+	o := &certsOptions{}
+	bootstrapIPFlag(fs, &o.BootstrapIP, "required; the server certificate's only SAN")
 	markRequired(fs, "bootstrap-ip")
-	fs.StringVar(&opts.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
+	fs.StringVar(&o.Dir, "dir", "", "certificate directory (required), e.g. /opt/openshift/tls/konnectivity")
 	markRequired(fs, "dir")
-	fs.DurationVar(&opts.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
-	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
-	var lockRoot string
-	rootFlag(fs, &lockRoot, "host root whose lock certs takes (shared with render and teardown) and that holds --dir", rootReads)
-	var lockTimeout time.Duration
-	lockTimeoutFlag(fs, &lockTimeout)
-	return func(io IO, args []string) error {
-		if len(args) > 0 {
-			return usagef("certs takes no arguments, got %q", args)
-		}
-		if err := opts.Validate(); err != nil {
-			return certsFlagError(err)
-		}
-		dir, err := filepath.Abs(opts.Dir)
-		if err != nil {
-			return usagef("--dir: %v", err)
-		}
-		sigs := catchSignals(io.context(), io.Stderr, "certs")
-		rep, err := certset.Run(sigs.ctx, certset.Options{Root: lockRoot, Dir: dir, LockTimeout: lockTimeout, Certs: opts})
-		sigs.settle()
-		if rep != nil {
-			rep.WriteNotes(io.Stderr)
-		}
-		if err == nil { // a report stdout refuses does not change the exit, as render's
-			_ = output.Write(io.Stdout, output.Text, rep)
-		}
-		if stop := interruption(sigs.ctx, "the certs run", "", rep.Cleaned(), err); stop != nil {
-			return stop
-		}
-		return certsExit(err)
+	fs.DurationVar(&o.Validity, "validity", certs.DefaultValidity, "lifetime of new certificates")
+	keyFlags(fs, &o.KeyAlgorithm, &o.KeySize)
+	rootFlag(fs, &o.lockRoot, "host root whose lock certs takes (shared with render and teardown) and that holds --dir", rootReads)
+	lockTimeoutFlag(fs, &o.lockTimeout)
+	return o
+}
+
+// Complete makes --dir absolute.
+func (o *certsOptions) Complete(IO, []string) (err error) {
+	if o.Dir, err = filepath.Abs(o.Dir); err != nil {
+		return usagef("--dir: %v", err)
 	}
+	return nil
+}
+
+// Validate refuses certificate options certs.Options refuses, naming the flag.
+func (o *certsOptions) Validate() error {
+	if err := o.Options.Validate(); err != nil {
+		return certsFlagError(err)
+	}
+	return nil
+}
+
+// Run writes or reuses the set under the root's lock, stopping at a signal.
+func (o *certsOptions) Run(io IO) error {
+	sigs := catchSignals(io.context(), io.Stderr, "certs")
+	rep, err := certset.Run(sigs.ctx, certset.Options{Root: o.lockRoot, Dir: o.Dir, LockTimeout: o.lockTimeout, Certs: o.Options})
+	sigs.settle()
+	if rep != nil {
+		rep.WriteNotes(io.Stderr)
+	}
+	if err == nil { // a report stdout refuses does not change the exit, as render's
+		_ = output.Write(io.Stdout, output.Text, rep)
+	}
+	if stop := interruption(sigs.ctx, "the certs run", "", rep.Cleaned(), err); stop != nil {
+		return stop
+	}
+	return certsExit(err)
 }
 
 // certsExit gives a --dir outside --root the exit code of a bad flag; a

@@ -13,7 +13,8 @@ import (
 	"github.com/spf13/pflag"
 )
 
-func newCheckCommand() *command {
+// NewCmdCheck is check: a bundle against every rule of the tunnel.
+func NewCmdCheck() *command {
 	return &command{
 		Name:  "check",
 		Args:  sourceArgs,
@@ -28,64 +29,77 @@ expects). Text output is one line per finding, said once: severity: [rule]
 object field: message (fix: ...); --quiet leaves out info and the ok line.`,
 		Examples: []string{
 			ProgramName + " check ipv6 --bootstrap-ip 2001:db8::10 --image " + exampleImage,
-			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 | " + ProgramName + " check -o json",
-			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity",
+			ProgramName + " build ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 | " + ProgramName + " check -o json",
+			ProgramName + " check / --cert-dir /opt/openshift/tls/konnectivity" + needs("the bootstrap node, after render"),
 		},
-		More: `Exit status: 0 no error findings (warnings allowed); 1 at least one error
-finding; 2 usage error, unreadable input or certificate directory, or a DIR
-that does not build.`,
+		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
+		Exits: []exitLine{
+			{exitSuccess, "no error findings (warnings allowed)"},
+			{exitFailure, "at least one error finding"},
+			{exitUsage, "usage error, unreadable input or certificate directory, or a DIR that does not build"},
+		},
 		Sources: 1,
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			format := outputFlag(fs, output.Text, output.JSON)
-			certDir := fs.String("cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
-			var opts check.Options
-			var build kustbuild.Options
-			bootstrapIPFlag(fs, &build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
-			imageFlag(fs, &build.Image, &build.Pin, "for a DIR that is built")
-			proxyVersionFlag(fs, &build.ProxyVersion)
-			fs.BoolVar(&opts.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
-			fs.BoolVar(&opts.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
-			var quiet bool
-			quietFlag(fs, &quiet)
-			return func(io IO, args []string) error {
-				if len(args) > 1 {
-					return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
-				}
-				build.Getenv, build.Functions = io.Getenv, served
-				return runCheck(io, args, checkRun{format: format.Format(), certDir: *certDir, quiet: quiet}, opts, build)
-			}
-		},
+		Options: newCheckOptions,
 	}
 }
 
-// checkRun is how check reports: its output format, the certificate
-// directory it was given, and whether info and the success line are left out.
-type checkRun struct {
-	format  output.Format
+// checkOptions are check's flags and argument: the rules' options, the
+// build of a DIR, how it reports, the certificate directory.
+type checkOptions struct {
+	takesNothing
+	check   check.Options
+	build   kustbuild.Options
+	format  *output.Choice
 	certDir string
 	quiet   bool
+	target  string
+	named   bool // the bundle was named, not left to the default (-)
 }
 
-func runCheck(io IO, args []string, run checkRun, opts check.Options, build kustbuild.Options) error {
-	target := "-"
-	if len(args) == 1 {
-		target = args[0]
+func newCheckOptions(fs *pflag.FlagSet) options {
+	o := &checkOptions{}
+	o.format = outputFlag(fs, output.Text, output.JSON)
+	fs.StringVar(&o.certDir, "cert-dir", "", "certificate directory (ca.crt, server.crt, agent.crt, keys) to check SANs and signers")
+	bootstrapIPFlag(fs, &o.build.BootstrapIP, "for a DIR that is built (default "+bootstrapIPEnv+")")
+	imageFlag(fs, &o.build.Image, &o.build.Pin, "for a DIR that is built")
+	proxyVersionFlag(fs, &o.build.ProxyVersion)
+	fs.BoolVar(&o.check.AllowMissingClusterCA, "allow-missing-cluster-ca", false, "report a server without --cluster-ca-cert as a warning, not an error")
+	fs.BoolVar(&o.check.AllowEmpty, "allow-empty", false, "accept a bundle without a server pod (bootstrap-in-place)")
+	quietFlag(fs, &o.quiet)
+	return o
+}
+
+// Complete takes the one bundle argument (- by default) and the environment.
+func (o *checkOptions) Complete(io IO, args []string) error {
+	if len(args) > 1 {
+		return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
+	o.build.Getenv, o.build.Functions = io.Getenv, served
+	o.target, o.named = "-", len(args) == 1
+	if o.named {
+		o.target = args[0]
+	}
+	return nil
+}
+
+// Run reads the bundle (and certificates), checks it and reports.
+func (o *checkOptions) Run(io IO) error {
+	target, opts := o.target, o.check
 	if inputread.IsTerminal(io.Stdin) { // never a silent wait for typing
-		if len(args) == 0 {
+		if !o.named {
 			return usagef("%s", checkExpects)
 		}
 		if target == "-" {
 			_ = output.Write(io.Stderr, output.Text, check.TerminalNote{}) // a note: stderr refusing it changes nothing
 		}
 	}
-	src, err := readBundle(io, target, build)
+	src, err := readBundle(io, target, o.build)
 	stream := src.Stream
 	if err != nil {
 		return &exitError{Code: 2, Err: err}
 	}
-	if run.certDir != "" {
-		if opts.CertFiles, err = check.ReadCertDir(run.certDir); err != nil {
+	if o.certDir != "" {
+		if opts.CertFiles, err = check.ReadCertDir(o.certDir); err != nil {
 			return &exitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
 	} else if opts.CertFiles, err = renderedCertFiles(target, src.Root); err != nil {
@@ -96,8 +110,8 @@ func runCheck(io IO, args []string, run checkRun, opts check.Options, build kust
 		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
 	}
 	code := result.ExitCode(findings)
-	rep := check.Checked{Findings: result.Findings(findings), Stream: stream, Target: describeTarget(target), Certs: opts.CertFiles != nil, Quiet: run.quiet}
-	if err := output.Write(io.Stdout, run.format, rep); err != nil {
+	rep := check.Checked{Findings: result.Findings(findings), Stream: stream, Target: describeTarget(target), Certs: opts.CertFiles != nil, Quiet: o.quiet}
+	if err := output.Write(io.Stdout, o.format.Format(), rep); err != nil {
 		return fmt.Errorf("writing findings: %w", err)
 	}
 	if code != 0 {

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"fmt"
 	"io"
 	"strings"
 
@@ -9,13 +8,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
-// Shell completion comes from cobra, as kubectl's does, but the commands
-// stay this package's: the dispatcher owns parsing, help and exit codes.
-// Completion builds a cobra tree from the command list each time it is
-// asked (each cobra command gets the command's own flag set), so a command,
+// Shell completion is cobra's, over the tree Main runs (root.go): cobra
+// answers the scripts' hidden __complete requests itself, so a command,
 // flag or value added to the CLI completes without being listed again.
 
 // shells are the shells completion writes a script for: cobra's scripts
@@ -44,7 +40,18 @@ func shellNames() []string {
 	return names
 }
 
-func newCompletionCommand(c *CLI) *command {
+// completionNeeds is what each shell needs besides the script, as
+// kubectl's completion help says it.
+const completionNeeds = `What each shell needs:
+  bash  bash 4.1 or later and the bash-completion package (the script calls its
+        _get_comp_words_by_ref; without it TAB says "command not found"): install
+        bash-completion (dnf, apt or brew), then source the script from ~/.bashrc.
+  zsh   compinit loaded (autoload -U compinit; compinit in ~/.zshrc) and the script
+        in a directory of $fpath, named _` + ProgramName + `.
+  fish  fish 3 or later; the script in ~/.config/fish/completions/.`
+
+// NewCmdCompletion is completion: cobra's shell scripts, made safe.
+func NewCmdCompletion(c *CLI) *command {
 	return &command{
 		Name:  "completion",
 		Args:  strings.Join(shellNames(), "|"),
@@ -54,81 +61,41 @@ values of flags such as --output and --proxy-version. The script asks the
 binary itself, so it stays right when the binary changes.`,
 		Examples: []string{
 			"source <(" + ProgramName + " completion bash)",
-			ProgramName + ` completion zsh > "${fpath[1]}/_` + ProgramName + `"`,
-			ProgramName + " completion fish > ~/.config/fish/completions/" + ProgramName + ".fish",
+			ProgramName + ` completion zsh > "${fpath[1]}/_` + ProgramName + `"` + needs("zsh"),
+			ProgramName + " completion fish > ~/.config/fish/completions/" + ProgramName + ".fish" + needs("fish"),
 		},
-		More:      "Exit status: 0 printed; 2 usage error.",
+		More:      completionNeeds,
+		Reads:     reads{Instead: "prints a completion script for the shell it names; the script runs this binary later, which reads nothing at completion beyond the overlay names it embeds"},
+		Exits:     []exitLine{{exitSuccess, "printed"}, usageExit},
 		ArgValues: shellNames(),
-		Setup: func(*pflag.FlagSet) func(IO, []string) error {
-			return func(io IO, args []string) error {
-				if len(args) != 1 {
-					return usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
-				}
-				for _, s := range shells {
-					if s.name == args[0] {
-						return s.gen(c.cobraTree(io), io.Stdout)
-					}
-				}
-				return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
-			}
-		},
+		Options:   func(*pflag.FlagSet) options { return &completionOptions{cli: c} },
 	}
 }
 
-// complete answers cobra's hidden __complete and __completeNoDesc
-// requests, which the completion scripts send; what cobra says on stderr
-// is escaped and cut (withCobraStderr).
-func (c *CLI) complete(args []string, io IO) int {
-	root := c.cobraTree(io)
-	root.SetArgs(args)
-	var err error
-	withCobraStderr(io.Stderr, func() { err = root.Execute() })
-	if err != nil {
-		fmt.Fprintf(io.Stderr, "%s: %s\n", ProgramName, textsafe.Short(err.Error(), cobraMessageMax))
-		return exitFailure
-	}
-	return exitSuccess
+// completionOptions are completion's: the shell, and the program whose
+// tree the script completes.
+type completionOptions struct {
+	takesNothing
+	cli   *CLI
+	shell int // index in shells
 }
 
-// cobraTree is the command list as cobra commands, only ever used to
-// complete: running one does nothing.
-func (c *CLI) cobraTree(io IO) *cobra.Command {
-	root := &cobra.Command{
-		Use:               ProgramName,
-		SilenceErrors:     true,
-		SilenceUsage:      true,
-		CompletionOptions: cobra.CompletionOptions{DisableDefaultCmd: true},
+// Complete takes the one shell.
+func (o *completionOptions) Complete(_ IO, args []string) error {
+	if len(args) != 1 {
+		return usagef("completion takes one shell (%s), got %d arguments", strings.Join(shellNames(), ", "), len(args))
 	}
-	root.SetIn(io.Stdin)
-	root.SetOut(io.Stdout)
-	root.SetErr(io.Stderr)
-	for _, cmd := range c.commands {
-		root.AddCommand(cobraCommand(cmd))
-	}
-	return root
-}
-
-// cobraCommand is one command with its own flag set, the values each flag
-// lists (valuesAnnotation) and its arguments' completion. Cobra keeps flag
-// completions in a process-wide table; a tree is built once per process in
-// practice, so the table's growth in tests does not matter.
-func cobraCommand(cmd *command) *cobra.Command {
-	fs := newFlagSet(cmd)
-	cmd.Setup(fs)
-	cc := &cobra.Command{
-		Use:               cmd.Name,
-		Short:             cmd.Short,
-		Run:               func(*cobra.Command, []string) {},
-		ValidArgsFunction: argCompletion(cmd),
-	}
-	cc.Flags().AddFlagSet(fs)
-	for name, values := range flagValues(fs) {
-		if err := cc.RegisterFlagCompletionFunc(name, cobra.FixedCompletions(values, cobra.ShellCompDirectiveNoFileComp)); err != nil {
-			panic(err) // the flag is in the set just added: a programming error
+	for i, s := range shells {
+		if s.name == args[0] {
+			o.shell = i
+			return nil
 		}
 	}
-	return cc
+	return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
 }
+
+// Run writes the shell's script, generated from the tree Main runs.
+func (o *completionOptions) Run(io IO) error { return shells[o.shell].gen(o.cli.tree, io.Stdout) }
 
 // flagValues are the values each flag of fs lists (markValues), by name.
 func flagValues(fs *pflag.FlagSet) map[string][]string {

@@ -97,7 +97,7 @@ func scriptFile(t *testing.T, bin string, args ...string) string {
 func cobraScript(t *testing.T, shell string) string {
 	t.Helper()
 	var b strings.Builder
-	root := New(Config{}).cobraTree(IO{Stdin: strings.NewReader(""), Stdout: &b, Stderr: &b})
+	root := New(Config{}).root(IO{Stdin: strings.NewReader(""), Stdout: &b, Stderr: &b}, nil)
 	var err error
 	switch shell {
 	case "bash":

@@ -105,11 +105,11 @@ func TestCompletionHidesHiddenFlags(t *testing.T) {
 func TestEnumValuesAreAccepted(t *testing.T) {
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		for name, values := range flagValues(fs) {
 			for _, v := range values {
 				fs := newFlagSet(cmd)
-				cmd.Setup(fs)
+				cmd.Options(fs)
 				if err := fs.Set(name, v); err != nil {
 					t.Errorf("%s --%s %s, offered by completion, is refused: %v", cmd.Name, name, v, err)
 				}

@@ -25,7 +25,8 @@ type readerPaths struct {
 	socket     bool
 }
 
-// TestEveryReaderIsConfined: every command that reads a rendered root is
+// TestEveryReaderIsConfined: every command that reads a rendered root (its
+// trait, command.Reads.RenderedRoot) is
 // given, at each path it opens, a link to a valid copy of the file (or a
 // listening socket) outside the root, a FIFO and a dangling link. Each
 // fails naming the path and what is there, returns (a FIFO must not block
@@ -53,6 +54,15 @@ func TestEveryReaderIsConfined(t *testing.T) {
 		{"check ROOT", func(r string) []string { return []string{"check", r} }, readerPaths{}},
 		{"ports ROOT", func(r string) []string { return []string{"ports", r} }, readerPaths{placements: bundleFiles}},
 		{"diff ROOT", func(r string) []string { return []string{"diff", r, rendered} }, readerPaths{placements: bundleFiles}},
+	}
+	covered := map[string]bool{}
+	for _, cmd := range commands {
+		covered[strings.Fields(cmd.name)[0]] = true
+	}
+	for _, spec := range New(Config{}).commands {
+		if spec.Reads.RenderedRoot != covered[spec.Name] {
+			t.Errorf("%s declares Reads.RenderedRoot %v, but this test's list says %v: give every command that reads a rendered root a row here, and only those", spec.Name, spec.Reads.RenderedRoot, covered[spec.Name])
+		}
 	}
 	for _, cmd := range commands {
 		rels := []string{hostlayout.StatePath}

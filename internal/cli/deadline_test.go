@@ -18,9 +18,9 @@ import (
 func blockingCommand(unblock <-chan struct{}, hold bool) *command {
 	return &command{
 		Name: "block", Short: "blocks",
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
+		Options: func(fs *pflag.FlagSet) options {
 			fs.Duration("timeout", time.Second, "give up after this long")
-			return func(io IO, _ []string) error {
+			return runOnly(func(io IO) error {
 				io.Stdout.Write([]byte("before\n"))
 				if hold {
 					release, err := io.holdHost()
@@ -32,10 +32,17 @@ func blockingCommand(unblock <-chan struct{}, hold bool) *command {
 				<-unblock
 				io.Stdout.Write([]byte("after\n"))
 				return nil
-			}
+			})
 		},
 	}
 }
+
+// runOnly is a test command's Options: nothing to complete or validate.
+type runOnly func(IO) error
+
+func (runOnly) Complete(IO, []string) error { return nil }
+func (runOnly) Validate() error             { return nil }
+func (r runOnly) Run(io IO) error           { return r(io) }
 
 // syncBuffer is a bytes.Buffer an abandoned command may still write to
 // while the test reads it.
@@ -146,7 +153,7 @@ func TestEveryTimeoutIsADeadline(t *testing.T) {
 	n := 0
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		if fs.Lookup("timeout") == nil {
 			continue
 		}

@@ -8,9 +8,9 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 )
 
-// newDetectIPCommand looks routes up with routes (the kernel's, or a
+// NewCmdDetectIP is detect-ip; it looks routes up with routes (the kernel's, or a
 // test's stand-in).
-func newDetectIPCommand(routes bootstrapip.RouteSource) *command {
+func NewCmdDetectIP(routes bootstrapip.RouteSource) *command {
 	return &command{
 		Name:  "detect-ip",
 		Short: "Print the bootstrap node's IP address",
@@ -23,29 +23,45 @@ are errors.`,
 			ProgramName + " detect-ip",
 			ProgramName + " detect-ip --family ipv6 --verbose",
 		},
-		More: "Exit codes: 0 printed, 1 no usable address, 2 bad flags.",
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			family := fs.String("family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
+		Reads:  reads{Instead: "asks the kernel for a route; no endpoint, no stream"},
+		Exits:  []exitLine{{exitSuccess, "printed"}, {exitFailure, "no usable address"}, usageExit},
+		NoArgs: true,
+		Options: func(fs *pflag.FlagSet) options {
+			o := &detectIPOptions{routes: routes}
+			fs.StringVar(&o.familyName, "family", string(bootstrapip.IPv4), "address family: ipv4 or ipv6")
 			markValues(fs, "family", []string{string(bootstrapip.IPv4), string(bootstrapip.IPv6)})
-			verbose := fs.BoolP("verbose", "v", false, "also print where the address came from (stderr)")
-			return func(io IO, args []string) error {
-				if len(args) > 0 {
-					return usagef("detect-ip takes no arguments, got %q", args)
-				}
-				fam, err := bootstrapip.ParseFamily(*family)
-				if err != nil {
-					return usagef("--family: %v", err)
-				}
-				d, err := bootstrapip.Detect(fam, io.Getenv, routes)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintln(io.Stdout, d.Addr)
-				if *verbose {
-					fmt.Fprintf(io.Stderr, "%s from %s\n", d.Addr, d.Source)
-				}
-				return nil
-			}
+			fs.BoolVarP(&o.verbose, "verbose", "v", false, "also print where the address came from (stderr)")
+			return o
 		},
 	}
+}
+
+// detectIPOptions are detect-ip's flags and the routes it reads.
+type detectIPOptions struct {
+	takesNothing
+	routes     bootstrapip.RouteSource
+	familyName string
+	family     bootstrapip.Family
+	verbose    bool
+}
+
+// Complete reads --family.
+func (o *detectIPOptions) Complete(IO, []string) (err error) {
+	if o.family, err = bootstrapip.ParseFamily(o.familyName); err != nil {
+		return usagef("--family: %v", err)
+	}
+	return nil
+}
+
+// Run prints the address, and with -v where it came from.
+func (o *detectIPOptions) Run(io IO) error {
+	d, err := bootstrapip.Detect(o.family, io.Getenv, o.routes)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(io.Stdout, d.Addr)
+	if o.verbose {
+		fmt.Fprintf(io.Stderr, "%s from %s\n", d.Addr, d.Source)
+	}
+	return nil
 }

@@ -24,65 +24,92 @@ render wrote, or -);
 --bootstrap-ip, --image and --proxy-version take A,B to build each side
 with its own. Secret data, certificates and keys show as fingerprints.`, helpWidth)
 
-func newDiffCommand() *command {
+// NewCmdDiff is diff: two bundles compared object by object.
+func NewCmdDiff() *command {
 	return &command{
 		Name:  "diff",
 		Args:  "A B",
 		Short: "Show what differs between two bundles, object by object and field by field",
 		Long:  diffLong,
 		Examples: []string{
-			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10",
-			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 -o markdown",
+			ProgramName + " diff ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10 --proxy-version v0.36",
+			ProgramName + " diff / ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36 -o markdown" + needs("the bootstrap node, after render"),
 			ProgramName + " diff old.yaml new.yaml",
 		},
-		More:    "Exit status (like diff(1)): 0 no differences, 1 differences, 2 error.",
+		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitUsage},
+		Exits: []exitLine{
+			{exitSuccess, "no differences (like diff(1))"},
+			{exitFailure, "differences"},
+			{exitUsage, "an error: a usage error, or a side that cannot be read or built"},
+		},
 		Sources: 2,
-		Setup:   setupDiff,
+		Options: newDiffOptions,
 	}
 }
 
-func setupDiff(fs *pflag.FlagSet) func(IO, []string) error {
-	var images []string
-	var ips []netip.Addr
-	var colour string
-	var overlays bool
-	fs.BoolVar(&overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
-	bootstrapIPPairFlag(fs, &ips)
-	imagePairFlag(fs, &images)
-	var versions []*proxyversion.Version
-	proxyVersionPairFlag(fs, &versions)
-	var pin kustbuild.PinPolicy
-	pinFlags(fs, &pin)
-	format := outputFlag(fs, bundlediff.Formats...)
-	fs.StringVar(&colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
-	return func(io IO, args []string) error {
-		if len(args) != 2 {
-			return usagef("diff needs exactly two bundles A and B, got %d", len(args))
-		}
-		useColour, err := wantColour(colour, io)
-		if err != nil {
-			return usagef("--color: %v", err)
-		}
-		if args[0] == "-" && args[1] == "-" {
-			return usagef("only one of A and B can be - (stdin)")
-		}
-		opts, err := sideOptions(ips, images, versions, io.Getenv)
-		if err != nil {
-			return err
-		}
-		opts[0].Pin, opts[1].Pin = pin, pin
-		res, err := runDiff(io, args, overlays, opts)
-		if err != nil {
-			return &exitError{Code: 2, Err: perSideHint(err, ips, images)}
-		}
-		if err := output.Write(io.Stdout, format.Format(), bundlediff.Report{Result: res, Colour: useColour}); err != nil {
-			return &exitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
-		}
-		if !res.Equal() {
-			return &exitError{Code: 1}
-		}
-		return nil
+// diffOptions are diff's flags and its two bundles.
+type diffOptions struct {
+	images   []string
+	ips      []netip.Addr
+	versions []*proxyversion.Version
+	pin      kustbuild.PinPolicy
+	colour   string
+	overlays bool
+	format   *output.Choice
+	args     []string
+	sides    [2]kustbuild.Options
+	useColor bool
+}
+
+func newDiffOptions(fs *pflag.FlagSet) options {
+	o := &diffOptions{}
+	fs.BoolVar(&o.overlays, "overlays", false, "A and B are overlay names (compare two overlays' builds)")
+	bootstrapIPPairFlag(fs, &o.ips)
+	imagePairFlag(fs, &o.images)
+	proxyVersionPairFlag(fs, &o.versions)
+	pinFlags(fs, &o.pin)
+	o.format = outputFlag(fs, bundlediff.Formats...)
+	fs.StringVar(&o.colour, "color", "auto", "colour text output: auto (only when stdout is a terminal), always, never")
+	return o
+}
+
+// Complete takes A and B, the colour for stdout, and each side's build.
+func (o *diffOptions) Complete(io IO, args []string) (err error) {
+	if len(args) != 2 {
+		return usagef("diff needs exactly two bundles A and B, got %d", len(args))
 	}
+	o.args = args
+	if o.useColor, err = wantColour(o.colour, io); err != nil {
+		return usagef("--color: %v", err)
+	}
+	if o.sides, err = sideOptions(o.ips, o.images, o.versions, io.Getenv); err != nil {
+		return err
+	}
+	o.sides[0].Pin, o.sides[1].Pin = o.pin, o.pin
+	return nil
+}
+
+// Validate refuses stdin on both sides.
+func (o *diffOptions) Validate() error {
+	if o.args[0] == "-" && o.args[1] == "-" {
+		return usagef("only one of A and B can be - (stdin)")
+	}
+	return nil
+}
+
+// Run reads both bundles and prints what differs; 1 when anything does.
+func (o *diffOptions) Run(io IO) error {
+	res, err := runDiff(io, o.args, o.overlays, o.sides)
+	if err != nil {
+		return &exitError{Code: 2, Err: perSideHint(err, o.ips, o.images)}
+	}
+	if err := output.Write(io.Stdout, o.format.Format(), bundlediff.Report{Result: res, Colour: o.useColor}); err != nil {
+		return &exitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
+	}
+	if !res.Equal() {
+		return &exitError{Code: 1}
+	}
+	return nil
 }
 
 // sideOptions gives each side its build inputs: one value serves both sides,

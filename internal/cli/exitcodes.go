@@ -122,15 +122,22 @@ var exitTable = []exitRow{
 	}},
 }
 
-// exitHelp is the "Exit codes:" section of command's --help: each code the
-// command can exit with, its name and what it says there, wrapped for a
-// terminal.
-func exitHelp(command string) string {
+// exitLine is one code a command's --help lists: "name: what it says here".
+type exitLine struct {
+	Code int
+	Text string
+}
+
+// usageExit is the usage error every command lists, in the table's words.
+var usageExit = exitLine{exitUsage, exitTable[exitUsage].Name}
+
+// tableExits are command's rows of exitTable, each its name and what it
+// says in that command.
+func tableExits(command string) []exitLine {
 	if !slices.Contains(exitCommands, command) { // a typo would print no codes at all
 		panic("cli: the exit-code table does not cover " + command)
 	}
-	var b strings.Builder
-	b.WriteString("Exit codes:")
+	var out []exitLine
 	for _, r := range exitTable {
 		text, ok := r.Help[command]
 		if !ok {
@@ -139,8 +146,19 @@ func exitHelp(command string) string {
 		if text == "" {
 			text = r.Meaning
 		}
-		prefix := fmt.Sprintf("  %-2d ", r.Code)
-		for _, line := range strings.Split(wrap(r.Name+": "+text, 78-len(prefix)), "\n") {
+		out = append(out, exitLine{r.Code, r.Name + ": " + text})
+	}
+	return out
+}
+
+// exitHelp is the "Exit codes:" section of a command's --help: each code,
+// what it says there, wrapped to width.
+func exitHelp(lines []exitLine, width int) string {
+	var b strings.Builder
+	b.WriteString("Exit codes:")
+	for _, l := range lines {
+		prefix := fmt.Sprintf("  %-2d ", l.Code)
+		for _, line := range strings.Split(wrap(l.Text, width-len(prefix)), "\n") {
 			b.WriteString("\n" + prefix + line)
 			prefix = strings.Repeat(" ", len(prefix))
 		}

@@ -148,7 +148,7 @@ func TestExitForError(t *testing.T) {
 	}
 	for _, cmd := range exitCommands {
 		for _, tc := range cases {
-			if got := exitCode(io.Discard, &command{Name: cmd}, tc.err); got != tc.want {
+			if got := exitCode(io.Discard, cmd, tc.err); got != tc.want {
 				t.Errorf("%s, %s: exit %d, want %d", cmd, tc.name, got, tc.want)
 			}
 		}

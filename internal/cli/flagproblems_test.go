@@ -23,7 +23,7 @@ func TestFlagProblemsExitUsage(t *testing.T) {
 	for _, cmd := range c.commands {
 		t.Run(cmd.Name, func(t *testing.T) {
 			fs := newFlagSet(cmd)
-			cmd.Setup(fs)
+			cmd.Options(fs)
 			cases := [][]string{{"--no-such-flag"}}
 			required := false
 			fs.VisitAll(func(f *pflag.Flag) {
@@ -31,7 +31,7 @@ func TestFlagProblemsExitUsage(t *testing.T) {
 					required = true
 				}
 				probe := newFlagSet(cmd)
-				cmd.Setup(probe)
+				cmd.Options(probe)
 				if probe.Lookup(f.Name).Value.Set(badFlagValue) != nil {
 					cases = append(cases, []string{"--" + f.Name + "=" + badFlagValue}) // = so a bool flag takes it too
 				}

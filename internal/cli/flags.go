@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/netip"
 	"strconv"
@@ -18,7 +17,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/adminkubeconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
@@ -204,9 +202,10 @@ func (v *versionListValue) Set(s string) error {
 	return nil
 }
 
-// kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find),
-// stated in the help of every command that reads the kube-apiserver.
-const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (files merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root (never ~/.kube/config); --kubeconfig "" reads no cluster; --timeout bounds every read of the kube-apiserver, and of the kubeconfig, each file it names (1 MiB each) and its exec plugin, which never runs from the root's kubeconfig`
+// kubeconfigRule is the one lookup of the kubeconfig (kuberead.Find), in
+// short: every command that reads the kube-apiserver ends its --kubeconfig
+// help with it, and docs/commands.md states it in full, once.
+const kubeconfigRule = `found as: --kubeconfig, else $KUBECONFIG (merged, as kubectl does), else ROOT/opt/openshift/auth/kubeconfig when render wrote --root, never ~/.kube/config; "" reads no cluster (docs/commands.md, "Shared flags")`
 
 // kubeconfigValue is --kubeconfig as given, and whether it was given at
 // all: an explicit "" means "read no cluster", not "look elsewhere".
@@ -420,39 +419,4 @@ func markRequired(fs *pflag.FlagSet, name string) {
 	if err := fs.SetAnnotation(name, requiredAnnotation, []string{"true"}); err != nil {
 		panic(err)
 	}
-}
-
-// flagError is how a command reports flags it could not read: a usage
-// error in every command (exitTable's rule for a flag problem). An
-// unknown flag gets hint's answer for its name, if any (suggest.go).
-//
-// pflag's message quotes what was typed, so it is escaped and cut to one
-// bounded line: an unknown flag to about echoMax characters of its name,
-// any other (a value refused) to flagErrorMax.
-func flagError(err error, hint func(name string) string) error {
-	var unknown *pflag.NotExistError
-	if !errors.As(err, &unknown) {
-		return &usageError{Msg: textsafe.Short(err.Error(), flagErrorMax)}
-	}
-	msg := textsafe.Short(err.Error(), len("unknown shorthand flag: 'x' in -")+echoMax)
-	if unknown.GetSpecifiedName() != "" {
-		if h := hint(unknown.GetSpecifiedName()); h != "" {
-			return &usageError{Msg: fmt.Sprintf("%s: %s", msg, h)}
-		}
-	}
-	return &usageError{Msg: msg}
-}
-
-// flagErrorMax bounds a flag error's line.
-const flagErrorMax = 400
-
-// checkRequired refuses a required flag left empty, naming it.
-func checkRequired(fs *pflag.FlagSet) error {
-	var missing error
-	fs.VisitAll(func(f *pflag.Flag) {
-		if missing == nil && f.Annotations[requiredAnnotation] != nil && f.Value.String() == "" {
-			missing = usagef("--%s is required", f.Name)
-		}
-	})
-	return missing
 }

@@ -9,20 +9,20 @@ import (
 
 // sharedFlagUse is which of the shared flags a command takes and how.
 type sharedFlagUse struct {
-	root        string   // "": no --root; "reads" (default /) or "places" (required)
+	root        bool     // takes --root; required exactly when the command writes the host (command.Writes)
 	output      []string // --output formats, the first the default; nil: no --output
 	bootstrapIP bool
 	image       bool
 	gather      bool
 	quiet       bool
-	verbose     bool // -v: info findings too (detect-ip's own -v says where its address came from)
 	kubeconfig  bool // reads the kube-apiserver
+	verbose     bool // -v: info findings too (detect-ip's own -v says where its address came from)
 }
 
 // sharedFlagTable lists every command; TestSharedFlags fails on one it lacks.
 var sharedFlagTable = map[string]sharedFlagUse{
 	"build":      {bootstrapIP: true, image: true, quiet: true, verbose: true},
-	"certs":      {root: "reads", bootstrapIP: true},
+	"certs":      {root: true, bootstrapIP: true},
 	"completion": {},
 	"check":      {output: []string{"text", "json"}, bootstrapIP: true, image: true, quiet: true},
 	"detect-ip":  {},
@@ -30,13 +30,13 @@ var sharedFlagTable = map[string]sharedFlagUse{
 	"fn":         {},
 	"ports": {output: []string{"text", "json", "aws", "aws-cloudformation", "aws-terraform", "azure", "firewalld", "gcp", "iptables", "nftables", "openstack"},
 		bootstrapIP: true, image: true},
-	"probe":         {root: "reads", output: []string{"text", "json"}, kubeconfig: true},
-	"render":        {root: "places", bootstrapIP: true, image: true, quiet: true, verbose: true},
-	"status":        {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
-	"teardown":      {root: "places", gather: true, quiet: true, kubeconfig: true},
-	"version":       {},
+	"probe":         {root: true, output: []string{"text", "json"}, kubeconfig: true},
+	"render":        {root: true, bootstrapIP: true, image: true, quiet: true, verbose: true},
+	"status":        {root: true, output: []string{"text", "json"}, gather: true, kubeconfig: true},
+	"teardown":      {root: true, gather: true, quiet: true, kubeconfig: true},
+	"version":       {output: []string{"text", "json"}},
 	"proxy-version": {},
-	"wait":          {root: "reads", output: []string{"text", "json"}, gather: true, kubeconfig: true},
+	"wait":          {root: true, output: []string{"text", "json"}, gather: true, kubeconfig: true},
 }
 
 var sharedNames = []string{"output", "root", "bootstrap-ip", "image", "proxy-version", "gather", "quiet", "kubeconfig"}
@@ -53,8 +53,8 @@ func TestSharedFlags(t *testing.T) {
 				t.Fatalf("command %s is not in sharedFlagTable: add which shared flags it takes", cmd.Name)
 			}
 			fs := newFlagSet(cmd)
-			cmd.Setup(fs)
-			has := map[string]bool{"root": want.root != "", "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
+			cmd.Options(fs)
+			has := map[string]bool{"root": want.root, "output": want.output != nil, "bootstrap-ip": want.bootstrapIP, "image": want.image, "proxy-version": want.image, "gather": want.gather, "quiet": want.quiet, "kubeconfig": want.kubeconfig}
 			for _, name := range sharedNames {
 				f := fs.Lookup(name)
 				switch {
@@ -66,7 +66,14 @@ func TestSharedFlags(t *testing.T) {
 					t.Errorf("--%s is declared by the command itself; use the helper in flags.go", name)
 				}
 			}
-			checkRootFlag(t, fs.Lookup("root"), want.root)
+			use := "reads"
+			if cmd.Writes == writesHost {
+				use = "places"
+			}
+			checkRootFlag(t, fs.Lookup("root"), use)
+			if locks := fs.Lookup("lock-timeout") != nil; locks != (cmd.Writes != writesNothing) {
+				t.Errorf("--lock-timeout declared %v, but the command writes %v: the commands that change the host (command.Writes) share the root's lock, and only they", locks, cmd.Writes)
+			}
 			checkOutputFlag(t, fs.Lookup("output"), want.output)
 			if f := fs.Lookup("bootstrap-ip"); f != nil && !strings.HasPrefix(f.Usage, "the bootstrap node's IP that agents dial") {
 				t.Errorf("--bootstrap-ip help %q does not start with the shared text", f.Usage)
@@ -77,14 +84,14 @@ func TestSharedFlags(t *testing.T) {
 			if f := fs.Lookup("quiet"); f != nil && (f.Usage != quietHelp || f.Shorthand != "q") {
 				t.Errorf("--quiet: -%s, help %q; want -q and the shared text", f.Shorthand, f.Usage)
 			}
-			if f := fs.Lookup("verbose"); want.verbose && (f == nil || f.Usage != verboseHelp || f.Shorthand != "v" || f.Annotations[sharedAnnotation] == nil) {
-				t.Errorf("--verbose: %v; want -v, declared by verboseFlag, with the shared text", f)
-			}
 			if f := fs.Lookup("gather"); f != nil && (!strings.HasPrefix(f.Usage, gatherHelp) || f.DefValue != "") {
 				t.Errorf("--gather help %q, default %q; want the shared text and no default", f.Usage, f.DefValue)
 			}
 			if f := fs.Lookup("kubeconfig"); f != nil && (!strings.HasSuffix(f.Usage, "; "+kubeconfigRule) || f.DefValue != "") {
 				t.Errorf("--kubeconfig help %q, default %q; want the lookup rule, with the --timeout bound, and no default", f.Usage, f.DefValue)
+			}
+			if f := fs.Lookup("verbose"); want.verbose && (f == nil || f.Usage != verboseHelp || f.Shorthand != "v" || f.Annotations[sharedAnnotation] == nil) {
+				t.Errorf("--verbose: %v; want -v, declared by verboseFlag, with the shared text", f)
 			}
 			if f := fs.Lookup("timeout"); want.kubeconfig && (f == nil || !strings.Contains(f.Usage, "bounds every read of the kube-apiserver")) {
 				t.Errorf("--timeout does not say it bounds every read of the kube-apiserver: %v", f)
@@ -101,7 +108,7 @@ func TestRootHelpPerCommand(t *testing.T) {
 	var places []string
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		f := fs.Lookup("root")
 		if f == nil {
 			continue
@@ -175,7 +182,7 @@ func TestSharedFlagErrors(t *testing.T) {
 				bad{[]string{"--bootstrap-ip", "192.0.2.10/24"}, `for "--bootstrap-ip" flag: "192.0.2.10/24" is not an IP address`, valueExit},
 				bad{[]string{"--bootstrap-ip", "fe80::1%eth0"}, `for "--bootstrap-ip" flag: "fe80::1%eth0" has a zone`, valueExit})
 		}
-		if use.root == "places" {
+		if cmd.Writes == writesHost {
 			cases = append(cases, bad{nil, "--root is required", 2}, bad{[]string{"--root", ""}, "--root is required", 2})
 		}
 		for _, tc := range cases {

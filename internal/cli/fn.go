@@ -15,7 +15,8 @@ import (
 // neither dispatch nor the function may import, so it is wired in here.
 var served = dispatch.Functions{WriteCerts: certset.EnsureDir}
 
-func newFnCommand() *command {
+// NewCmdFn is fn: the binary as a KRM function.
+func NewCmdFn() *command {
 	return &command{
 		Name:  "fn",
 		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
@@ -27,20 +28,25 @@ args: [fn]), and only with BOTH --enable-alpha-plugins and --enable-exec:
 with the first flag alone it skips the function without a word and the
 bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 		Examples: []string{
-			ProgramName + " fn < resourcelist.yaml",
+			ProgramName + " fn < resourcelist.yaml" + needs("a ResourceList in resourcelist.yaml"),
 		},
-		More: `Exit status: 0 success; 1 any error result (each printed to stderr with its
-field path); 2 usage error.`,
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			return func(io IO, args []string) error {
-				if len(args) > 0 {
-					return usagef("fn takes no arguments; it reads a ResourceList on stdin")
-				}
-				return served.Run(io.Stdin, io.Stdout, io.Getenv)
-			}
+		Reads: reads{Input: true, Unusable: exitFailure},
+		Exits: []exitLine{
+			{exitSuccess, "success"},
+			{exitFailure, "any error result (each printed to stderr with its field path)"},
+			usageExit,
 		},
+		NoArgs:   true,
+		ArgsHint: "; it reads a ResourceList on stdin",
+		Options:  func(*pflag.FlagSet) options { return &fnOptions{} },
 	}
 }
+
+// fnOptions are fn's: it takes no flags and no arguments.
+type fnOptions struct{ takesNothing }
+
+// Run runs the function the ResourceList's functionConfig names.
+func (*fnOptions) Run(io IO) error { return served.Run(io.Stdin, io.Stdout, io.Getenv) }
 
 // legacyPlugin answers when kustomize runs the binary as a legacy exec plugin:
 // kustomize finds it at $KUSTOMIZE_PLUGIN_HOME/<group>/<version>/<kind>/<Kind>

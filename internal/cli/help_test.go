@@ -1,14 +1,20 @@
 package cli
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
 // TestHelpLayout: every command's --help says what it does in a few lines,
-// then one to three examples, then its flags, then how it exits (version
-// only prints), in that order; the long explanations are in the docs.
+// then one to three examples, then its flags, then how it exits under the
+// one heading "Exit codes:", in that order; the long explanations are in
+// the docs.
 func TestHelpLayout(t *testing.T) {
 	for _, cmd := range New(Config{}).commands {
 		t.Run(cmd.Name, func(t *testing.T) {
@@ -22,10 +28,7 @@ func TestHelpLayout(t *testing.T) {
 			if n := len(cmd.Examples); n < 1 || n > 3 {
 				t.Errorf("%d examples, want 1 to 3", n)
 			}
-			order := []string{"\nUsage:\n", "\nExamples:\n", "\nFlags:\n", "\nExit "}
-			if cmd.Name == "version" {
-				order = order[:3]
-			}
+			order := []string{"\nUsage:\n", "\nExamples:\n", "\nFlags:\n", "\nExit codes:\n"}
 			at := 0
 			for _, heading := range order {
 				i := strings.Index(help[at:], heading)
@@ -40,8 +43,8 @@ func TestHelpLayout(t *testing.T) {
 }
 
 // shellSyntax ends an invocation inside an example: a pipe, a redirection,
-// a closing parenthesis.
-var shellSyntax = regexp.MustCompile(`\s*[|<>)].*$`)
+// a closing parenthesis, a comment.
+var shellSyntax = regexp.MustCompile(`\s*[|<>)#].*$`)
 
 // TestHelpExamplesParse: each example runs the command it is listed
 // under, and the command's flags read it: no example names a flag the
@@ -56,7 +59,7 @@ func TestHelpExamplesParse(t *testing.T) {
 			}
 			args := strings.Fields(strings.ReplaceAll(shellSyntax.ReplaceAllString(call, ""), `"`, ""))
 			fs := newFlagSet(cmd)
-			cmd.Setup(fs)
+			cmd.Options(fs)
 			if err := fs.Parse(args); err != nil {
 				t.Errorf("%s: example %q: %v", cmd.Name, ex, err)
 			}
@@ -78,5 +81,112 @@ func TestOverviewAligned(t *testing.T) {
 			t.Errorf("%q: the summary starts at column %d, the others at %d", line, col, column)
 		}
 		column = col
+	}
+}
+
+// exampleAnswers are the exits an example may end with besides 0: diff's
+// 1 is its answer (the bundles differ), not a failure.
+var exampleAnswers = map[string]int{"diff": exitFailure}
+
+// TestHelpExamplesRun runs every --help example as written, with bash, the
+// binary first on PATH, in a directory that holds what the examples name:
+// an empty ./root (the scratch root) and two bundles, old.yaml and
+// new.yaml; an example marked "# needs ..." (help.go, needs) is skipped
+// with that reason.
+func TestHelpExamplesRun(t *testing.T) {
+	bin := tooltest.BuildSelf(t, t.TempDir())
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skipf("skipping: the examples are run by bash, which is not on PATH: %v", err)
+	}
+	for _, cmd := range New(Config{}).commands {
+		for _, ex := range cmd.Examples {
+			t.Run(cmd.Name+"/"+ex, func(t *testing.T) {
+				if _, reason, ok := strings.Cut(ex, "# needs "); ok {
+					t.Skipf("skipping: it needs %s", reason)
+				}
+				dir := t.TempDir()
+				if err := os.Mkdir(filepath.Join(dir, "root"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				examplesFixture(t, dir)
+				run := exec.Command("bash", "-e", "-o", "pipefail", "-c", ex)
+				run.Dir = dir
+				run.Env = exampleEnv(bin, dir)
+				out, err := run.CombinedOutput()
+				code := run.ProcessState.ExitCode()
+				if err != nil && code != exampleAnswers[cmd.Name] || code < 0 {
+					t.Errorf("%q: exit %d (%v)\n%s", ex, code, err, out)
+				}
+			})
+		}
+	}
+}
+
+// TestHelpFitsTheWidth: off a terminal every --help wraps to helpWidthMax
+// columns, the shared flags' long texts included; an example is a command
+// line to copy, which stays whole.
+func TestHelpFitsTheWidth(t *testing.T) {
+	_, help, _ := runCLI(t, "", "--help")
+	for _, line := range strings.Split(help, "\n") {
+		if len(line) > helpWidthMax {
+			t.Errorf("--help has a line of %d columns, over %d: %q", len(line), helpWidthMax, line)
+		}
+	}
+	for _, cmd := range New(Config{}).commands {
+		_, help, _ := runCLI(t, "", cmd.Name, "--help")
+		examples := map[string]bool{}
+		for _, ex := range cmd.Examples {
+			examples["  "+ex] = true
+		}
+		for _, line := range strings.Split(help, "\n") {
+			if len(line) > helpWidthMax && !examples[line] {
+				t.Errorf("%s --help has a line of %d columns, over %d: %q", cmd.Name, len(line), helpWidthMax, line)
+			}
+		}
+	}
+}
+
+// TestCompletionHelpSaysWhatEachShellNeeds: completion's --help names every
+// shell it writes a script for with what that shell needs, and bash's
+// bash-completion package, whose _get_comp_words_by_ref the script calls.
+func TestCompletionHelpSaysWhatEachShellNeeds(t *testing.T) {
+	_, help, _ := runCLI(t, "", "completion", "--help")
+	_, needs, ok := strings.Cut(help, "What each shell needs:\n")
+	if !ok {
+		t.Fatalf("completion --help says nothing of what each shell needs:\n%s", help)
+	}
+	for _, s := range shellNames() {
+		if !strings.Contains(needs, "\n  "+s+" ") && !strings.HasPrefix(needs, "  "+s+" ") {
+			t.Errorf("completion --help does not say what %s needs:\n%s", s, needs)
+		}
+	}
+	for _, want := range []string{"bash-completion", "_get_comp_words_by_ref"} {
+		if !strings.Contains(needs, want) {
+			t.Errorf("completion --help does not name %s:\n%s", want, needs)
+		}
+	}
+}
+
+// exampleEnv is the examples' environment: the binary first on PATH, dir
+// as HOME, nothing of the caller's KONNECTIVITY_* settings.
+func exampleEnv(bin, dir string) []string {
+	return []string{"PATH=" + filepath.Dir(bin) + ":" + os.Getenv("PATH"), "HOME=" + dir, "LANG=C"}
+}
+
+// examplesFixture writes the two bundles the examples compare, old.yaml
+// (ipv4) and new.yaml (ipv6), as the binary builds them.
+func examplesFixture(t *testing.T, dir string) {
+	t.Helper()
+	for name, args := range map[string][]string{
+		"old.yaml": {"build", "ipv4", "--bootstrap-ip", "192.0.2.10", "--proxy-version", "v0.36"},
+		"new.yaml": {"build", "ipv6", "--bootstrap-ip", "2001:db8::10", "--proxy-version", "v0.36"},
+	} {
+		code, stdout, stderr := runCLI(t, "", args...)
+		if code != 0 {
+			t.Fatalf("%q: exit %d\n%s", args, code, stderr)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 }

@@ -47,48 +47,47 @@ const (
 	hostileDialTimeout = time.Second
 )
 
-// hostileReadsNothing are the commands that read no endpoint and no input
-// stream, each with what it reads instead. A command the CLI lists that is
-// neither a reader below nor here fails the test.
-var hostileReadsNothing = map[string]string{
-	"build":      "builds an embedded overlay or a kustomization DIR from disk; no endpoint, no stream",
-	"certs":      "reads and writes certificate files beneath its --dir; no endpoint, no stream",
-	"completion": "prints a completion script for the shell it names; the script runs this binary later, which reads nothing at completion beyond the overlay names it embeds",
-	"detect-ip":  "asks the kernel for a route; no endpoint, no stream",
-	"render":     "builds an overlay and writes under --root; no endpoint, no stream",
-	"version":    "prints its version",
-}
-
 // hostileEndpointRow is what a command that reads an endpoint needs beyond
-// --root, --timeout and --kubeconfig, and the exit code its --help
-// documents for a peer that never answers usably, with the words that say
-// so.
+// --root, --timeout and --kubeconfig, and (from its traits, command.Reads)
+// the exit code it declares for a peer that never answers usably and for
+// a kubeconfig it cannot use, with the words its --help says them in.
 type hostileEndpointRow struct {
 	ports, kube []string
 	code        int
 	says        string
-	// badKube is the exit code its --help documents for a kubeconfig it
-	// cannot use, with the words that say so.
 	badKube     int
 	badKubeSays string
 }
 
-// hostileEndpoints has a row for every command with --kubeconfig, or with
-// --root and --timeout (it reads the rendered server's ports or socket).
-var hostileEndpoints = map[string]hostileEndpointRow{
-	"probe": {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}, code: 1, says: "1 it was not",
-		badKube: exitUsage, badKubeSays: "2 usage error"},
-	"status": {code: exitFailure, says: "the tunnel is not usable", badKube: exitUsage, badKubeSays: "2 usage error"},
-	"teardown": {code: exitSuccess, says: "done (warnings, such as an unreachable API server, go to stderr)",
-		badKube: exitFailure, badKubeSays: "the kubeconfig is unusable"},
-	"wait": {ports: []string{"--dial-timeout", hostileDialTimeout.String()}, kube: []string{"--dial-timeout", hostileDialTimeout.String()},
-		code: exitFailure, says: "not ready when --timeout passed", badKube: exitUsage, badKubeSays: "2 usage error"},
+// hostileEndpointArgs are the arguments a command that reads an endpoint
+// needs besides --root, --timeout and --kubeconfig, where it needs any.
+var hostileEndpointArgs = map[string]hostileEndpointRow{
+	"probe": {ports: []string{"192.0.2.1:443"}, kube: []string{"--webhooks"}},
+	"wait":  {ports: []string{"--dial-timeout", hostileDialTimeout.String()}, kube: []string{"--dial-timeout", hostileDialTimeout.String()}},
+}
+
+// endpointRow is c's row: its arguments, and its codes from its traits.
+func endpointRow(c hostileCommand) hostileEndpointRow {
+	row := hostileEndpointArgs[c.name]
+	row.code, row.says = c.spec.Reads.Unusable, exitText(c.spec, c.spec.Reads.Unusable)
+	row.badKube, row.badKubeSays = c.spec.Reads.BadKubeconfig, exitText(c.spec, c.spec.Reads.BadKubeconfig)
+	return row
+}
+
+// exitText is what spec's Exits say of code, "" when they list no such code.
+func exitText(spec *command, code int) string {
+	for _, e := range spec.Exits {
+		if e.Code == code {
+			return e.Text
+		}
+	}
+	return ""
 }
 
 // hostileInputRow is how a command that reads an input is given it (in is
-// "-" for stdin, or a path), whether it takes standard input only, and the
-// exit code its --help documents for an input it cannot read, with the
-// words that say so.
+// "-" for stdin, or a path), whether it takes standard input only, and
+// (from its traits, command.Reads) the exit code it declares for an input
+// it cannot read, with the words its --help says it in.
 type hostileInputRow struct {
 	args      func(in string) []string
 	stdinOnly bool
@@ -96,18 +95,26 @@ type hostileInputRow struct {
 	says      string
 }
 
-// hostileInputs has a row for every command whose arguments name a FILE or
-// - or whose help says it reads standard input.
+// hostileInputs says how every command that declares it reads an input
+// (command.Reads) is given one.
 var hostileInputs = map[string]hostileInputRow{
-	"check":         {args: func(in string) []string { return []string{"check", in} }, code: 2, says: "2 usage error, unreadable input"},
-	"diff":          {args: func(in string) []string { return []string{"diff", in, "ipv4"} }, code: 2, says: "2 error"},
-	"fn":            {args: func(string) []string { return []string{"fn"} }, stdinOnly: true, code: 1, says: "1 any error result"},
-	"ports":         {args: func(in string) []string { return []string{"ports", in} }, code: 1, says: "1 the bundle cannot be read"},
-	"proxy-version": {args: func(in string) []string { return []string{"proxy-version", "--from-help", in} }, code: 1, says: "1 the input does not tell"},
+	"check":         {args: func(in string) []string { return []string{"check", in} }},
+	"diff":          {args: func(in string) []string { return []string{"diff", in, "ipv4"} }},
+	"fn":            {args: func(string) []string { return []string{"fn"} }, stdinOnly: true},
+	"ports":         {args: func(in string) []string { return []string{"ports", in} }},
+	"proxy-version": {args: func(in string) []string { return []string{"proxy-version", "--from-help", in} }},
+}
+
+// inputRow is c's row: how it is given the input, and its code from its traits.
+func inputRow(c hostileCommand) hostileInputRow {
+	row := hostileInputs[c.name]
+	row.code, row.says = c.spec.Reads.Unusable, exitText(c.spec, c.spec.Reads.Unusable)
+	return row
 }
 
 // hostileCommand is one command as the CLI declares it.
 type hostileCommand struct {
+	spec *command
 	name string
 	args string
 	// sources is how many bundle arguments the command takes (command.Sources).
@@ -155,10 +162,10 @@ func hostileCommands() []hostileCommand {
 	var out []hostileCommand
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		var b bytes.Buffer
-		printCommandHelp(&b, cmd, fs)
-		out = append(out, hostileCommand{cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})
+		New(Config{}).Main([]string{ProgramName, cmd.Name, "--help"}, IO{Stdout: &b, Stderr: &b})
+		out = append(out, hostileCommand{cmd, cmd.Name, cmd.Args, cmd.Sources, fs, strings.Join(strings.Fields(b.String()), " ")})
 	}
 	return out
 }
@@ -173,7 +180,7 @@ func TestHostilePeers(t *testing.T) {
 	bin := tooltest.BuildSelf(t, t.TempDir())
 	for _, c := range cmds {
 		if c.kube() || c.ports() {
-			row := hostileEndpoints[c.name]
+			row := endpointRow(c)
 			checkHostileSays(t, c, row.code, row.says)
 			bound := hostileBound(t, c)
 			if c.kube() {
@@ -195,7 +202,7 @@ func TestHostilePeers(t *testing.T) {
 			}
 		}
 		if c.input() {
-			row := hostileInputs[c.name]
+			row := inputRow(c)
 			checkHostileSays(t, c, row.code, row.says)
 			for _, src := range hostileSources {
 				if row.stdinOnly && src != sourceStdin {
@@ -215,32 +222,35 @@ func TestHostilePeers(t *testing.T) {
 	}
 }
 
-// classifyHostile fails the test for a command the CLI lists that is
-// neither a reader nor in hostileReadsNothing, for a reader without its
-// row, and for a row or entry naming a command the CLI no longer has.
+// classifyHostile holds each command's declared traits (command.Reads)
+// to what its flags and help show it reads: an endpoint (--kubeconfig, or
+// --root with --timeout), an input (FILE or - in its arguments, or stdin
+// in its help), or neither, and then it says what instead. The codes it
+// declares must be among its Exits, and a row of arguments must name a
+// command that declares what the row is for.
 func classifyHostile(t *testing.T, cmds []hostileCommand) {
 	t.Helper()
 	var names []string
 	for _, c := range cmds {
 		names = append(names, c.name)
-		_, nothing := hostileReadsNothing[c.name]
-		reader := c.kube() || c.ports() || c.input()
+		r := c.spec.Reads
 		switch {
-		case reader && nothing:
-			t.Errorf("%s reads an endpoint or input (--kubeconfig, --root with --timeout, or FILE/- input) but is listed in hostileReadsNothing: remove it from there", c.name)
-		case !reader && !nothing:
-			t.Errorf("%s cannot be classified: it declares no --kubeconfig, no --root with --timeout and no FILE or - input. "+
-				"If it reads the kube-apiserver, the server's ports or an input stream, declare it that way and give it a row in "+
-				"hostileEndpoints or hostileInputs (internal/cli/hostile_test.go); if it reads nothing outside, add it to hostileReadsNothing saying what it reads", c.name)
+		case r.Endpoint != (c.kube() || c.ports()):
+			t.Errorf("%s declares Reads.Endpoint %v, but its flags say %v (--kubeconfig, or --root with --timeout): declare what it reads", c.name, r.Endpoint, c.kube() || c.ports())
+		case r.Input != c.input():
+			t.Errorf("%s declares Reads.Input %v, but its arguments and help say %v (FILE or -, or stdin): declare what it reads", c.name, r.Input, c.input())
+		case !r.Endpoint && !r.Input && r.Instead == "":
+			t.Errorf("%s reads no endpoint and no input: say in Reads.Instead what it reads", c.name)
+		case (r.Endpoint || r.Input) && exitText(c.spec, r.Unusable) == "":
+			t.Errorf("%s declares exit %d for a peer or input it cannot use, which its Exits do not list", c.name, r.Unusable)
+		case c.kube() && exitText(c.spec, r.BadKubeconfig) == "":
+			t.Errorf("%s declares exit %d for a kubeconfig it cannot use, which its Exits do not list", c.name, r.BadKubeconfig)
 		}
-		if _, ok := hostileEndpoints[c.name]; (c.kube() || c.ports()) && !ok {
-			t.Errorf("%s reads an endpoint (--kubeconfig, or --root with --timeout) but hostileEndpoints has no row for it: add its required arguments and the exit code its --help documents for a peer that does not answer", c.name)
-		}
-		if _, ok := hostileInputs[c.name]; c.input() && !ok {
-			t.Errorf("%s reads an input (FILE or - in its arguments, or stdin in its help) but hostileInputs has no row for it: add how it is given the input and the exit code its --help documents for one it cannot read", c.name)
+		if _, ok := hostileInputs[c.name]; r.Input && !ok {
+			t.Errorf("%s reads an input but hostileInputs has no row for it: add how it is given the input", c.name)
 		}
 	}
-	for _, table := range []map[string]bool{keysOf(hostileReadsNothing), keysOf(hostileEndpoints), keysOf(hostileInputs)} {
+	for _, table := range []map[string]bool{keysOf(hostileEndpointArgs), keysOf(hostileInputs)} {
 		for name := range table {
 			if !slices.Contains(names, name) {
 				t.Errorf("the hostile tables name %s, which the CLI no longer lists: remove it", name)

@@ -84,7 +84,7 @@ func TestHostileKubeconfigs(t *testing.T) {
 		if !c.kube() {
 			continue
 		}
-		row := hostileEndpoints[c.name]
+		row := endpointRow(c)
 		checkHostileSays(t, c, row.badKube, row.badKubeSays)
 		for _, from := range []kubeFrom{kubeFlag, kubeEnv, kubeRoot} {
 			for _, kind := range kubeKinds[from] {

@@ -41,7 +41,7 @@ func TestOneMistakeOneWording(t *testing.T) {
 	seen := 0
 	for _, cmd := range New(Config{}).commands {
 		fs := newFlagSet(cmd)
-		cmd.Setup(fs)
+		cmd.Options(fs)
 		if fs.Lookup("proxy-version") == nil {
 			continue
 		}

@@ -23,56 +23,77 @@ check takes it; without one, ports builds the default overlay (` + kustbuild.Def
 --output nftables, iptables, firewalld or a cloud format writes the rules
 instead, from the node network (--from); see docs/firewall.md.`
 
-func newPortsCommand() *command {
+// NewCmdPorts is ports: what the network must allow for a bundle.
+func NewCmdPorts() *command {
 	return &command{
 		Name:  "ports",
 		Args:  sourceArgs,
 		Short: "Print the network requirements (ports, direction, duration) of a bundle",
 		Long:  portsLong,
 		Examples: []string{
-			ProgramName + " ports ipv4 --bootstrap-ip 192.0.2.10",
-			ProgramName + " ports / -o nftables --from 10.0.0.0/16",
-			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p",
+			ProgramName + " ports ipv4 --bootstrap-ip 192.0.2.10 --proxy-version v0.36",
+			ProgramName + " ports / -o nftables --from 10.0.0.0/16" + needs("the bootstrap node, after render"),
+			ProgramName + " ports / -o aws --from 10.0.0.0/16 --infra-id mycluster-x7k2p" + needs("the bootstrap node, after render"),
 		},
-		More: `Exit status: 0 printed; 1 the bundle cannot be read, or a rule format refuses
-what it holds; 2 usage error, such as a flag problem (--from missing or /0,
---output unknown).`,
+		Reads: reads{Input: true, RenderedRoot: true, Unusable: exitFailure},
+		Exits: []exitLine{
+			{exitSuccess, "printed"},
+			{exitFailure, "the bundle cannot be read, or a rule format refuses what it holds"},
+			{exitUsage, "usage error, such as a flag problem (--from missing or /0, --output unknown)"},
+		},
 		Sources: 1,
-		Setup:   setupPorts,
+		Options: newPortsOptions,
 	}
 }
 
-func setupPorts(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts kustbuild.Options
-	var rf ruleFlags
-	bootstrapIPFlag(fs, &opts.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
-	imageFlag(fs, &opts.Image, &opts.Pin, "when building")
-	proxyVersionFlag(fs, &opts.ProxyVersion)
-	format := outputFlag(fs, append([]output.Format{output.Text, output.JSON}, output.FromNames(firewall.Formats()...)...)...)
-	rf.register(fs)
-	return func(io IO, args []string) error {
-		if len(args) > 1 {
-			return usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
-		}
-		ruleOpts, err := rf.options(string(format.Format()))
-		if err != nil {
-			return err
-		}
-		target := kustbuild.DefaultOverlay
-		if len(args) == 1 {
-			target = args[0]
-		}
-		opts.Getenv, opts.Functions = io.Getenv, served
-		label, b, err := loadForPorts(io, target, opts)
-		if err != nil {
-			return err
-		}
-		rep, err := netreq.Requirements(label, b)
-		if err != nil {
-			return fmt.Errorf("%s: %w", label, err)
-		}
-		return output.Write(io.Stdout, format.Format(), portsReport{Report: rep, bundle: b, rules: ruleOpts})
+// portsOptions are ports' flags and its bundle argument.
+type portsOptions struct {
+	takesNothing // Validate: kustbuild refuses a flag a build needs that nothing names (IsFlagError: a usage error)
+	build        kustbuild.Options
+	rules        ruleFlags
+	format       *output.Choice
+	ruleOpts     firewall.Options
+	target       string
+}
+
+func newPortsOptions(fs *pflag.FlagSet) options {
+	o := &portsOptions{}
+	bootstrapIPFlag(fs, &o.build.BootstrapIP, "when building (default "+bootstrapIPEnv+")")
+	imageFlag(fs, &o.build.Image, &o.build.Pin, "when building")
+	proxyVersionFlag(fs, &o.build.ProxyVersion)
+	o.format = outputFlag(fs, append([]output.Format{output.Text, output.JSON}, output.FromNames(firewall.Formats()...)...)...)
+	o.rules.register(fs)
+	return o
+}
+
+// Complete takes the bundle (the default overlay without one), the rule
+// format's options and the environment.
+func (o *portsOptions) Complete(io IO, args []string) (err error) {
+	if len(args) > 1 {
+		return usagef("ports takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
+	if o.ruleOpts, err = o.rules.options(string(o.format.Format())); err != nil {
+		return err
+	}
+	o.target = kustbuild.DefaultOverlay
+	if len(args) == 1 {
+		o.target = args[0]
+	}
+	o.build.Getenv, o.build.Functions = io.Getenv, served
+	return nil
+}
+
+// Run reads the bundle and prints what the network must allow.
+func (o *portsOptions) Run(io IO) error {
+	label, b, err := loadForPorts(io, o.target, o.build)
+	if err != nil {
+		return err
+	}
+	rep, err := netreq.Requirements(label, b)
+	if err != nil {
+		return fmt.Errorf("%s: %w", label, err)
+	}
+	return output.Write(io.Stdout, o.format.Format(), netreq.Printed{Report: rep, Rules: o.ruleOpts, Refused: ruleInputFindings(b)})
 }
 
 func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {

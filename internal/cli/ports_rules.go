@@ -1,8 +1,6 @@
 package cli
 
 import (
-	"fmt"
-	"io"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -11,9 +9,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/netreq"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 )
 
 // ruleFlags are ports' flags for the firewall rule formats.
@@ -71,38 +67,13 @@ func (rf *ruleFlags) options(format string) (firewall.Options, error) {
 	return opts, nil
 }
 
-// portsReport is what ports writes: the network requirements in text and
-// JSON, the agent tunnel as firewall rules in the rule formats.
-type portsReport struct {
-	*netreq.Report
-	bundle *bundlemodel.Bundle
-	rules  firewall.Options
-}
-
-// JSONDocument is the requirements report itself.
-func (p portsReport) JSONDocument() any { return p.Report }
-
-// WriteFormat writes the bundle's agent tunnel, as the report read it, as
-// firewall rules in format f. The bundle values the rules carry must first
-// pass the checks `check` applies to them, and are refused with check's
-// findings.
-func (p portsReport) WriteFormat(w io.Writer, f output.Format) error {
-	rep := p.Report
-	t := rep.Tunnel
-	if t == nil {
-		return fmt.Errorf("%s: the bundle has no proxy-server static pod, so there is no agent port to open: give a bundle, overlay or root that deploys the tunnel (not bootstrap-in-place)", rep.Bundle)
+// ruleInputFindings are check's error findings against the values ports
+// copies into firewall rules, one line each: ports refuses what check
+// refuses, in check's words.
+func ruleInputFindings(b *bundlemodel.Bundle) []string {
+	var lines []string
+	for _, r := range result.Only(check.RuleInputs(b), framework.Error) {
+		lines = append(lines, result.Text(r))
 	}
-	if rs := result.Only(check.RuleInputs(p.bundle), framework.Error); len(rs) > 0 {
-		lines := make([]string, len(rs))
-		for i, r := range rs {
-			lines[i] = result.Text(r)
-		}
-		return fmt.Errorf("%s: refusing to write rules from values check refuses:\n  %s", rep.Bundle, strings.Join(lines, "\n  "))
-	}
-	req := firewall.Requirement{Port: t.Port, Dial: t.Host, DialAddr: t.Addr, Bind: t.BindAddress, Families: t.Families, Source: rep.Requirements[0].Source}
-	plan, err := firewall.NewPlan(req, p.rules)
-	if err != nil {
-		return fmt.Errorf("%s: %w", rep.Bundle, err)
-	}
-	return plan.WriteFormat(w, f)
+	return lines
 }

@@ -20,63 +20,85 @@ Service-backed webhook and APIService of --kubeconfig's cluster instead:
 reachable, refused, no agent, timeout or no endpoint (docs/troubleshooting.md);
 it says on stderr which kubeconfig it read and from where.`
 
-func newProbeCommand() *command {
+// NewCmdProbe is probe: a dial through the tunnel, as the kube-apiserver makes it.
+func NewCmdProbe() *command {
 	return &command{
 		Name:  "probe",
 		Args:  "TARGET | --webhooks [--kubeconfig FILE]",
 		Short: "Dial a host:port or URL through the tunnel exactly as the kube-apiserver does",
 		Long:  probeLong,
 		Examples: []string{
-			ProgramName + " probe 172.30.12.34:443",
-			ProgramName + " probe https://172.30.12.34:443/",
-			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig",
+			ProgramName + " probe 172.30.12.34:443" + needs("the bootstrap node's tunnel"),
+			ProgramName + " probe https://172.30.12.34:443/" + needs("the bootstrap node's tunnel"),
+			ProgramName + " probe --webhooks --kubeconfig /opt/openshift/auth/kubeconfig" + needs("the bootstrap node's cluster"),
 		},
-		More:  "Exit status: 0 the target (every target) was reached; 1 it was not; 2 usage error.",
-		Setup: setupProbe,
+		Reads: reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Exits: []exitLine{
+			{exitSuccess, "the target (every target) was reached"},
+			{exitFailure, "it was not"},
+			usageExit,
+		},
+		Options: newProbeOptions,
 	}
 }
 
-func setupProbe(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts egressprobe.Options
-	rootFlag(fs, &opts.Root, "host root render wrote under, whose egress selector and socket probe dials through", rootReads)
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long; with --webhooks it also bounds every read of the kube-apiserver")
-	format := outputFlag(fs, output.Text, output.JSON)
-	var web webhookFlags
-	fs.BoolVar(&web.on, "webhooks", false, "probe every Service-backed webhook and APIService of the kubeconfig's cluster")
-	web.kube = kubeconfigFlag(fs, "with --webhooks, its webhooks and APIServices are listed and probed")
-	fs.BoolVar(&web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
-	return func(io IO, args []string) error {
-		if web.on {
-			return runWebhookProbe(io, args, format.Format(), opts, web)
-		}
-		if len(args) != 1 {
-			return usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
-		}
-		opts.Target = args[0]
-		res, err := egressprobe.Probe(io.context(), opts)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		if err := output.Write(io.Stdout, format.Format(), res); err != nil {
-			return err
-		}
-		if !res.OK {
-			return &exitError{Code: 1}
-		}
-		return nil
-	}
+// probeOptions are probe's flags and its one TARGET.
+type probeOptions struct {
+	takesNothing // Validate: egressprobe reads the target
+	egressprobe.Options
+	format *output.Choice
+	web    webhookFlags
 }
 
+func newProbeOptions(fs *pflag.FlagSet) options {
+	o := &probeOptions{}
+	rootFlag(fs, &o.Root, "host root render wrote under, whose egress selector and socket probe dials through", rootReads)
+	fs.DurationVar(&o.Timeout, "timeout", 10*time.Second, "give up after this long; with --webhooks it also bounds every read of the kube-apiserver")
+	o.format = outputFlag(fs, output.Text, output.JSON)
+	fs.BoolVar(&o.web.on, "webhooks", false, "probe every Service-backed webhook and APIService of the kubeconfig's cluster")
+	o.web.kube = kubeconfigFlag(fs, "with --webhooks, its webhooks and APIServices are listed and probed")
+	fs.BoolVar(&o.web.endpoints, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with --webhooks)")
+	return o
+}
+
+// Complete takes the TARGET, which --webhooks goes without.
+func (o *probeOptions) Complete(_ IO, args []string) error {
+	switch {
+	case o.web.on && len(args) != 0:
+		return usagef("probe --webhooks takes no TARGET, got %d", len(args))
+	case !o.web.on && len(args) != 1:
+		return usagef("probe needs exactly one TARGET (host:port or https URL), got %d", len(args))
+	case !o.web.on:
+		o.Target = args[0]
+	}
+	return nil
+}
+
+// Run dials the target, or every webhook, through the tunnel.
+func (o *probeOptions) Run(io IO) error {
+	if o.web.on {
+		return runWebhookProbe(io, o.format.Format(), o.Options, o.web)
+	}
+	res, err := egressprobe.Probe(io.context(), o.Options)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if err := output.Write(io.Stdout, o.format.Format(), res); err != nil {
+		return err
+	}
+	if !res.OK {
+		return &exitError{Code: 1}
+	}
+	return nil
+}
+
+// webhookFlags are probe --webhooks and the flags that go with it.
 type webhookFlags struct {
 	on, endpoints bool
 	kube          *kubeconfigValue
 }
 
-func runWebhookProbe(io IO, args []string, format output.Format, opts egressprobe.Options, web webhookFlags) error {
-	switch {
-	case len(args) != 0:
-		return usagef("probe --webhooks takes no TARGET, got %d", len(args))
-	}
+func runWebhookProbe(io IO, format output.Format, opts egressprobe.Options, web webhookFlags) error {
 	choice, cluster, err := web.kube.openCluster(io.context(), io, opts.Root, opts.Timeout)
 	switch {
 	case err != nil:

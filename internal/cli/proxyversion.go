@@ -11,7 +11,8 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
-func newProxyVersionCommand() *command {
+// NewCmdProxyVersion is proxy-version: which version an image runs.
+func NewCmdProxyVersion() *command {
 	return &command{
 		Name:  "proxy-version",
 		Args:  "--from-image REF | --from-help FILE|- | --list",
@@ -26,37 +27,53 @@ what each version renders and what wait sees. --list prints every supported
 version, one a line, oldest first (tools/build.sh builds them).`, helpWidth),
 		Examples: []string{
 			ProgramName + " proxy-version --from-image " + exampleImage,
-			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -",
+			"podman run --rm --entrypoint /usr/bin/proxy-server IMAGE --help | " + ProgramName + " proxy-version --from-help -" + needs("podman and an IMAGE"),
 			ProgramName + " proxy-version --list",
 		},
-		More: "Exit status: 0 printed; 1 the input does not tell; 2 usage error.",
-		Setup: func(fs *pflag.FlagSet) func(IO, []string) error {
-			image := fs.String("from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
-			helpFile := fs.String("from-help", "", "a `FILE` holding what the image's proxy-server --help prints (- for stdin)")
-			list := fs.Bool("list", false, "print every supported version's name, one a line, oldest first")
-			return func(io IO, args []string) error {
-				if len(args) > 0 {
-					return usagef("proxy-version takes no arguments, got %d", len(args))
-				}
-				if *list {
-					if *image != "" || *helpFile != "" {
-						return usagef("--list takes neither --from-image nor --from-help")
-					}
-					_, err := fmt.Fprintln(io.Stdout, strings.Join(proxyversion.VersionNames(), "\n"))
-					return err
-				}
-				if (*image == "") == (*helpFile == "") {
-					return usagef("give exactly one of --from-image and --from-help, or --list")
-				}
-				v, err := proxyVersionOf(io.Stdin, *image, *helpFile)
-				if err != nil {
-					return err
-				}
-				_, err = fmt.Fprintln(io.Stdout, v.Name)
-				return err
-			}
+		Reads:  reads{Input: true, Unusable: exitFailure},
+		Exits:  []exitLine{{exitSuccess, "printed"}, {exitFailure, "the input does not tell"}, usageExit},
+		NoArgs: true,
+		Options: func(fs *pflag.FlagSet) options {
+			o := &proxyVersionOptions{}
+			fs.StringVar(&o.image, "from-image", "", "an apiserver-network-proxy image reference (`REF`) tagged with its OpenShift release")
+			fs.StringVar(&o.helpFile, "from-help", "", "a `FILE` holding what the image's proxy-server --help prints (- for stdin)")
+			fs.BoolVar(&o.list, "list", false, "print every supported version's name, one a line, oldest first")
+			return o
 		},
 	}
+}
+
+// proxyVersionOptions are proxy-version's flags: where the version is
+// read from, or --list.
+type proxyVersionOptions struct {
+	takesNothing
+	image, helpFile string
+	list            bool
+}
+
+// Validate asks for exactly one source, or --list alone.
+func (o *proxyVersionOptions) Validate() error {
+	switch {
+	case o.list && (o.image != "" || o.helpFile != ""):
+		return usagef("--list takes neither --from-image nor --from-help")
+	case !o.list && (o.image == "") == (o.helpFile == ""):
+		return usagef("give exactly one of --from-image and --from-help, or --list")
+	}
+	return nil
+}
+
+// Run prints the version's name, or every name.
+func (o *proxyVersionOptions) Run(io IO) error {
+	if o.list {
+		_, err := fmt.Fprintln(io.Stdout, strings.Join(proxyversion.VersionNames(), "\n"))
+		return err
+	}
+	v, err := proxyVersionOf(io.Stdin, o.image, o.helpFile)
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintln(io.Stdout, v.Name)
+	return err
 }
 
 // proxyVersionOf reads the version from the image's tag or its help text.

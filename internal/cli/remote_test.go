@@ -34,7 +34,7 @@ var remoteRows = map[string]remoteRow{
 	"build": {args: func(dir, _ string) [][]string { return [][]string{{"build", dir}} }, code: 1, says: "1 build or config error"},
 	"check": {args: func(dir, _ string) [][]string { return [][]string{{"check", dir}} }, code: 2, says: "a DIR that does not build"},
 	"diff": {args: func(dir, _ string) [][]string { return [][]string{{"diff", dir, "ipv4"}, {"diff", "ipv4", dir}} },
-		code: 2, says: "2 error"},
+		code: 2, says: "a side that cannot be read or built"},
 	"ports": {args: func(dir, _ string) [][]string { return [][]string{{"ports", dir}} }, code: 1, says: "1 the bundle cannot be read"},
 	"render": {args: func(dir, root string) [][]string {
 		flags := []string{"--root", root, "--bootstrap-ip", "192.0.2.10", "--image", exampleImage, "--proxy-version", "v0.28"}

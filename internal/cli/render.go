@@ -22,80 +22,99 @@ writes nothing. teardown removes what it recorded. docs/render.md says where
 the bootstrap IP comes from, which certificates are reused, the lock and
 how an interrupted run is finished or undone.`
 
-func newRenderCommand() *command {
+// NewCmdRender is render: the bundle onto the bootstrap host.
+func NewCmdRender() *command {
 	return &command{
 		Name:  "render",
 		Args:  buildArgs,
 		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
 		Long:  renderLong,
 		Examples: []string{
-			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage,
-			ProgramName + " render ./my-overlay --root /tmp/root --bootstrap-ip 192.0.2.10 --dry-run",
+			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage + needs("root on the bootstrap node"),
+			ProgramName + " render ipv4 --root ./root --bootstrap-ip 192.0.2.10 --image " + exampleImage + " --dry-run",
 		},
-		More: exitHelp("render") + `
+		Reads:  reads{Instead: "builds an overlay and writes under --root; no endpoint, no stream"},
+		Writes: writesHost,
+		Exits:  tableExits("render"),
+		After: `
 A second signal stops it at once (a shell shows 130 or 143); the next
 render, teardown, certs or status finishes or undoes what it left.`,
 		Sources: 1,
-		Setup:   setupRender,
+		Options: newRenderOptions,
 	}
 }
 
-func setupRender(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts render.Options
-	var quiet, verbose bool
-	var overlayFlag string
-	fs.StringVar(&overlayFlag, "overlay", "", "the overlay, as the argument gives it (kept for scripts)")
+// renderOptions are render's flags and its overlay argument.
+type renderOptions struct {
+	takesNothing // Validate: render.Run refuses the options before it takes the root's lock (an InputError with Usage set)
+	render.Options
+	quiet       bool
+	verbose     bool
+	overlayFlag string
+}
+
+func newRenderOptions(fs *pflag.FlagSet) options {
+	o := &renderOptions{}
+	fs.StringVar(&o.overlayFlag, "overlay", "", "the overlay, as the argument gives it (kept for scripts)")
 	if err := fs.MarkHidden("overlay"); err != nil {
 		panic(err) // declared just above
 	}
-	rootFlag(fs, &opts.Root, "host root directory to write the bundle under, / on the bootstrap node", rootPlaces)
-	bootstrapIPAutoFlag(fs, &opts.BootstrapIP, &opts.AutoBootstrapIP, "optional when the overlay sets spec.bootstrapIP")
-	imageFlag(fs, &opts.Image, &opts.Pin, "omit it when the overlay pins the image (images: or spec.image)")
-	proxyVersionFlag(fs, &opts.ProxyVersion)
-	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
-	fs.BoolVar(&opts.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
-	keyFlags(fs, &opts.KeyAlgorithm, &opts.KeySize)
-	quietFlag(fs, &quiet)
-	verboseFlag(fs, &verbose)
-	lockTimeoutFlag(fs, &opts.LockTimeout)
-	return func(io IO, args []string) error {
-		overlay, err := overlayArg("render", args)
-		if err != nil {
-			return err
-		}
-		if opts.Overlay = overlay; overlayFlag != "" {
-			if overlay != "" {
-				return usagef("the overlay is given twice (%q and --overlay %q): give it as the argument only", overlay, overlayFlag)
-			}
-			opts.Overlay = overlayFlag
-		}
-		opts.Getenv, opts.Functions = io.Getenv, served
-		sigs := catchSignals(io.context(), io.Stderr, "render")
-		rep, err := render.Run(sigs.ctx, opts)
-		sigs.settle()
-		if rep != nil {
-			rep.WriteNotes(io.Stderr)
-		}
-		stop := interruption(sigs.ctx, "the render", "", rep.Cleaned(), err)
-		switch {
-		case stop != nil && err != nil:
-			return stop
-		case err != nil:
-			return renderExit(err)
-		}
-		if err := result.Say(io.Stderr, rep.Warnings, result.SaysInfo(false, quiet, verbose)); err != nil {
-			return err
-		}
-		if !quiet {
-			// A report stdout refuses does not change the exit: that
-			// says what happened to the host.
-			_ = output.Write(io.Stdout, output.Text, rep)
-		}
-		if stop != nil {
-			return stop
-		}
-		return nil
+	rootFlag(fs, &o.Root, "host root directory to write the bundle under, / on the bootstrap node", rootPlaces)
+	bootstrapIPAutoFlag(fs, &o.BootstrapIP, &o.AutoBootstrapIP, "optional when the overlay sets spec.bootstrapIP")
+	imageFlag(fs, &o.Image, &o.Pin, "omit it when the overlay pins the image (images: or spec.image)")
+	proxyVersionFlag(fs, &o.ProxyVersion)
+	fs.BoolVar(&o.DryRun, "dry-run", false, "print the plan (path, action, size) and write nothing")
+	fs.BoolVar(&o.Force, "force", false, "overwrite existing files render did not write and regenerate damaged certificates")
+	keyFlags(fs, &o.KeyAlgorithm, &o.KeySize)
+	quietFlag(fs, &o.quiet)
+	verboseFlag(fs, &o.verbose)
+	lockTimeoutFlag(fs, &o.LockTimeout)
+	return o
+}
+
+// Complete takes the overlay, from the argument or the hidden --overlay,
+// and the environment.
+func (o *renderOptions) Complete(io IO, args []string) (err error) {
+	if o.Overlay, err = overlayArg("render", args); err != nil {
+		return err
 	}
+	if o.overlayFlag != "" {
+		if o.Overlay != "" {
+			return usagef("the overlay is given twice (%q and --overlay %q): give it as the argument only", o.Overlay, o.overlayFlag)
+		}
+		o.Overlay = o.overlayFlag
+	}
+	o.Getenv, o.Functions = io.Getenv, served
+	return nil
+}
+
+// Run renders onto the host, stopping at a signal, and reports.
+func (o *renderOptions) Run(io IO) error {
+	sigs := catchSignals(io.context(), io.Stderr, "render")
+	rep, err := render.Run(sigs.ctx, o.Options)
+	sigs.settle()
+	if rep != nil {
+		rep.WriteNotes(io.Stderr)
+	}
+	stop := interruption(sigs.ctx, "the render", "", rep.Cleaned(), err)
+	switch {
+	case stop != nil && err != nil:
+		return stop
+	case err != nil:
+		return renderExit(err)
+	}
+	if err := result.Say(io.Stderr, rep.Warnings, result.SaysInfo(false, o.quiet, o.verbose)); err != nil {
+		return err
+	}
+	if !o.quiet {
+		// A report stdout refuses does not change the exit: that
+		// says what happened to the host.
+		_ = output.Write(io.Stdout, output.Text, rep)
+	}
+	if stop != nil {
+		return stop
+	}
+	return nil
 }
 
 func renderExit(err error) error {

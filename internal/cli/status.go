@@ -1,18 +1,14 @@
 package cli
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/gather"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/statusreport"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
@@ -24,113 +20,74 @@ node why its agent is not connected, and what used the tunnel, saying which
 kubeconfig it read and from where (or why none); --gather DIR writes the
 reports for the log bundle. See docs/troubleshooting.md.`
 
-func newStatusCommand() *command {
+// NewCmdStatus is status: the tunnel on the bootstrap host, diagnosed.
+func NewCmdStatus() *command {
 	return &command{
 		Name:  "status",
 		Short: "Diagnose the tunnel on the bootstrap host: server, socket, agents, certificates",
 		Long:  statusLong,
 		Examples: []string{
-			ProgramName + " status",
-			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
-			ProgramName + " status --root /tmp/root -o json",
+			ProgramName + " status" + needs("the bootstrap node"),
+			ProgramName + " status --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node"),
+			ProgramName + " status --root ./root -o json" + needs("a root render wrote, with its server running"),
 		},
-		More:  exitHelp("status"),
-		Setup: setupStatus,
+		Reads:   reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Exits:   tableExits("status"),
+		NoArgs:  true,
+		Options: newStatusOptions,
 	}
 }
 
-func setupStatus(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts hoststatus.Options
-	rootFlag(fs, &opts.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
-	fs.StringVar(&opts.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Second, "give up after this long: the whole run, every HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and the wait for the root's lock when an interrupted run must be recovered first")
-	format := outputFlag(fs, output.Text, output.JSON)
-	var gatherDir string
-	gatherFlag(fs, &gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
-	kube := kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
-	return func(io IO, args []string) error {
-		if len(args) > 0 {
-			return usagef("status takes no arguments, got %q", args)
-		}
-		choice, cluster, err := kube.openCluster(io.context(), io, opts.Root, opts.Timeout)
-		if err != nil {
-			return usagef("%v", err)
-		}
-		recovered, err := recoverInterrupted(io, opts.Root, opts.Timeout)
-		if err != nil {
-			return err
-		}
-		hosttxn.WriteCleanup(io.Stderr, recovered, nil)
-		ctx := io.context()
-		rep := statusReport{host: hoststatus.Run(ctx, opts)}
-		rep.nodes = statusNodes(ctx, rep.host, choice, cluster)
-		// The usage table ends the text output; JSON leaves it to usage.json.
-		if gatherDir != "" || (cluster != nil && format.Format() == output.Text) { // where it is shown or written
-			rep.use = collectUsage(ctx, rep.host, choice, cluster)
-		}
-		rep.kube = kuberead.Summary(choice, cluster)
-		if err := output.Write(io.Stdout, format.Format(), rep); err != nil {
-			return err
-		}
-		if gatherDir != "" {
-			if err := gatherStatus(gatherDir, rep); err != nil {
-				return err
-			}
-		}
-		if !rep.host.Usable {
-			return &exitError{Code: exitFailure}
-		}
-		return nil
-	}
+// statusOptions are status's flags.
+type statusOptions struct {
+	takesNothing
+	hoststatus.Options
+	format    *output.Choice
+	gatherDir string
+	kube      *kubeconfigValue
 }
 
-// gatherStatus writes the report as JSON, the server's metrics and the
-// usage report into dir.
-func gatherStatus(dir string, rep statusReport) error {
-	files := gather.Files{}
-	if err := files.AddJSON(gather.StatusFile, rep); err != nil {
-		return err
-	}
-	if rep.host.Metrics != "" {
-		files[gather.MetricsFile] = []byte(rep.host.Metrics)
-	}
-	if err := files.AddJSON(gather.UsageFile, rep.use); err != nil {
-		return err
-	}
-	d, err := gather.Open(dir)
+func newStatusOptions(fs *pflag.FlagSet) options {
+	o := &statusOptions{}
+	rootFlag(fs, &o.Root, "host root render wrote under, whose files, server and certificates status checks", rootReads)
+	fs.StringVar(&o.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
+	fs.DurationVar(&o.Timeout, "timeout", 10*time.Second, "give up after this long: the whole run, every HTTP read from the server and the kube-apiserver (body included; it bounds every read of the kube-apiserver), and the wait for the root's lock when an interrupted run must be recovered first")
+	o.format = outputFlag(fs, output.Text, output.JSON)
+	gatherFlag(fs, &o.gatherDir, gather.StatusFile+", "+gather.MetricsFile+" and "+gather.UsageFile)
+	o.kube = kubeconfigFlag(fs, "each node's agent is judged through it, and the usage report reads its metrics")
+	return o
+}
+
+// Run recovers an interrupted run first, then reports (statusreport);
+// 1 when the tunnel is not usable.
+func (o *statusOptions) Run(io IO) error {
+	choice, cluster, err := o.kube.openCluster(io.context(), io, o.Root, o.Timeout)
 	if err != nil {
-		return err
+		return usagef("%v", err)
 	}
-	return d.Write(files)
-}
-
-// recoverInterrupted finishes or undoes a render an interrupted run left
-// under root, and the scratch files a killed run left, so status reports a
-// host render can explain. With neither it changes nothing and takes no lock.
-// It waits for the lock at most wait, status's --timeout: the wait of a
-// diagnosis is bounded, and a run holding the lock finishes or undoes its
-// own journal anyway.
-func recoverInterrupted(io IO, root string, wait time.Duration) (string, error) {
 	release, err := io.holdHost()
 	if err != nil {
-		return "", err
+		return err
 	}
-	defer release()
-	// The lock wait is --timeout's own (LockTimeout), so it ends as
-	// "locked", exit 6, not as the deadline's "timed out".
-	s, err := hosttxn.Begin(context.Background(), root, hosttxn.SessionOptions{
-		OnlyIfPending: true, LockTimeout: wait, LockFlag: "--timeout",
-	})
-	var bad *hosttxn.RootError
-	var locked *hostfs.LockedError
-	switch {
-	case errors.As(err, &bad):
-		return "", nil // status itself reports the bad root
-	case errors.As(err, &locked):
-		return "", fmt.Errorf("an interrupted run waits to be recovered, and %w", locked)
-	case err != nil:
-		return "", err
+	recovered, err := hosttxn.RecoverPending(o.Root, o.Timeout, "--timeout")
+	release()
+	if err != nil {
+		return err
 	}
-	defer s.Close()
-	return s.Recovered, nil
+	hosttxn.WriteCleanup(io.Stderr, recovered, nil)
+	// The usage table ends the text output; JSON leaves it to usage.json.
+	rep := statusreport.Run(io.context(), statusreport.Options{Host: o.Options, Choice: choice, Cluster: cluster,
+		Usage: o.gatherDir != "" || (cluster != nil && o.format.Format() == output.Text)})
+	if err := output.Write(io.Stdout, o.format.Format(), rep); err != nil {
+		return err
+	}
+	if o.gatherDir != "" {
+		if err := rep.Gather(o.gatherDir); err != nil {
+			return err
+		}
+	}
+	if !rep.Host.Usable {
+		return &exitError{Code: exitFailure}
+	}
+	return nil
 }

@@ -1,12 +1,14 @@
 package cli
 
 import (
+	"encoding/json"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -63,8 +65,45 @@ func TestMakeBuildVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "konnectivity-bundle " + strings.TrimSpace(string(desc)) + "\n"
-	if string(out) != want || strings.Contains(string(out), "devel") {
-		t.Errorf("version printed %q, want %q", out, want)
+	first, _, _ := strings.Cut(string(out), "\n")
+	want := "konnectivity-bundle " + strings.TrimSpace(string(desc))
+	if first != want || strings.Contains(string(out), "devel") {
+		t.Errorf("version printed %q, want %q on its first line", out, want)
+	}
+}
+
+// TestVersionPrintsBuildInfo: version's first line is the version, the
+// second the revision Go's build info holds; -o json has both; --version
+// on the program prints what version does, and -v there points to it
+// instead of to a command that looks like it.
+func TestVersionPrintsBuildInfo(t *testing.T) {
+	rev := "4f7fd453f060bc01e51527e84c6ca80091d9a5ca"
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Version: "(devel)"}, Settings: []debug.BuildSetting{
+		{Key: "vcs.revision", Value: rev}, {Key: "vcs.time", Value: "2026-11-22T21:02:43Z"}, {Key: "vcs.modified", Value: "true"}}}
+	var text, js strings.Builder
+	info := buildInfoFrom("", bi)
+	if err := output.Write(&text, output.Text, info); err != nil {
+		t.Fatal(err)
+	}
+	want := "konnectivity-bundle v0.0.0-20261122210243-4f7fd453f060+dirty\nrevision " + rev + " (modified), committed 2026-11-22T21:02:43Z, built with go1.26.0\n"
+	if text.String() != want {
+		t.Errorf("text:\n%q\nwant\n%q", text.String(), want)
+	}
+	if err := output.Write(&js, output.JSON, buildInfoFrom("v1.2.3", bi)); err != nil {
+		t.Fatal(err)
+	}
+	var got buildInfo
+	if err := json.Unmarshal([]byte(js.String()), &got); err != nil || got.Version != "v1.2.3" || got.Revision != rev || !got.Modified {
+		t.Errorf("-o json: %s (%v); want the link-time version and the revision", js.String(), err)
+	}
+
+	_, version, _ := runCLI(t, "", "version")
+	code, flag, stderr := runCLI(t, "", "--version")
+	if code != 0 || flag != version {
+		t.Errorf("--version: exit %d, %q (stderr %q); want what version prints, %q", code, flag, stderr, version)
+	}
+	code, _, stderr = runCLI(t, "", "-v")
+	if code != exitUsage || !strings.Contains(stderr, "--version") || strings.Contains(stderr, `"fn"`) {
+		t.Errorf("-v: exit %d, stderr %q; want a usage error pointing to --version", code, stderr)
 	}
 }

@@ -2,7 +2,6 @@ package cli
 
 import (
 	"context"
-	"io"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -25,112 +24,106 @@ Service-backed webhook and APIService).
 Progress goes to stderr; on --timeout it exits 1 with one verdict, the cause
 and its fix. See docs/troubleshooting.md.`
 
-func newWaitCommand() *command {
+// NewCmdWait is wait: until the tunnel is up, or its --timeout.
+func NewCmdWait() *command {
 	return &command{
 		Name:  "wait",
-		Short: "Wait until the tunnel is up: server healthy, agents connected, a test dial through the socket",
+		Short: "Wait until the tunnel is up: server healthy, agents connected, a dial through it",
 		Long:  waitLong,
 		Examples: []string{
-			ProgramName + " wait --timeout 5m",
-			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity",
+			ProgramName + " wait --timeout 5m" + needs("the bootstrap node's cluster"),
+			ProgramName + " wait --kubeconfig /opt/openshift/auth/kubeconfig --gather /var/log/bootstrap-control-plane/konnectivity" + needs("the bootstrap node's cluster"),
 		},
-		More: "The causes, in the order the gate meets them:\n" + waitCauses() + "\n\n" + exitHelp("wait"),
+		More:  "The causes, in the order the gate meets them:\n" + waitCauses(),
+		Reads: reads{Endpoint: true, RenderedRoot: true, Unusable: exitFailure, BadKubeconfig: exitUsage},
+		Exits: tableExits("wait"),
 		Overrun: func(fs *pflag.FlagSet) time.Duration {
 			dial, _ := fs.GetDuration("dial-timeout")
 			return gate.Overrun(gate.Options{DialTimeout: dial})
 		},
-		Setup: setupWait,
+		NoArgs:   true,
+		ArgsHint: "; a target goes in --target",
+		Options:  newWaitOptions,
 	}
 }
 
-func setupWait(fs *pflag.FlagSet) func(IO, []string) error {
-	var opts gate.Options
-	var gatherDir string
-	rootFlag(fs, &opts.Status.Root, "host root render wrote under, whose server and socket wait polls", rootReads)
-	fs.StringVar(&opts.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
-	fs.IntVar(&opts.MinAgents, "min-agents", 1, "how many agents must be connected")
-	fs.StringArrayVar(&opts.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
-	kube := kubeconfigFlag(fs, "also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
-	fs.BoolVar(&opts.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with a kubeconfig)")
-	fs.DurationVar(&opts.Timeout, "timeout", 10*time.Minute, "give up after this long; it also bounds every read of the kube-apiserver")
-	fs.DurationVar(&opts.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
-	fs.StringVar(&opts.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
-	format := outputFlag(fs, output.Text, output.JSON)
-	gatherFlag(fs, &gatherDir, gather.WaitFile+" (the --output json verdict)")
-	return func(io IO, args []string) error {
-		if err := checkWaitArgs(args, opts); err != nil {
-			return err
-		}
-		var dir *gather.Dir
-		if gatherDir != "" {
-			d, err := gather.Open(gatherDir)
-			if err != nil {
-				return &usageError{Msg: err.Error()}
-			}
-			dir = &d
-		}
-		choice, cluster, err := kube.openCluster(io.context(), io, opts.Status.Root, opts.Timeout)
+// waitOptions are wait's flags.
+type waitOptions struct {
+	gate.Options
+	format    *output.Choice
+	gatherDir string
+	kube      *kubeconfigValue
+	dir       *gather.Dir
+}
+
+func newWaitOptions(fs *pflag.FlagSet) options {
+	o := &waitOptions{}
+	rootFlag(fs, &o.Status.Root, "host root render wrote under, whose server and socket wait polls", rootReads)
+	fs.StringVar(&o.Status.HealthHost, "health-host", "127.0.0.1", "address of the server's health and admin ports")
+	fs.IntVar(&o.MinAgents, "min-agents", 1, "how many agents must be connected")
+	fs.StringArrayVar(&o.Targets, "target", nil, "host:port or http(s) URL to dial through the socket (repeatable)")
+	o.kube = kubeconfigFlag(fs, "also dial every Service-backed webhook and APIService, and name per node why its agent is not connected")
+	fs.BoolVar(&o.EndpointRouting, "endpoint-routing", false, "dial endpoints, as kube-apiserver --enable-aggregator-routing does (with a kubeconfig)")
+	fs.DurationVar(&o.Timeout, "timeout", 10*time.Minute, "give up after this long; it also bounds every read of the kube-apiserver")
+	fs.DurationVar(&o.DialTimeout, "dial-timeout", 5*time.Second, "timeout of each test dial")
+	fs.StringVar(&o.ServerLog, "server-log", "", "the server's log, read for refused agent handshakes (default: the kubelet's log under --root)")
+	o.format = outputFlag(fs, output.Text, output.JSON)
+	gatherFlag(fs, &o.gatherDir, gather.WaitFile+" (the --output json verdict)")
+	return o
+}
+
+// Complete opens the --gather directory, which wait must be able to
+// write before it waits.
+func (o *waitOptions) Complete(IO, []string) error {
+	if o.gatherDir != "" {
+		d, err := gather.Open(o.gatherDir)
 		if err != nil {
-			return usagef("%v", err)
+			return &usageError{Msg: err.Error()}
 		}
-		if cluster != nil {
-			opts.Cluster, opts.Nodes = cluster, nodeverdict.Over(cluster)
-		} else {
-			opts.NoNodes = choice.String()
-		}
-		opts.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
-		sigs := catchSignals(io.context(), io.Stderr, "wait") // Ctrl-C prints the verdict so far
-		v := gate.Wait(sigs.ctx, opts)
-		sigs.settle()
-		used := kuberead.Summary(choice, cluster)
-		v.Kubeconfig = &used
-		if err := output.Write(io.Stdout, format.Format(), waitReport{v}); err != nil {
-			return err
-		}
-		if dir != nil {
-			if err := gatherVerdict(*dir, v); err != nil {
-				return &exitError{Code: exitReportNotWritten, Err: err}
-			}
-		}
-		if stop := interruption(sigs.ctx, "the wait", "", false, context.Cause(sigs.ctx)); stop != nil && !v.Ready {
-			return stop
-		}
-		if !v.Ready {
-			return &exitError{Code: exitFailure}
-		}
-		return nil
+		o.dir = &d
 	}
+	return nil
 }
 
-// waitReport is the verdict, then in text the kubeconfig line (in JSON
-// the verdict's own "kubeconfig").
-type waitReport struct{ v *gate.Verdict }
+// Validate refuses an agent count, timeout or target wait cannot use.
+func (o *waitOptions) Validate() error { return checkWaitFlags(o.Options) }
 
-// WriteText writes the verdict and the kubeconfig read.
-func (r waitReport) WriteText(w io.Writer) error {
-	if err := r.v.WriteText(w); err != nil {
+// Run waits for the gate's verdict and reports it; 1 when not ready.
+func (o *waitOptions) Run(io IO) error {
+	choice, cluster, err := o.kube.openCluster(io.context(), io, o.Status.Root, o.Timeout)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	if cluster != nil {
+		o.Cluster, o.Nodes = cluster, nodeverdict.Over(cluster)
+	} else {
+		o.NoNodes = choice.String()
+	}
+	o.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
+	sigs := catchSignals(io.context(), io.Stderr, "wait") // Ctrl-C prints the verdict so far
+	v := gate.Wait(sigs.ctx, o.Options)
+	sigs.settle()
+	used := kuberead.Summary(choice, cluster)
+	v.Kubeconfig = &used
+	if err := output.Write(io.Stdout, o.format.Format(), gate.Printed{Verdict: v}); err != nil {
 		return err
 	}
-	return r.v.Kubeconfig.WriteText(w)
-}
-
-// JSONDocument is the verdict's.
-func (r waitReport) JSONDocument() any { return r.v.JSONDocument() }
-
-// gatherVerdict writes the verdict as --output json does into dir/wait.json,
-// atomically, as status --gather writes status.json.
-func gatherVerdict(dir gather.Dir, v *gate.Verdict) error {
-	files := gather.Files{}
-	if err := files.AddJSON(gather.WaitFile, v); err != nil {
-		return err
+	if o.dir != nil {
+		if err := v.Gather(*o.dir); err != nil {
+			return &exitError{Code: exitReportNotWritten, Err: err}
+		}
 	}
-	return dir.Write(files)
+	if stop := interruption(sigs.ctx, "the wait", "", false, context.Cause(sigs.ctx)); stop != nil && !v.Ready {
+		return stop
+	}
+	if !v.Ready {
+		return &exitError{Code: exitFailure}
+	}
+	return nil
 }
 
-func checkWaitArgs(args []string, opts gate.Options) error {
+func checkWaitFlags(opts gate.Options) error {
 	switch {
-	case len(args) > 0:
-		return usagef("wait takes no arguments, got %q; a target goes in --target", args)
 	case opts.MinAgents < 1:
 		return usagef("--min-agents: %d; give 1 or more", opts.MinAgents)
 	case opts.Timeout <= 0:

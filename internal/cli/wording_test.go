@@ -15,23 +15,20 @@ import (
 // package that made it (a WriteText, WriteNotes or WriteFormat method;
 // CONTRIBUTING.md, "Layout"), which the command hands to output.Write.
 var cliPrints = map[string]string{
-	"exitCode":               "a failed command's error, the one place errors are said",
-	"CLI.unknownCommand":     "an unknown command, a usage error",
-	"CLI.printOverview":      "--help without a command: the CLI's own text",
-	"printCommandHelp":       "a command's --help: the CLI's own text",
-	"CLI.complete":           "an error of the completion script",
-	"withCobraStderr":        "that completion's messages could not be caught",
-	"cobraMessages":          "cobra's completion messages, each escaped on one line",
-	"noEval":                 "the completion script: cobra's, with the lines that evaluated the command line replaced",
-	"legacyPlugin":           "an error of the legacy exec plugin call",
-	"signals.watch":          "the note a second signal gives: the CLI catches signals",
-	"signals.first":          "the note the first signal gives: the CLI catches signals",
-	"teardownExit":           "an error that does not decide teardown's exit, said as a warning",
-	"printUsage":             "the blank line between a command's lines and the usage table it joins to them",
-	"newBuildCommand":        "a bare value: the bundle built",
-	"newDetectIPCommand":     "bare values: the address, and with -v bootstrapip's word for where it came from",
-	"newProxyVersionCommand": "bare values: a version's name, or every name",
-	"newVersionCommand":      "a bare value: the program's version",
+	"exitCode":                "a failed command's error, the one place errors are said",
+	"unknownCommand":          "an unknown command, a usage error, with cobra's suggestions",
+	"CLI.Main":                "an error of a completion request",
+	"withCobraStderr":         "that completion's messages could not be caught",
+	"cobraMessages":           "cobra's completion messages, each escaped on one line",
+	"noEval":                  "the completion script: cobra's, with the lines that evaluated the command line replaced",
+	"legacyPlugin":            "an error of the legacy exec plugin call",
+	"signals.watch":           "the note a second signal gives: the CLI catches signals",
+	"signals.first":           "the note the first signal gives: the CLI catches signals",
+	"teardownExit":            "an error that does not decide teardown's exit, said as a warning",
+	"buildOptions.Run":        "a bare value: the bundle built",
+	"detectIPOptions.Run":     "bare values: the address, and with -v bootstrapip's word for where it came from",
+	"proxyVersionOptions.Run": "bare values: a version's name, or every name",
+	"buildInfo.WriteText":     "the program's version and revision: the CLI's own, of no package below it",
 }
 
 // TestCliWordsNoReport holds the convention: a fmt print call (or

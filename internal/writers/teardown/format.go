@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
@@ -50,4 +51,28 @@ func (r *Report) Unfinished() string {
 		return ""
 	}
 	return fmt.Sprintf("the teardown removed its files from the host and stopped before the cluster objects; %d stay recorded in the state file (run teardown --kubeconfig again)", len(r.Pending))
+}
+
+// Printed is what the teardown command prints on stdout: the report's
+// lines (none when teardown never held the root's lock), the kubeconfig it
+// read (or why none), then Usage, the table of what used the tunnel, when
+// it was read. The table is the diagnostics' (usage.Report), which a writer
+// does not import: any report that writes itself after others' lines.
+type Printed struct {
+	Report *Report
+	Kube   kuberead.Used
+	Usage  interface{ WriteAfter(io.Writer) error }
+}
+
+// WriteText writes each part as its package words it.
+func (p Printed) WriteText(w io.Writer) error {
+	if p.Report != nil {
+		if err := p.Report.WriteText(w); err != nil {
+			return err
+		}
+	}
+	if err := p.Kube.WriteText(w); err != nil || p.Usage == nil {
+		return err
+	}
+	return p.Usage.WriteAfter(w)
 }

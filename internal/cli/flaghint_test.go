@@ -13,17 +13,19 @@ func TestUnknownCommand(t *testing.T) {
 	}{
 		{"buidl", `unknown command "buidl"; did you mean "build"?`},
 		{"stauts", `unknown command "stauts"; did you mean "status"?`},
-		{"proxy", `unknown command "proxy"; did you mean "proxy-version"?`},
+		{"proxy", `unknown command "proxy"; did you mean "probe" or "proxy-version"?`},
 		{"comp", `unknown command "comp"; did you mean "completion"?`},
 		{"zzzzzz", `unknown command "zzzzzz"` + "\n"},
 	} {
-		code, stdout, stderr := runCLI(t, "", tc.arg)
-		want := ProgramName + ": " + tc.want
-		if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
-			t.Errorf("%s: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.arg, code, stdout, stderr, want)
-		}
-		if !strings.HasSuffix(stderr, "Run '"+ProgramName+" --help' for the commands.\n") || strings.Contains(stderr, "Commands:") {
-			t.Errorf("%s: stderr %q; want a pointer to --help, not the command list", tc.arg, stderr)
+		for _, args := range [][]string{{tc.arg}, {tc.arg, "--root", "/"}} { // a flag after it does not hide it
+			code, stdout, stderr := runCLI(t, "", args...)
+			want := ProgramName + ": " + tc.want
+			if code != 2 || stdout != "" || !strings.HasPrefix(stderr, want) {
+				t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", args, code, stdout, stderr, want)
+			}
+			if !strings.HasSuffix(stderr, "Run '"+ProgramName+" --help' for the commands.\n") || strings.Contains(stderr, "Commands:") {
+				t.Errorf("%q: stderr %q; want a pointer to --help, not the command list", args, stderr)
+			}
 		}
 	}
 }
@@ -47,24 +49,6 @@ func TestFlagOfAnotherCommand(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "", tc.args...)
 		if code != 2 || stdout != "" || !strings.Contains(stderr, tc.want) {
 			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and %q", tc.args, code, stdout, stderr, tc.want)
-		}
-	}
-}
-
-func TestNearest(t *testing.T) {
-	names := []string{"build", "certs", "check", "diff", "status"}
-	for _, tc := range []struct {
-		name string
-		want string
-	}{
-		{"buidl", "build"},
-		{"chek", "check"},
-		{"cert", "certs"},
-		{"dif", "diff"},
-		{"xyzzy", ""},
-	} {
-		if got := strings.Join(nearest(tc.name, names), ","); got != tc.want {
-			t.Errorf("nearest(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
 }
