@@ -13,9 +13,10 @@ import (
 // NewCmdBuild is build: an overlay or kustomization built in-process.
 func NewCmdBuild() *command {
 	return &command{
-		Name:  "build",
-		Args:  buildArgs,
-		Short: "Build an overlay or kustomization in-process and print the bundle",
+		Name:           "build",
+		GeneratesCerts: true,
+		Args:           buildArgs,
+		Short:          "Build an overlay or kustomization in-process and print the bundle",
 		Long: wrap(`Builds OVERLAY, an overlay embedded in the binary (`+strings.Join(kustbuild.Overlays(), ", ")+`;
 default `+kustbuild.DefaultOverlay+`), or a kustomization DIR (an existing directory wins over an
 overlay of its name; a file of an overlay's name is refused: move it, or run elsewhere), with the bundle.konnectivity.io functions run in-process: no
@@ -53,7 +54,7 @@ func newBuildOptions(fs *pflag.FlagSet) options {
 
 // Complete takes the overlay or directory and the environment.
 func (o *buildOptions) Complete(io IO, args []string) (err error) {
-	o.Getenv, o.Functions = io.Getenv, served
+	o.Getenv, o.Functions = io.Getenv, io.functions
 	o.target, err = overlayArg("build", args)
 	return err
 }

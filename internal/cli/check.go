@@ -74,7 +74,7 @@ func (o *checkOptions) Complete(io IO, args []string) error {
 	if len(args) > 1 {
 		return usagef("check takes at most one OVERLAY, DIR, FILE, ROOT or -, got %d", len(args))
 	}
-	o.build.Getenv, o.build.Functions = io.Getenv, served
+	o.build.Getenv, o.build.Functions = io.Getenv, io.functions
 	o.target, o.named = "-", len(args) == 1
 	if o.named {
 		o.target = args[0]

@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
@@ -35,6 +36,10 @@ type IO struct {
 	// deadline is the command's --timeout, set by runCommand (nil when
 	// the command takes none).
 	deadline *deadline
+	// functions are the KRM functions the command's builds run: served
+	// when it declares GeneratesCerts, else the same kinds without a
+	// certificate writer (set by runCommand).
+	functions dispatch.Functions
 }
 
 // context is the command's context: it ends when the command's --timeout

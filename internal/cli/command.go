@@ -37,6 +37,11 @@ type command struct {
 	Reads reads
 	// Writes is what the command changes besides its stdout and stderr.
 	Writes writes
+	// GeneratesCerts: a KonnectivityCerts config with spec.generate in
+	// what the command builds writes its certificate directory, as
+	// kustomize build does (build, fn, render). The other commands get no
+	// certificate writer (runCommand), so a diagnostic never writes.
+	GeneratesCerts bool
 	// NoArgs says the command takes no arguments: cobra refuses any
 	// (noArgs), with ArgsHint after the message when it says where what
 	// was given goes instead.
@@ -170,6 +175,9 @@ func (takesNothing) Validate() error { return nil }
 // (deadline.go) and turns its error into its exit code.
 func (c *CLI) runCommand(spec *command, fs *pflag.FlagSet, opts options, args []string, io IO) int {
 	stderr := io.Stderr
+	if spec.GeneratesCerts {
+		io.functions = served
+	}
 	err := checkRequired(fs)
 	if err == nil {
 		err = opts.Complete(io, args)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
@@ -82,7 +83,7 @@ func (o *diffOptions) Complete(io IO, args []string) (err error) {
 	if o.useColor, err = wantColour(o.colour, io); err != nil {
 		return usagef("--color: %v", err)
 	}
-	if o.sides, err = sideOptions(o.ips, o.images, o.versions, io.Getenv); err != nil {
+	if o.sides, err = sideOptions(o.ips, o.images, o.versions, io.Getenv, io.functions); err != nil {
 		return err
 	}
 	o.sides[0].Pin, o.sides[1].Pin = o.pin, o.pin
@@ -114,7 +115,7 @@ func (o *diffOptions) Run(io IO) error {
 
 // sideOptions gives each side its build inputs: one value serves both sides,
 // two (A,B) differ per side, e.g. --overlays ipv4 ipv6 --bootstrap-ip 192.0.2.10,2001:db8::10.
-func sideOptions(ips []netip.Addr, images []string, versions []*proxyversion.Version, getenv func(string) string) ([2]kustbuild.Options, error) {
+func sideOptions(ips []netip.Addr, images []string, versions []*proxyversion.Version, getenv func(string) string, functions dispatch.Functions) ([2]kustbuild.Options, error) {
 	var opts [2]kustbuild.Options
 	ipA, ipB, err := perSide("--bootstrap-ip", ips)
 	if err != nil {
@@ -128,8 +129,8 @@ func sideOptions(ips []netip.Addr, images []string, versions []*proxyversion.Ver
 	if err != nil {
 		return opts, err
 	}
-	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, ProxyVersion: versionA, Getenv: getenv, Functions: served}
-	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, ProxyVersion: versionB, Getenv: getenv, Functions: served}
+	opts[0] = kustbuild.Options{BootstrapIP: ipA, Image: imageA, ProxyVersion: versionA, Getenv: getenv, Functions: functions}
+	opts[1] = kustbuild.Options{BootstrapIP: ipB, Image: imageB, ProxyVersion: versionB, Getenv: getenv, Functions: functions}
 	return opts, nil
 }
 

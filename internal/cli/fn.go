@@ -18,8 +18,9 @@ var served = dispatch.Functions{WriteCerts: certset.EnsureDir}
 // NewCmdFn is fn: the binary as a KRM function.
 func NewCmdFn() *command {
 	return &command{
-		Name:  "fn",
-		Short: "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
+		Name:           "fn",
+		GeneratesCerts: true,
+		Short:          "Run as a KRM function (ResourceList on stdin, ResourceList on stdout)",
 		Long: wrap(`Serves the kinds `+strings.Join(dispatch.Kinds(), ", ")+`
 of apiVersion bundle.konnectivity.io/v1alpha1, chosen by the ResourceList's
 functionConfig.
@@ -46,7 +47,7 @@ bundle is missing from the output (docs/kustomize.md).`, helpWidth),
 type fnOptions struct{ takesNothing }
 
 // Run runs the function the ResourceList's functionConfig names.
-func (*fnOptions) Run(io IO) error { return served.Run(io.Stdin, io.Stdout, io.Getenv) }
+func (*fnOptions) Run(io IO) error { return io.functions.Run(io.Stdin, io.Stdout, io.Getenv) }
 
 // legacyPlugin answers when kustomize runs the binary as a legacy exec plugin:
 // kustomize finds it at $KUSTOMIZE_PLUGIN_HOME/<group>/<version>/<kind>/<Kind>

@@ -79,7 +79,7 @@ func (o *portsOptions) Complete(io IO, args []string) (err error) {
 	if len(args) == 1 {
 		o.target = args[0]
 	}
-	o.build.Getenv, o.build.Functions = io.Getenv, served
+	o.build.Getenv, o.build.Functions = io.Getenv, io.functions
 	return nil
 }
 

@@ -25,10 +25,11 @@ how an interrupted run is finished or undone.`
 // NewCmdRender is render: the bundle onto the bootstrap host.
 func NewCmdRender() *command {
 	return &command{
-		Name:  "render",
-		Args:  buildArgs,
-		Short: "Write the bundle onto the bootstrap host, atomically and idempotently",
-		Long:  renderLong,
+		Name:           "render",
+		GeneratesCerts: true,
+		Args:           buildArgs,
+		Short:          "Write the bundle onto the bootstrap host, atomically and idempotently",
+		Long:           renderLong,
 		Examples: []string{
 			ProgramName + " render ipv4 --root / --bootstrap-ip auto --image " + exampleImage + needs("root on the bootstrap node"),
 			ProgramName + " render ipv4 --root ./root --bootstrap-ip 192.0.2.10 --image " + exampleImage + " --dry-run",
@@ -84,7 +85,7 @@ func (o *renderOptions) Complete(io IO, args []string) (err error) {
 		}
 		o.Overlay = o.overlayFlag
 	}
-	o.Getenv, o.Functions = io.Getenv, served
+	o.Getenv, o.Functions = io.Getenv, io.functions
 	return nil
 }
 

@@ -110,8 +110,8 @@ func (f Function) options(s Spec) (certs.Options, error) {
 func (f Function) certificates(s Spec, opts certs.Options) (*certs.Result, error) {
 	if s.Generate {
 		if f.Generate == nil {
-			return nil, &FieldError{Field: "spec.generate", Message: "this caller of the function cannot write the certificate directory",
-				Fix: "run the function through konnectivity-bundle fn, or run konnectivity-bundle certs --dir " + s.CertDir + " first"}
+			return nil, &FieldError{Field: "spec.generate", Message: "this caller only reads: it writes no certificate directory (check, ports and diff never change the host)",
+				Fix: "run konnectivity-bundle certs --dir " + s.CertDir + " first, or give it what konnectivity-bundle build (or kustomize build) of this kustomization prints"}
 		}
 		return f.Generate(opts)
 	}
