@@ -140,10 +140,19 @@ func (r *Reader) Delete(ctx context.Context, gvr schema.GroupVersionResource, ns
 // it was underneath (errors.As finds an API status).
 func (r *Reader) explain(ctx context.Context, err error) error {
 	var timeout interface{ Timeout() bool }
-	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) && !(errors.As(err, &timeout) && timeout.Timeout()) {
+	if err == nil || !errors.Is(ctx.Err(), context.DeadlineExceeded) && !(errors.As(err, &timeout) && timeout.Timeout()) && !deadlinePassed(ctx) {
 		return err
 	}
 	return fmt.Errorf("%w (no answer within %s, the command's --timeout)", err, r.bound.Timeout)
+}
+
+// deadlinePassed: a body cut as the deadline came can fail to decode
+// ("unexpected end of JSON input") a moment before the context's own timer
+// marks it done; under load that moment was long enough to print the
+// decode error instead of the bound.
+func deadlinePassed(ctx context.Context) bool {
+	d, ok := ctx.Deadline()
+	return ok && !time.Now().Before(d)
 }
 
 func convert(content map[string]any, out any) error {
