@@ -19,12 +19,16 @@ import (
 // difference is here, with the minor it starts at, and the test logs the one
 // it takes.
 
-// mutatingPolicyMinor is the first minor whose kube-apiserver serves
-// MutatingAdmissionPolicy at admissionregistration.k8s.io/v1beta1 (beta and
-// off by default in 1.34 and 1.35, on by default from 1.36). An older one
-// (4.14's 1.27) has neither the API nor its feature gate, and refuses to
+// The minors from which a kube-apiserver serves MutatingAdmissionPolicy:
+// admissionregistration.k8s.io/v1beta1, beta and off by default (1.34,
+// 1.35: kasPolicyFlags turn it on), then v1, GA and on (1.36 warns
+// "setting GA feature gate" when given the gate, so it is not given it). An
+// older one (4.14's 1.27) has neither the API nor the gate and refuses to
 // start with kasPolicyFlags.
-const mutatingPolicyMinor = 34
+const (
+	mutatingPolicyBetaMinor = 34
+	mutatingPolicyGAMinor   = 36
+)
 
 // kubeMinor is the minor number of the pair's Kubernetes ("1.27": 27).
 func kubeMinor(p proxyversion.Pair) int {
@@ -36,16 +40,25 @@ func kubeMinor(p proxyversion.Pair) int {
 	return n
 }
 
-// uidByPolicy: the pair's kube-apiserver plays SCC's UID assignment with
-// restrictedUIDPolicy. Where it cannot, the test gives the agent
-// DaemonSet's pod template that UID itself before applying it
-// (withAgentUID): the agent runs as the same user either way.
-func uidByPolicy(p proxyversion.Pair) bool { return kubeMinor(p) >= mutatingPolicyMinor }
+// uidPolicyVersion is the API version at which the pair's kube-apiserver
+// plays SCC's UID assignment with restrictedUIDPolicy, "" where it has no
+// MutatingAdmissionPolicy: there the test gives the agent DaemonSet's pod
+// template that UID itself before applying it (withAgentUID), so the agent
+// runs as the same user either way.
+func uidPolicyVersion(p proxyversion.Pair) string {
+	switch m := kubeMinor(p); {
+	case m >= mutatingPolicyGAMinor:
+		return "v1"
+	case m >= mutatingPolicyBetaMinor:
+		return "v1beta1"
+	}
+	return ""
+}
 
 // nodeKASFlags are the flags the pair's bootstrap kube-apiserver takes
-// beyond the suite's own: the policy's, where it has the policy.
+// beyond the suite's own: the policy's, where it is beta.
 func nodeKASFlags(p proxyversion.Pair) []string {
-	if uidByPolicy(p) {
+	if uidPolicyVersion(p) == "v1beta1" {
 		return kasPolicyFlags
 	}
 	return nil
@@ -56,12 +69,13 @@ func nodeKASFlags(p proxyversion.Pair) []string {
 // apply in place of the rendered ones) in the DaemonSet's pod template.
 func standInForSCC(t *testing.T, a *apiserver, docs [][]byte) [][]byte {
 	t.Helper()
-	if uidByPolicy(kasPair) {
-		installUIDPolicy(t, a)
+	if v := uidPolicyVersion(kasPair); v != "" {
+		t.Logf("pair %s: restricted-v2's UID by MutatingAdmissionPolicy %s (kube-apiserver flags: %q)", kasPair, v, nodeKASFlags(kasPair))
+		installUIDPolicy(t, a, v)
 		return docs
 	}
 	t.Logf("pair %s: no MutatingAdmissionPolicy before Kubernetes 1.%d; the agent DaemonSet's pod template is given runAsUser %s (what restricted-v2 assigns) before it is applied",
-		kasPair, mutatingPolicyMinor, restrictedUID)
+		kasPair, mutatingPolicyBetaMinor, restrictedUID)
 	return withAgentUID(t, docs)
 }
 
