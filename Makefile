@@ -96,18 +96,27 @@ e2e: tools ## end-to-end: real proxy-server, proxy-agent, kube-apiserver, etcd i
 # (internal/proxyversion.Pairs, KubeAPIServer; `go run ./tools/pairs` prints
 # them): the cases of E2E_EVERY_VERSION with that kube-apiserver and its
 # family's proxy (KB_PAIR), after building those kube-apiservers (each that
-# make test does not build takes about 20 minutes on a cold cache).
+# make test does not build takes about 20 minutes on a cold cache). Then
+# the real-node test on the oldest and the newest of those pairs, each with
+# its own kubelet, controller-manager and scheduler (node lines of
+# tools/pairs: kubelet-1.27 from tools/kube-apiserver-1.27, built once).
 # PAIRS=1.27 runs only the pairs of those Kubernetes minors.
-releases: tools ## the tunnel cases on every release pair's whole kube-apiserver (root; builds each once, long)
+releases: tools ## the tunnel cases on every release pair's whole kube-apiserver, then the real-node test on the oldest and newest (root; builds each once, long)
 	@if [ "$$(id -u)" != 0 ]; then echo "make releases: needs root for network namespaces (ip netns); run it as root" >&2; exit 1; fi
 	@mkdir -p _output
 	@list=$$($(GO) run ./tools/pairs $(PAIRS)) || exit 1; \
 	pairs=$$(awk '$$1 == "kube-apiserver" { print $$2 }' <<<"$$list"); \
 	if [ -z "$$pairs" ]; then echo "make releases: go run ./tools/pairs $(PAIRS) names no full kube-apiserver" >&2; exit 1; fi; \
-	tools/build.sh $$(awk '$$1 == "kube-apiserver" { print $$3 }' <<<"$$list"); \
+	ends=$$(sed -n '1p;$$p' <<<"$$pairs" | uniq); \
+	tools/build.sh $$(awk '$$1 == "kube-apiserver" { print $$3 }' <<<"$$list") \
+	  $$(awk -v ends=" $$(echo $$ends) " '$$1 == "node" && index(ends, " " $$2 " ") { print $$3 }' <<<"$$list"); \
 	for p in $$pairs; do \
 	  p=$$p KB_PAIR=$$p KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/releases-$$p.log $(PROGRESS) "make releases (Kubernetes $$p)" bash -c $(call GOTEST_SHOWN,_output/releases-$$p.log) \
 	    '$(GO) test -tags e2e -count=1 -timeout 40m -v -run "$(E2E_EVERY_VERSION)" ./e2e/...' || { tools/e2e-failures.sh _output/releases-$$p.log; exit 1; }; \
+	done; \
+	for p in $$ends; do \
+	  p=$$p KB_PAIR=$$p KB_NODE_E2E=1 KB_REQUIRE_TOOLS=1 KB_PROGRESS_LOG=_output/releases-node-$$p.log $(PROGRESS) "make releases (real node, Kubernetes $$p)" bash -c $(call GOTEST_SHOWN,_output/releases-node-$$p.log) \
+	    '$(GO) test -tags e2e -count=1 -timeout 30m -run "^TestRealNode\$$" -v ./e2e/' || { tools/e2e-failures.sh _output/releases-node-$$p.log; exit 1; }; \
 	done
 
 scale: tools ## the large scale case: 10/50/200 agents, 1/10/50 callers, 5 server restarts (root; minutes)

@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sync"
 	"testing"
 
@@ -92,7 +93,7 @@ var proxyVersion = func() *proxyversion.Version {
 // tool returns the path of a built real component (see tooltest.Bin: a
 // missing one skips with the command that builds it, or fails under CI);
 // proxy-server and proxy-agent are those of proxyVersion, kube-apiserver
-// the pair's.
+// and the node tools (kubelet, ...) the pair's, of its minor.
 func tool(t testing.TB, name string) string {
 	t.Helper()
 	if name == "proxy-server" || name == "proxy-agent" {
@@ -100,6 +101,9 @@ func tool(t testing.TB, name string) string {
 	}
 	if name == "kube-apiserver" {
 		return tooltest.Bin(t, kasPair.KubeAPIServerTool())
+	}
+	if slices.Contains(proxyversion.NodeComponents, name) {
+		return tooltest.Bin(t, kasPair.NodeTool(name))
 	}
 	return tooltest.Bin(t, name)
 }

@@ -18,6 +18,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/netnstest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/proctest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
@@ -34,7 +35,10 @@ const nodeWait = 5 * time.Minute
 // webhook Deployment behind a Service is called by the bootstrap
 // kube-apiserver through the tunnel, and teardown takes it all away.
 // Run with `make node-e2e` (KB_NODE_E2E=1): it needs the node tools
-// (`tools/build.sh node`) and Debian's containerd, and takes minutes.
+// (`tools/build.sh node`) and Debian's containerd, and takes minutes. The
+// kube-apiserver and node tools are the pair's (KB_PAIR, of one minor;
+// `make releases` runs the oldest and the newest pair), and so is the
+// proxy; what differs per pair is in node_pairs_test.go.
 func TestRealNode(t *testing.T) {
 	if os.Getenv("KB_NODE_E2E") != "1" {
 		t.Skip("skipping: the real-node test runs with `make node-e2e` (KB_NODE_E2E=1); it needs `tools/build.sh node` and containerd")
@@ -44,13 +48,24 @@ func TestRealNode(t *testing.T) {
 	if _, err := os.Stat("/usr/lib/cni/bridge"); err != nil {
 		t.Fatalf("the CNI bridge plugin is missing (tools/deps.sh installs containernetworking-plugins): %v", err)
 	}
-	for _, name := range []string{"kubelet", "kube-controller-manager", "kube-scheduler"} {
+	for _, name := range proxyversion.NodeComponents {
 		tool(t, name)
 	}
+	t.Logf("pair %s: kube-apiserver %s, node tools %s, proxy %s", kasPair, kasPair.KubeAPIServerTool(),
+		strings.Join(nodeTools(), ", "), proxyVersion.Name)
 	images := nodeImages(t)
 	for _, fam := range []family{ipv4, ipv6} {
 		t.Run(fam.name, func(t *testing.T) { runRealNode(t, fam, images) })
 	}
+}
+
+// nodeTools are the node tools' binaries the test runs: the pair's.
+func nodeTools() []string {
+	var names []string
+	for _, c := range proxyversion.NodeComponents {
+		names = append(names, kasPair.NodeTool(c))
+	}
+	return names
 }
 
 // nodeCase is one real-node run: the control plane's namespace (etcd, the
@@ -61,6 +76,7 @@ func TestRealNode(t *testing.T) {
 type nodeCase struct {
 	e    *env
 	node *realNode
+	docs [][]byte // the cluster manifests to apply (standInForSCC)
 }
 
 func runRealNode(t *testing.T, fam family, images []string) {
@@ -87,7 +103,7 @@ func runRealNode(t *testing.T, fam family, images []string) {
 
 	t.Run("node registers and is ready", c.nodeReady)
 	t.Run("kubelet runs the rendered static pod", c.staticPodRuns)
-	applyDocs(t, c.e.kas, c.e.h.b.clusterDocs)
+	applyDocs(t, c.e.kas, c.docs)
 	t.Run("scheduler places the agent on the node", c.agentRuns)
 	deployWebhook(t, c.e.kas)
 	t.Run("webhook in the pod network allows and denies through the tunnel", c.webhookThroughTunnel)
@@ -112,7 +128,7 @@ func (c *nodeCase) startControlPlane(t *testing.T) {
 		wildcard = "::"
 	}
 	e.kas = startAPIServer(t, e.tp.boot, "bootstrap-kas", e.fam, e.fam.bootIP,
-		append([]string{"--egress-selector-config-file=" + e.h.kasEgress, "--bind-address=" + wildcard}, kasPolicyFlags...)...)
+		append([]string{"--egress-selector-config-file=" + e.h.kasEgress, "--bind-address=" + wildcard}, nodeKASFlags(kasPair)...)...)
 	kubeconfig := e.kas.kubeconfig(t)
 	dir := e.kas.dir
 	proctest.Start(t, proctest.Spec{NS: e.tp.boot, Name: "kube-controller-manager", LogDir: dir, Argv: []string{tool(t, "kube-controller-manager"),
@@ -120,7 +136,7 @@ func (c *nodeCase) startControlPlane(t *testing.T) {
 		"--service-account-private-key-file=" + filepath.Join(dir, "sa.key"), "--v=1"}})
 	proctest.Start(t, proctest.Spec{NS: e.tp.boot, Name: "kube-scheduler", LogDir: dir, Argv: []string{tool(t, "kube-scheduler"),
 		"--kubeconfig=" + kubeconfig, "--leader-elect=false", "--cert-dir=" + filepath.Join(dir, "scheduler-serving"), "--v=1"}})
-	installUIDPolicy(t, e.kas)
+	c.docs = standInForSCC(t, e.kas, e.h.b.clusterDocs)
 }
 
 // nodeReady: the kubelet registered the node and it is Ready (CNI up).

@@ -21,8 +21,9 @@ import (
 // namespace's range (restricted-v2). A vanilla apiserver has no SCCs, and
 // the kubelet refuses to start a runAsNonRoot container whose image runs as
 // root (a FROM scratch image has no user), so without this the rendered
-// agent could never start here. It changes nothing else.
-const restrictedUIDPolicy = `apiVersion: admissionregistration.k8s.io/v1beta1
+// agent could never start here. It changes nothing else. %[1]s is the API
+// version the pair's kube-apiserver serves it at (uidPolicyVersion).
+const restrictedUIDPolicy = `apiVersion: admissionregistration.k8s.io/%[1]s
 kind: MutatingAdmissionPolicy
 metadata:
   name: e2e-restricted-v2-uid
@@ -43,7 +44,7 @@ spec:
     applyConfiguration:
       expression: "Object{spec: Object.spec{securityContext: Object.spec.securityContext{runAsUser: ` + restrictedUID + `}}}"
 ---
-apiVersion: admissionregistration.k8s.io/v1beta1
+apiVersion: admissionregistration.k8s.io/%[1]s
 kind: MutatingAdmissionPolicyBinding
 metadata:
   name: e2e-restricted-v2-uid
@@ -51,16 +52,16 @@ spec:
   policyName: e2e-restricted-v2-uid
 `
 
-// kasPolicyFlags turn on MutatingAdmissionPolicy (beta, off by default in
-// v1.35) for restrictedUIDPolicy.
+// kasPolicyFlags turn on MutatingAdmissionPolicy where it is beta and off
+// by default (1.34, 1.35) for restrictedUIDPolicy.
 var kasPolicyFlags = []string{"--feature-gates=MutatingAdmissionPolicy=true", "--runtime-config=admissionregistration.k8s.io/v1beta1=true"}
 
-// installUIDPolicy creates restrictedUIDPolicy and waits until the apiserver
-// applies it (a dry-run pod comes back with the UID), so no agent pod is
-// admitted before it.
-func installUIDPolicy(t *testing.T, a *apiserver) {
+// installUIDPolicy creates restrictedUIDPolicy at API version version and
+// waits until the apiserver applies it (a dry-run pod comes back with the
+// UID), so no agent pod is admitted before it.
+func installUIDPolicy(t *testing.T, a *apiserver, version string) {
 	t.Helper()
-	applyDocs(t, a, splitYAML([]byte(restrictedUIDPolicy)))
+	applyDocs(t, a, splitYAML(fmt.Appendf(nil, restrictedUIDPolicy, version)))
 	probe := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{GenerateName: "uid-policy-"}, Spec: corev1.PodSpec{
 		SecurityContext: &corev1.PodSecurityContext{RunAsNonRoot: ptr.To(true)},
 		Containers:      []corev1.Container{{Name: "c", Image: pauseImage}}}}

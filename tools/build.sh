@@ -2,13 +2,13 @@
 # Builds the real components the e2e suite runs (kustomize, proxy-server and
 # proxy-agent of every supported proxy version, kube-apiserver, etcd, the
 # release callers kas-caller-<minor>; for the real-node test also kubelet,
-# kube-controller-manager, kube-scheduler) from the pinned Go modules under tools/,
-# one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
+# kube-controller-manager, kube-scheduler of a pair's minor) from the pinned Go
+# modules under tools/, one binary at a time, into _output/bin (or $KB_TOOLS_BIN).
 #
 # Usage: tools/build.sh [-f|--print] [name...|node|releases]   (no name: all but
 #        the node tools and the releases' kube-apiservers; `node`: kubelet,
-#        kube-controller-manager, kube-scheduler; `releases`: every pair's whole
-#        kube-apiserver but the default one)
+#        kube-controller-manager, kube-scheduler of the default pair;
+#        `releases`: every pair's whole kube-apiserver but the default one)
 #   -f       rebuild even when the binary is up to date
 #   --print  build nothing: print each name with its module dir and package
 #
@@ -23,7 +23,11 @@
 # -modfile), as kas-caller-1.N; a pair with a whole kube-apiserver other than
 # the one `make test` runs is built from tools/kube-apiserver-1.N as
 # kube-apiserver-1.N, only by `tools/build.sh releases` (`make releases`).
-# Every kube-apiserver is stamped with the version the table gives its pair.
+# Every pair with a whole kube-apiserver has its node tools too, built from the
+# same module (so of the same minor) and named as it is: kubelet-1.N,
+# kube-controller-manager-1.N, kube-scheduler-1.N (the default pair's are plain
+# kubelet, ...: `tools/build.sh node`). Every kube-apiserver and node tool is
+# stamped with the version the table gives its pair.
 #
 # Idempotent: a binary is rebuilt only when its module's go.mod/go.sum/sources,
 # the package path or the Go version changed (recorded in <bin>/.stamps/<name>).
@@ -38,13 +42,7 @@ declare -A spec=(
   [kustomize]="kustomize sigs.k8s.io/kustomize/kustomize/v5"
   [kube-apiserver]="kube-apiserver k8s.io/kubernetes/cmd/kube-apiserver"
   [etcd]="etcd go.etcd.io/etcd/server/v3"
-  [kubelet]="kube-apiserver k8s.io/kubernetes/cmd/kubelet"
-  [kube-controller-manager]="kube-apiserver k8s.io/kubernetes/cmd/kube-controller-manager"
-  [kube-scheduler]="kube-apiserver k8s.io/kubernetes/cmd/kube-scheduler"
 )
-# The node tools are slow to build (the kubelet alone takes about twice the
-# kube-apiserver's time) and only `make node-e2e` needs them: not in the default set.
-node=(kubelet kube-controller-manager kube-scheduler)
 
 force=0 print=0
 case ${1:-} in
@@ -75,9 +73,12 @@ pairs=$(cd "$repo" && go run ./tools/pairs) || {
   echo "tools/build.sh: cannot list the release pairs (go run ./tools/pairs failed)" >&2
   exit 1
 }
-callers=() releases=()
+# The node tools are slow to build (the kubelet alone takes about twice the
+# kube-apiserver's time) and only the real-node test needs them: not in the
+# default set. node: the default pair's (make node-e2e); pair_node: the others'.
+callers=() releases=() node=() pair_node=()
 declare -A kube_version=() # module dir -> the k8s.io/kubernetes tag its pair names
-while read -r kind minor name version; do
+while read -r kind minor name version rest; do
   case $kind in
     caller)
       if [[ ! -f $tools/kas-caller/k8s-$minor.mod || ! -f $tools/kas-caller/k8s-$minor.sum ]]; then
@@ -96,6 +97,10 @@ while read -r kind minor name version; do
         spec[$name]="$name k8s.io/kubernetes/cmd/kube-apiserver"
         releases+=("$name")
       fi ;;
+    node) # node MINOR TOOL KUBERNETES MODULE COMPONENT
+      read -r module component <<<"$rest"
+      spec[$name]="$module k8s.io/kubernetes/cmd/$component"
+      if [[ $module == kube-apiserver ]]; then node+=("$name"); else pair_node+=("$name"); fi ;;
   esac
 done <<<"$pairs"
 if [[ -z ${kube_version[kube-apiserver]:-} ]]; then
@@ -105,7 +110,7 @@ fi
 order=(kustomize "${proxies[@]}" etcd kube-apiserver "${callers[@]}")
 
 # Version stamps so `kube-apiserver --version` tells the truth: the tag the
-# pair table gives the module's pair (the node tools share tools/kube-apiserver).
+# pair table gives the module's pair (a pair's node tools share its module).
 kube_ldflags() { # module-dir -> the -X flags
   local v=${kube_version[$1]} minor
   minor=${v#v1.}
@@ -118,7 +123,7 @@ if [[ ${names[*]} == node ]]; then names=("${node[@]}"); fi
 if [[ ${names[*]} == releases ]]; then names=("${releases[@]}"); fi
 for n in "${names[@]}"; do
   if [[ -z ${spec[$n]:-} ]]; then
-    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]} ${node[*]} ${releases[*]}, or node, or releases)" >&2
+    echo "tools/build.sh: unknown tool '$n' (known: ${order[*]} ${node[*]} ${releases[*]} ${pair_node[*]}, or node, or releases)" >&2
     exit 2
   fi
 done

@@ -81,6 +81,24 @@ func (p Pair) KubeAPIServerTool() string {
 	return "kube-apiserver-" + p.Kubernetes
 }
 
+// NodeComponents are the Kubernetes binaries the real-node test runs beside
+// the kube-apiserver (e2e's TestRealNode): each pair's come from the module
+// of its whole kube-apiserver, so they are of its minor.
+var NodeComponents = []string{"kubelet", "kube-controller-manager", "kube-scheduler"}
+
+// NodeTool is the binary of component (one of NodeComponents) of the
+// pair's minor, named as KubeAPIServerTool names the kube-apiserver:
+// "kubelet" for the pair make test runs whole, "kubelet-1.27" for the
+// others; "" when the pair has no whole kube-apiserver (no module to build
+// it from).
+func (p Pair) NodeTool(component string) string {
+	kas := p.KubeAPIServerTool()
+	if kas == "" {
+		return ""
+	}
+	return component + strings.TrimPrefix(kas, "kube-apiserver")
+}
+
 // LookupPair is the pair of Kubernetes minor kube ("1.27").
 func LookupPair(kube string) (Pair, error) {
 	var minors []string

@@ -91,3 +91,26 @@ func hasMinor(tag, kube string) bool {
 	}
 	return major == 0 && kMajor == 1 && minor == kMinor
 }
+
+// TestNodeToolsAreNamedAsTheKubeAPIServer: a pair's node tools carry its
+// kube-apiserver's suffix (the default pair's none), and a pair without a
+// whole kube-apiserver has none, so tools/build.sh and e2e agree on names.
+func TestNodeToolsAreNamedAsTheKubeAPIServer(t *testing.T) {
+	for _, tc := range []struct{ kube, kas, kubelet string }{
+		{"1.27", "kube-apiserver-1.27", "kubelet-1.27"},
+		{"1.28", "", ""},
+		{"1.35", "kube-apiserver", "kubelet"},
+		{"1.36", "kube-apiserver-1.36", "kubelet-1.36"},
+	} {
+		p, err := LookupPair(tc.kube)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := p.KubeAPIServerTool(); got != tc.kas {
+			t.Errorf("pair %s: KubeAPIServerTool() = %q, want %q", p, got, tc.kas)
+		}
+		if got := p.NodeTool("kubelet"); got != tc.kubelet {
+			t.Errorf("pair %s: NodeTool(kubelet) = %q, want %q", p, got, tc.kubelet)
+		}
+	}
+}

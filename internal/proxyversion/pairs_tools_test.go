@@ -21,7 +21,8 @@ const clientModule = "sigs.k8s.io/apiserver-network-proxy/konnectivity-client"
 // modules resolve: the pair's caller go.mod (tools/kas-caller/k8s-<minor>.mod)
 // and its whole kube-apiserver's module (tools/<KubeAPIServerTool>) pin the
 // pair's k8s.io/apiserver (and k8s.io/kubernetes), and Go's resolution chose
-// the pair's konnectivity-client, so the table's client is the one tested.
+// the pair's konnectivity-client, so the table's client is the one tested;
+// the whole kube-apiserver's module names it and the node tools as tools.
 func TestPairsHoldWhatTheToolsPin(t *testing.T) {
 	root := tooltest.RepoRoot()
 	client := func(p proxyversion.Pair) string {
@@ -40,6 +41,11 @@ func TestPairsHoldWhatTheToolsPin(t *testing.T) {
 				"k8s.io/kubernetes " + p.KubeAPIServer: `(?m)^\s*(require )?k8s\.io/kubernetes ` + regexp.QuoteMeta(p.KubeAPIServer) + `(\s|$)`,
 				"k8s.io/apiserver => " + p.APIServer:   `(?m)^\s*k8s\.io/apiserver => k8s\.io/apiserver ` + regexp.QuoteMeta(p.APIServer) + `(\s|$)`,
 				clientModule + " " + p.Client:          client(p),
+			}
+			// The node tools build from the same module: go mod tidy keeps
+			// their dependencies' sums only for packages it names as tools.
+			for _, c := range append([]string{"kube-apiserver"}, proxyversion.NodeComponents...) {
+				want["tools/"+p.KubeAPIServerTool()+"/go.mod"]["tool k8s.io/kubernetes/cmd/"+c] = `(?m)^(tool )?\s*k8s\.io/kubernetes/cmd/` + regexp.QuoteMeta(c) + `$`
 			}
 		}
 		for file, pins := range want {
@@ -85,7 +91,8 @@ func TestCallerModulesArePairs(t *testing.T) {
 
 // TestBuildScriptBuildsEveryPair: tools/build.sh --print NAME builds each
 // tool of every pair a test runs from that pair's module, a kube-apiserver
-// stamped with the pair's version (`--version` and the figures name it).
+// and its node tools (the real-node test's) stamped with the pair's version
+// (`--version` and the figures name it).
 func TestBuildScriptBuildsEveryPair(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: tools/build.sh --print compiles the CLI with go run")
@@ -97,6 +104,9 @@ func TestBuildScriptBuildsEveryPair(t *testing.T) {
 		}
 		if tool := p.KubeAPIServerTool(); tool != "" {
 			want[tool] = fmt.Sprintf("%s tools/%s k8s.io/kubernetes/cmd/kube-apiserver stamped %s", tool, tool, p.KubeAPIServer)
+			for _, c := range proxyversion.NodeComponents {
+				want[p.NodeTool(c)] = fmt.Sprintf("%s tools/%s k8s.io/kubernetes/cmd/%s stamped %s", p.NodeTool(c), tool, c, p.KubeAPIServer)
+			}
 		}
 		for tool, line := range want {
 			out, err := exec.Command(filepath.Join(tooltest.RepoRoot(), "tools/build.sh"), "--print", tool).CombinedOutput()

@@ -7,6 +7,8 @@
 //	pairs of those Kubernetes minors, each of which must have one), a line each:
 //	caller MINOR TOOL APISERVER          its release caller (tools/kas-caller/k8s-MINOR.mod)
 //	kube-apiserver MINOR TOOL KUBERNETES its full kube-apiserver (tools/TOOL)
+//	node MINOR TOOL KUBERNETES MODULE COMPONENT
+//	                                     a node tool of its minor (cmd/COMPONENT in tools/MODULE)
 //
 // go run ./tools/pairs -docs   the rows of docs/proxy-versions.md's "Release pairs" table
 package main
@@ -47,6 +49,9 @@ func main() {
 		}
 		if tool := p.KubeAPIServerTool(); tool != "" {
 			fmt.Println("kube-apiserver", p.Kubernetes, tool, p.KubeAPIServer)
+			for _, c := range proxyversion.NodeComponents {
+				fmt.Println("node", p.Kubernetes, p.NodeTool(c), p.KubeAPIServer, tool, c)
+			}
 		}
 	}
 }
