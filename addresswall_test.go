@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -41,31 +40,18 @@ var parsers = map[string][]string{
 // net.ParseIP) does not count.
 func TestOneAddressReader(t *testing.T) {
 	files := 0
-	for _, top := range []string{"internal", "functions", "cmd"} {
-		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
-			switch {
-			case err != nil:
-				return err
-			case d.IsDir() && (d.Name() == "testdata" || path == "internal/testutil"):
-				return filepath.SkipDir
-			case d.IsDir() || filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go"):
-				return nil
-			}
-			files++
-			fset := token.NewFileSet()
-			f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-			if err != nil {
-				return err
-			}
-			for _, problem := range addressReads(fset, f, filepath.ToSlash(filepath.Dir(path))) {
-				t.Error(problem)
-			}
-			return nil
-		})
+	eachProductionFile(t, func(path string) error {
+		files++
+		fset := token.NewFileSet()
+		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
 		if err != nil {
-			t.Fatal(err)
+			return err
 		}
-	}
+		for _, problem := range addressReads(fset, f, filepath.ToSlash(filepath.Dir(path))) {
+			t.Error(problem)
+		}
+		return nil
+	})
 	if files < 200 {
 		t.Fatalf("read only %d files; was the walk cut short?", files)
 	}

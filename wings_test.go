@@ -117,11 +117,11 @@ func TestInternalStaysGrouped(t *testing.T) {
 	}
 }
 
-// ownImports maps each production package (a directory, from the
-// repository root) to the packages of this module it imports.
-func ownImports(t *testing.T) map[string][]string {
+// eachProductionFile calls fn with the path of every production Go file
+// (internal, functions and cmd, without tests, testdata or
+// internal/testutil), the files every wall test reads.
+func eachProductionFile(t *testing.T, fn func(path string) error) {
 	t.Helper()
-	graph := map[string][]string{}
 	for _, top := range []string{"internal", "functions", "cmd"} {
 		err := filepath.WalkDir(top, func(path string, d fs.DirEntry, err error) error {
 			switch {
@@ -132,24 +132,34 @@ func ownImports(t *testing.T) map[string][]string {
 			case d.IsDir() || filepath.Ext(path) != ".go" || strings.HasSuffix(path, "_test.go"):
 				return nil
 			}
-			f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
-			if err != nil {
-				return err
-			}
-			pkg := filepath.Dir(path)
-			graph[pkg] = append(graph[pkg], []string{}...)
-			for _, imp := range f.Imports {
-				p, _ := strconv.Unquote(imp.Path.Value)
-				if own, ok := strings.CutPrefix(p, module); ok && !slices.Contains(graph[pkg], own) {
-					graph[pkg] = append(graph[pkg], own)
-				}
-			}
-			return nil
+			return fn(path)
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 	}
+}
+
+// ownImports maps each production package (a directory, from the
+// repository root) to the packages of this module it imports.
+func ownImports(t *testing.T) map[string][]string {
+	t.Helper()
+	graph := map[string][]string{}
+	eachProductionFile(t, func(path string) error {
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		pkg := filepath.Dir(path)
+		graph[pkg] = append(graph[pkg], []string{}...)
+		for _, imp := range f.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			if own, ok := strings.CutPrefix(p, module); ok && !slices.Contains(graph[pkg], own) {
+				graph[pkg] = append(graph[pkg], own)
+			}
+		}
+		return nil
+	})
 	if len(graph) < 30 {
 		t.Fatalf("found only %d packages; was the walk cut short?", len(graph))
 	}
