@@ -11,15 +11,20 @@ import (
 // others (same layout, same path through runCommand), which the overview
 // does not list, as cobra's is not: `COMMAND --help` is what it names.
 func (c *CLI) newHelpCommand() *command {
+	names := []string{"help"}
+	for _, spec := range c.commands {
+		names = append(names, spec.Name)
+	}
 	return &command{
-		Name:     "help",
-		Args:     "[COMMAND]",
-		Short:    "Print the help of a command, as COMMAND --help does",
-		Long:     "Prints the help of COMMAND, as " + ProgramName + " COMMAND --help does;\nwithout one, the program's overview and its commands.",
-		Examples: []string{ProgramName + " help render"},
-		Reads:    reads{Instead: "prints help"},
-		Exits:    []exitLine{{exitSuccess, "printed"}, usageExit},
-		Options:  func(*pflag.FlagSet) options { return &helpOptions{cli: c} },
+		Name:      "help",
+		Args:      "[COMMAND]",
+		Short:     "Print the help of a command, as COMMAND --help does",
+		Long:      "Prints the help of COMMAND, as " + ProgramName + " COMMAND --help does;\nwithout one, the program's overview and its commands.",
+		Examples:  []string{ProgramName + " help render"},
+		Reads:     reads{Instead: "prints help"},
+		Exits:     []exitLine{{exitSuccess, "printed"}, usageExit},
+		ArgValues: names,
+		Options:   func(*pflag.FlagSet) options { return &helpOptions{cli: c} },
 	}
 }
 
