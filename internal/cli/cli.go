@@ -166,6 +166,9 @@ func (c *CLI) Main(argv []string, io IO) int {
 		}
 		return exitSuccess
 	}
+	if code, refused := commandFirst(io.Stderr, args); refused {
+		return code
+	}
 	cmd, err := root.ExecuteC()
 	name := ""
 	if cmd != nil && cmd != root {

@@ -43,11 +43,12 @@ func shellNames() []string {
 // completionNeeds is what each shell needs besides the script, as
 // kubectl's completion help says it.
 const completionNeeds = `What each shell needs:
-  bash  bash 4.1 or later and the bash-completion package (the script calls its
-        _get_comp_words_by_ref; without it TAB says "command not found"): install
-        bash-completion (dnf, apt or brew), then source the script from ~/.bashrc.
-  zsh   compinit loaded (autoload -U compinit; compinit in ~/.zshrc) and the script
-        in a directory of $fpath, named _` + ProgramName + `.
+  bash  bash 4.1 or later and the bash-completion package (the script calls
+        its _get_comp_words_by_ref; without it TAB says "command not found"):
+        install bash-completion (dnf, apt or brew), then source the script
+        from ~/.bashrc.
+  zsh   compinit loaded (autoload -U compinit; compinit in ~/.zshrc) and the
+        script in a directory of $fpath, named _` + ProgramName + `.
   fish  fish 3 or later; the script in ~/.config/fish/completions/.`
 
 // NewCmdCompletion is completion: cobra's shell scripts, made safe.

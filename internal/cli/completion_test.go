@@ -71,6 +71,8 @@ func TestCompletion(t *testing.T) {
 		{"diff's --proxy-version", []string{"diff", "--proxy-version", ""}, proxyversion.VersionNames(), nil, noFiles},
 		{"--key-algorithm", []string{"certs", "--key-algorithm", ""}, certs.KeyAlgorithms, nil, noFiles},
 		{"the shells", []string{"completion", ""}, shellNames(), nil, noFiles},
+		{"help's commands", []string{"help", ""}, append([]string{"help"}, commands...), nil, noFiles},
+		{"nothing after help's command", []string{"help", "build", ""}, nil, nil, noFiles},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			got, directive := completeWords(t, tc.args...)

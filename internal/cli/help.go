@@ -13,12 +13,19 @@ import (
 // the same as help read in a pager.
 const helpWidthMax = 100
 
-// helpWidthOf is the width --help wraps to on w: the terminal's, up to
-// helpWidthMax.
+// helpWidthMin is how narrow --help wraps at least: the width its prose is
+// written to (TestHelpProseFitsTheNarrowestWidth). Narrower, the flags'
+// column leaves too little room for their texts (pflag then stops wrapping
+// them, and a 60-column terminal got 200-column lines), so a terminal under
+// 80 columns folds the 80-column lines itself, as it does git's help.
+const helpWidthMin = 80
+
+// helpWidthOf is the width --help wraps to on w: the terminal's, kept
+// between helpWidthMin and helpWidthMax.
 func helpWidthOf(w io.Writer) int {
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 40 {
-			return min(cols, helpWidthMax)
+		if cols, _, err := term.GetSize(int(f.Fd())); err == nil && cols > 0 {
+			return min(max(cols, helpWidthMin), helpWidthMax)
 		}
 	}
 	return helpWidthMax

@@ -47,6 +47,10 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 		specs[cc] = spec
 		root.AddCommand(cc)
 	}
+	help := c.newHelpCommand()
+	hc := c.newCobraCommand(help, io, width)
+	specs[hc] = help
+	root.SetHelpCommand(hc)
 	root.SetFlagErrorFunc(func(cc *cobra.Command, err error) error {
 		if cc == root && len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 			// cobra found no command, then read the rest as the
@@ -79,11 +83,17 @@ func (c *CLI) runRoot(root *cobra.Command, io IO, version bool, words []string) 
 }
 
 // unknownCommand answers a command name the CLI does not have with the
-// commands cobra finds near it (cobra's SuggestionsFor: within
-// SuggestionsMinimumDistance edits, or starting with it) and where the
-// list is, not with the whole overview.
+// commands cobra finds near it (cobra's SuggestionsFor on root: within
+// SuggestionsMinimumDistance edits, or starting with it; none for an
+// empty name or a nil root) and where the list is, not with the whole
+// overview.
 func unknownCommand(w io.Writer, root *cobra.Command, name string) {
 	fmt.Fprintf(w, "%s: unknown command \"%s\"", ProgramName, textsafe.Short(name, echoMax))
+	// Every name starts with the empty word: it suggests none of them.
+	if name == "" || root == nil {
+		fmt.Fprintf(w, "\nRun '%s --help' for the commands.\n", ProgramName)
+		return
+	}
 	if near := root.SuggestionsFor(name); len(near) > 0 {
 		quoted := make([]string, len(near))
 		for i, n := range near {
@@ -92,4 +102,36 @@ func unknownCommand(w io.Writer, root *cobra.Command, name string) {
 		fmt.Fprintf(w, "; did you mean %s?", strings.Join(quoted, " or "))
 	}
 	fmt.Fprintf(w, "\nRun '%s --help' for the commands.\n", ProgramName)
+}
+
+// rootFlags are the flags the program takes before a command: the only
+// words cobra reads there as the program's own.
+var rootFlags = map[string]bool{"-h": true, "--help": true, "--version": true}
+
+// commandFirst refuses what cobra would misread before the command word.
+// cobra looks for the command past any flag-like word and guesses which
+// of them take a value, so `--bootstrap-ip X build` ran build while
+// `--verbose build` said "unknown flag", and after `--` or an empty word
+// it found the command anyway. Here a flag goes after its command, as
+// every --help's synopsis shows, and an empty word is no command. Nothing
+// is said when no word names a command: cobra's answers (the overview, a
+// flag's hint) are the right ones then.
+func commandFirst(w io.Writer, args []string) (code int, refused bool) {
+	for i, a := range args {
+		if a == "" {
+			unknownCommand(w, nil, a)
+			return exitUsage, true
+		}
+		if strings.HasPrefix(a, "-") {
+			continue
+		}
+		for _, before := range args[:i] {
+			if !rootFlags[before] {
+				return exitCode(w, "", usagef("%s comes before the command: give the command first, then its flags (%s COMMAND [flags] [args])",
+					textsafe.Short(before, echoMax), ProgramName)), true
+			}
+		}
+		return 0, false
+	}
+	return 0, false
 }

@@ -21,9 +21,10 @@ const teardownLong = `Removes what render recorded in <root>/var/lib/konnectivit
 the static pod manifest first, then every other file and the directories
 render created; with a kubeconfig (found as --kubeconfig says; --kubeconfig ""
 removes the files only) also the recorded cluster objects that carry its
-owner mark, the namespace last, saying which kubeconfig it read. Idempotent. First it prints what
-used the tunnel (--gather DIR: DIR/usage.json). docs/render.md says what it
-removes, what it refuses and how; docs/troubleshooting.md the usage report.`
+owner mark, the namespace last, saying which kubeconfig it read. Idempotent.
+First it prints what used the tunnel (--gather DIR: DIR/usage.json).
+docs/render.md says what it removes, what it refuses and how;
+docs/troubleshooting.md the usage report.`
 
 // NewCmdTeardown is teardown: the bundle off the bootstrap host and the cluster.
 func NewCmdTeardown() *command {

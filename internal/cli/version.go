@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // versionFrom picks the version: the link-time value, else the module
@@ -82,8 +83,10 @@ func buildInfoFrom(linked string, bi *debug.BuildInfo) buildInfo {
 }
 
 // WriteText is the version on the first line, as scripts read it, then
-// the revision it was built from when the toolchain recorded one.
+// the revision it was built from when the toolchain recorded one. The
+// values come from -ldflags and the checkout's record, so each is escaped.
 func (b buildInfo) WriteText(w io.Writer) error {
+	b.Version, b.Revision, b.Time, b.GoVersion = textsafe.Escape(b.Version), textsafe.Escape(b.Revision), textsafe.Escape(b.Time), textsafe.Escape(b.GoVersion)
 	if _, err := fmt.Fprintf(w, "%s %s\n", b.Program, b.Version); err != nil || b.Revision == "" {
 		return err
 	}

@@ -107,3 +107,21 @@ func TestVersionPrintsBuildInfo(t *testing.T) {
 		t.Errorf("-v: exit %d, stderr %q; want a usage error pointing to --version", code, stderr)
 	}
 }
+
+// TestVersionTextIsEscaped: the link-time version is whatever -ldflags -X
+// put there, and the build info's settings are the toolchain's record of
+// a checkout; the text output escapes their controls as every other line
+// the program prints does (JSON escapes them itself).
+func TestVersionTextIsEscaped(t *testing.T) {
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "abc\x1b]0;owned\a"}}}
+	var text strings.Builder
+	if err := output.Write(&text, output.Text, buildInfoFrom("v1\x1b[2Jx", bi)); err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(text.String(), "\x1b\a") {
+		t.Errorf("version printed raw controls: %q", text.String())
+	}
+	if !strings.HasPrefix(text.String(), "konnectivity-bundle v1") {
+		t.Errorf("version text %q does not start with the program and version", text.String())
+	}
+}

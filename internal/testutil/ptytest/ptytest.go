@@ -35,3 +35,13 @@ func Open(t *testing.T) (tty, controller *os.File) {
 	t.Cleanup(func() { tty.Close() })
 	return tty, controller
 }
+
+// Resize sets the terminal's size, as a terminal window does when the user
+// resizes it; a command reads it when it wraps to the terminal.
+func Resize(t *testing.T, tty *os.File, cols, rows int) {
+	t.Helper()
+	ws := &unix.Winsize{Col: uint16(cols), Row: uint16(rows)}
+	if err := unix.IoctlSetWinsize(int(tty.Fd()), unix.TIOCSWINSZ, ws); err != nil {
+		t.Fatalf("resizing the pseudo-terminal to %dx%d: %v", cols, rows, err)
+	}
+}
