@@ -29,16 +29,6 @@ type Checked struct {
 	Quiet bool
 }
 
-// TerminalNote is what check says before it reads a bundle typed on the
-// terminal (check - with stdin a terminal), so it never waits silently.
-type TerminalNote struct{}
-
-// WriteText says where the bundle is read from and how to end it.
-func (TerminalNote) WriteText(w io.Writer) error {
-	_, err := fmt.Fprintln(w, "check: reading a bundle from the terminal; end it with Ctrl-D")
-	return err
-}
-
 // WriteText says each finding once, then the checked line when none is an
 // error.
 func (c Checked) WriteText(w io.Writer) error {

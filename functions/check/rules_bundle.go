@@ -24,8 +24,8 @@ func checkEmpty(b *bundlemodel.Bundle, opts Options, r *report) {
 	fix := "run kustomize with both flags: kustomize build --enable-alpha-plugins --enable-exec; for bootstrap-in-place, where no tunnel is deployed, pass --allow-empty"
 	if len(b.Objects) == 0 { // nothing at all: say so first, then what kustomize does to a bundle
 		r.errorf("no-server-pod", bundleObject, "", notABundleFix+"; "+fix,
-			"not a bundle: the input is empty, no object at all; kustomize's output is empty like this when it skipped the KonnectivityBundle exec KRM function silently, "+
-				"as it does with --enable-alpha-plugins but without --enable-exec (it still exits 0)")
+			"%s; kustomize's output is empty like this when it skipped the KonnectivityBundle exec KRM function silently, "+
+				"as it does with --enable-alpha-plugins but without --enable-exec (it still exits 0)", &bundlemodel.NotABundleError{})
 		return
 	}
 	r.errorf("no-server-pod", bundleObject, "", fix,

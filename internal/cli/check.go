@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
@@ -85,15 +86,10 @@ func (o *checkOptions) Complete(io IO, args []string) error {
 // Run reads the bundle (and certificates), checks it and reports.
 func (o *checkOptions) Run(io IO) error {
 	target, opts := o.target, o.check
-	if inputread.IsTerminal(io.Stdin) { // never a silent wait for typing
-		if !o.named {
-			return usagef("%s", checkExpects)
-		}
-		if target == "-" {
-			_ = output.Write(io.Stderr, output.Text, check.TerminalNote{}) // a note: stderr refusing it changes nothing
-		}
+	if !o.named && inputread.IsTerminal(io.Stdin) { // never a silent wait for typing; check - says so itself
+		return usagef("%s", checkExpects)
 	}
-	src, err := readBundle(io, target, o.build)
+	src, err := bundlesource.ForCheck(stdinOf(io, "check"), target, o.build)
 	stream := src.Stream
 	if err != nil {
 		return &exitError{Code: 2, Err: err}

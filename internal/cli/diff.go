@@ -11,6 +11,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
@@ -175,15 +176,15 @@ func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*b
 	var sides [2][]manifest.Object
 	var labels [2]string
 	for i, arg := range args {
-		var src bundleSource
+		var src bundlesource.Source
 		var err error
 		if overlays {
-			src, err = loadOverlay(arg, opts[i])
+			src, err = bundlesource.Overlay(arg, opts[i])
 		} else {
-			src, err = loadSource(io, arg, opts[i])
+			src, err = bundlesource.Load(stdinOf(io, "diff"), arg, opts[i])
 		}
 		if err == nil {
-			err = refuseUnknownFields(src)
+			err = src.RefuseUnknownFields()
 		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)

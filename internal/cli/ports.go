@@ -1,18 +1,15 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
-	"io/fs"
 
 	"github.com/spf13/pflag"
 
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlemodel"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/firewall"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/netreq"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 )
 
 const portsLong = `Prints the network requirements of a bundle, read from its objects (so a
@@ -85,7 +82,7 @@ func (o *portsOptions) Complete(io IO, args []string) (err error) {
 
 // Run reads the bundle and prints what the network must allow.
 func (o *portsOptions) Run(io IO) error {
-	label, b, err := loadForPorts(io, o.target, o.build)
+	label, b, err := bundlesource.Model(stdinOf(io, "ports"), o.target, o.build)
 	if err != nil {
 		return err
 	}
@@ -94,32 +91,4 @@ func (o *portsOptions) Run(io IO) error {
 		return fmt.Errorf("%s: %w", label, err)
 	}
 	return output.Write(io.Stdout, o.format.Format(), netreq.Printed{Report: rep, Rules: o.ruleOpts, Refused: ruleInputFindings(b)})
-}
-
-func loadForPorts(io IO, target string, opts kustbuild.Options) (string, *bundlemodel.Bundle, error) {
-	src, dir, err := readSourceArg(target, io.Stdin)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		src, err = loadOverlayArg(target, opts)
-	case err != nil || !dir:
-	case renderedroot.IsRoot(target):
-		r, err := renderedroot.Load(target)
-		if err != nil {
-			return "", nil, err
-		}
-		return "the host root " + target, r.Bundle, nil
-	default:
-		src, err = buildSourceDir(target, opts)
-	}
-	if err == nil {
-		err = refuseUnknownFields(src)
-	}
-	if err != nil {
-		return "", nil, err
-	}
-	b, err := bundlemodel.Parse(src.Stream)
-	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
-	}
-	return src.Label, b, nil
 }

@@ -153,3 +153,30 @@ func TestPortsRepeatedFrom(t *testing.T) {
 		})
 	}
 }
+
+// TestPortsNotABundle: ports given what is no bundle (a text file, on
+// stdin or named) says so as check does, and fails, instead of printing
+// that the bundle deploys no tunnel. (An empty stream is read as the
+// bootstrap-in-place bundle it may be: overlay sno builds one.)
+func TestPortsNotABundle(t *testing.T) {
+	text := filepath.Join(t.TempDir(), "passwd")
+	if err := os.WriteFile(text, []byte("root:x:0:0:root:/root:/bin/bash\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	const fix = "; give ports a bundle: the output of konnectivity-bundle build or kustomize build, an overlay name, a kustomization directory, or a root render wrote\n"
+	for _, tc := range []struct {
+		name, stdin string
+		args        []string
+		stderr      string
+	}{
+		{"text on stdin", "a: b\n", []string{"ports", "-"}, `stdin: not a bundle: none of its 1 YAML document(s) is a Kubernetes object (apiVersion and kind); the first is a mapping without apiVersion and kind, beginning "a: b"` + fix},
+		{"a text file", "", []string{"ports", text}, text + `: not a bundle: none of its 1 YAML document(s) is a Kubernetes object (apiVersion and kind); the first is plain text (a YAML scalar), beginning "root:x:0:0:root:/root:/bin/bash"` + fix},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, stdout, stderr := runCLI(t, tc.stdin, tc.args...)
+			if code != 1 || stdout != "" || stderr != ProgramName+" ports: "+tc.stderr {
+				t.Errorf("exit %d, stdout %q, stderr:\n%s\nwant exit 1, no stdout, stderr:\n%s", code, stdout, stderr, ProgramName+" ports: "+tc.stderr)
+			}
+		})
+	}
+}
