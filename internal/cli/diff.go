@@ -10,7 +10,6 @@ import (
 	"golang.org/x/term"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bundlediff"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
@@ -101,10 +100,11 @@ func (o *diffOptions) Validate() error {
 
 // Run reads both bundles and prints what differs; 1 when anything does.
 func (o *diffOptions) Run(io IO) error {
-	res, err := runDiff(io, o.args, o.overlays, o.sides)
+	sides, err := bundlesource.Pair(stdinOf(io, "diff"), [2]string(o.args), o.overlays, o.sides)
 	if err != nil {
 		return &exitError{Code: 2, Err: perSideHint(err, o.ips, o.images)}
 	}
+	res := bundlediff.Compare(sides[0].Label, sides[0].Objects, sides[1].Label, sides[1].Objects)
 	if err := output.Write(io.Stdout, o.format.Format(), bundlediff.Report{Result: res, Colour: o.useColor}); err != nil {
 		return &exitError{Code: 2, Err: fmt.Errorf("write output: %w", err)}
 	}
@@ -170,31 +170,6 @@ func perSideHint(err error, addrs []netip.Addr, images []string) error {
 		}
 	}
 	return err
-}
-
-func runDiff(io IO, args []string, overlays bool, opts [2]kustbuild.Options) (*bundlediff.Result, error) {
-	var sides [2][]manifest.Object
-	var labels [2]string
-	for i, arg := range args {
-		var src bundlesource.Source
-		var err error
-		if overlays {
-			src, err = bundlesource.Overlay(arg, opts[i])
-		} else {
-			src, err = bundlesource.Load(stdinOf(io, "diff"), arg, opts[i])
-		}
-		if err == nil {
-			err = src.RefuseUnknownFields()
-		}
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", "AB"[i:i+1], err)
-		}
-		if sides[i], err = manifest.Parse(src.Stream); err != nil {
-			return nil, fmt.Errorf("%s (%s): %w", "AB"[i:i+1], src.Label, err)
-		}
-		labels[i] = src.Label
-	}
-	return bundlediff.Compare(labels[0], sides[0], labels[1], sides[1]), nil
 }
 
 // wantColour decides colouring: auto colours only a terminal, and NO_COLOR
