@@ -37,6 +37,9 @@ func notABundle(b *bundlemodel.Bundle) *report {
 	return r
 }
 
+// excerptRunes is how much of a document's first line the finding quotes.
+const excerptRunes = 40
+
 // describeDocument says what a document is, with the start of its text,
 // so the finding names what check got ("a scalar: root:x:0:0:...").
 func describeDocument(n *yaml.RNode) string {
@@ -45,8 +48,8 @@ func describeDocument(n *yaml.RNode) string {
 		text = ""
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	if len(first) > 40 {
-		first = first[:40] + "..."
+	if r := []rune(first); len(r) > excerptRunes { // runes: a cut never splits a character
+		first = string(r[:excerptRunes]) + "..."
 	}
 	what := "is a mapping without apiVersion and kind"
 	switch n.YNode().Kind {
