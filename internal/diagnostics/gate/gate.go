@@ -94,16 +94,16 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 		now := opts.Now()
 		v.Waited = now.Sub(start)
 		if ctx.Err() != nil {
-			return stopped(ctx, v, last, now.Sub(start))
+			return w.finish(stopped(ctx, v, last, now.Sub(start)))
 		}
 		if v.Ready || !now.Before(deadline) {
-			return v
+			return w.finish(v)
 		}
 		w.report(v)
 		last = v
 		select {
 		case <-ctx.Done():
-			return stopped(ctx, v, last, opts.Now().Sub(start))
+			return w.finish(stopped(ctx, v, last, opts.Now().Sub(start)))
 		case <-time.After(min(opts.Interval, deadline.Sub(now))):
 		}
 	}
@@ -183,6 +183,16 @@ func (w *waiter) report(v *Verdict) {
 	if v.Nodes != nil { // a node side as unchanged as the cause adds no line
 		w.say(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)}, !same)
 	}
+}
+
+// finish gives a verdict that is not ready the count of the progress
+// lines that said it in a row up to the end: a wait that ends during a run
+// of repeats says how often, as a folded line would have.
+func (w *waiter) finish(v *Verdict) *Verdict {
+	if n := w.fold.said(v.waitingFor(), v.Detail); !v.Ready && n > 1 {
+		v.Said = n
+	}
+	return v
 }
 
 // say hands p to Progress unless told not to emit a repeat: an
