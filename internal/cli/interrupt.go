@@ -112,6 +112,12 @@ func dieBy(sig syscall.Signal) {
 	os.Exit(128 + int(sig))
 }
 
+// interrupted says a signal stopped ctx (not a deadline, nor nothing).
+func interrupted(ctx context.Context) bool {
+	var sig *signalError
+	return errors.As(context.Cause(ctx), &sig)
+}
+
 // interruption is the exit of a command a signal stopped cleanly, or nil
 // when no signal came or the command failed for another reason (its own
 // error then says what is left). noun names the run ("the render");

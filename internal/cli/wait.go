@@ -90,18 +90,23 @@ func (o *waitOptions) Validate() error { return checkWaitFlags(o.Options) }
 
 // Run waits for the gate's verdict and reports it; 1 when not ready.
 func (o *waitOptions) Run(io IO) error {
-	choice, cluster, err := o.kube.openCluster(io.context(), io, o.Status.Root, o.Timeout)
-	if err != nil {
+	// Ctrl-C prints the verdict so far, also while the kubeconfig is read:
+	// its exec plugin may take long, and is killed with the context.
+	sigs := catchSignals(io.context(), io.Stderr, "wait")
+	choice, cluster, err := o.kube.openCluster(sigs.ctx, io, o.Status.Root, o.Timeout)
+	switch {
+	case err != nil && interrupted(sigs.ctx):
+		o.NoNodes = "the kubeconfig was not read: " + context.Cause(sigs.ctx).Error()
+	case err != nil:
+		sigs.settle()
 		return usagef("%v", err)
-	}
-	if cluster != nil {
+	case cluster != nil:
 		o.Cluster, o.Nodes = cluster, nodeverdict.Over(cluster)
-	} else {
+	default:
 		o.NoNodes = choice.String()
 	}
 	o.Progress = func(p gate.Progress) { gate.WriteProgress(io.Stderr, p) }
-	sigs := catchSignals(io.context(), io.Stderr, "wait") // Ctrl-C prints the verdict so far
-	v := gate.Wait(sigs.ctx, o.Options)
+	v := gate.Wait(sigs.ctx, o.Options) // stopped before it began: its one poll, cut short, is the verdict so far
 	sigs.settle()
 	used := kuberead.Summary(choice, cluster)
 	v.Kubeconfig = &used

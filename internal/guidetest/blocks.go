@@ -6,11 +6,12 @@ package guidetest
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"regexp"
 	"strings"
 )
 
-// Block is one code block: fenced (```), or indented by four spaces.
+// Block is one code block: fenced (``` or ~~~), or indented by four spaces.
 type Block struct {
 	Lang string // the info string's first word: sh, bash, yaml, ...; "" for an indented block
 	Line int    // 1-based line of the opening fence, or of an indented block's first line
@@ -40,6 +41,7 @@ var listItem = regexp.MustCompile(`^\s*(?:[-*+]|\d+[.)])\s`)
 type scanner struct {
 	out      []Block
 	fenced   *Block
+	fence    fence // the open fenced block's opening
 	indented *Block
 	body     strings.Builder
 	section  string
@@ -48,27 +50,38 @@ type scanner struct {
 	inList   bool   // the paragraph above is a list item
 }
 
-// Blocks returns every code block of a markdown document: fenced (```)
-// ones, and indented ones (four spaces, after a blank line, outside a list).
-func Blocks(md []byte) []Block {
+// Blocks returns every code block of the markdown document name holds:
+// fenced ones (``` or ~~~, as CommonMark reads them), and indented ones
+// (four spaces, after a blank line, outside a list). A fence never closed
+// is an error naming name and its line, not a block that silently
+// swallows the rest of the guide.
+func Blocks(name string, md []byte) ([]Block, error) {
 	s := &scanner{blank: true}
 	sc := bufio.NewScanner(bytes.NewReader(md))
+	sc.Buffer(nil, len(md)+1) // no line is too long to read
 	for n := 1; sc.Scan(); n++ {
 		s.line(n, sc.Text())
 	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if s.fenced != nil {
+		return nil, fmt.Errorf("%s:%d: the fence %s opened here is never closed: close it with a line of %s",
+			name, s.fenced.Line, s.fence.mark(), s.fence.mark())
+	}
 	s.endIndented()
-	return s.out
+	return s.out, nil
 }
 
 func (s *scanner) line(n int, line string) {
 	blank := strings.TrimSpace(line) == ""
 	switch {
-	case s.fenced != nil && strings.TrimSpace(line) == "```":
+	case s.fenced != nil && s.fence.closedBy(line):
 		s.fenced.Body = s.body.String()
 		s.out = append(s.out, *s.fenced)
 		s.fenced = nil
 	case s.fenced != nil:
-		s.body.WriteString(line + "\n")
+		s.body.WriteString(s.fence.content(line) + "\n")
 		return
 	case s.indented != nil && (blank || strings.HasPrefix(line, "    ")):
 		s.body.WriteString(strings.TrimPrefix(line, "    ") + "\n")
@@ -77,9 +90,7 @@ func (s *scanner) line(n int, line string) {
 		s.endIndented()
 		s.line(n, line)
 		return
-	case strings.HasPrefix(line, "```"):
-		lang, _, _ := strings.Cut(strings.TrimSpace(strings.TrimPrefix(line, "```")), " ")
-		s.fenced = s.open(n, lang)
+	case s.openFence(n, line):
 	case strings.HasPrefix(line, "    ") && !blank && s.blank && !s.inList:
 		s.indented = s.open(n, "")
 		s.indented.Indented = true
@@ -88,6 +99,20 @@ func (s *scanner) line(n int, line string) {
 		s.section = strings.TrimSpace(strings.TrimLeft(line, "#"))
 	}
 	s.track(line, blank)
+}
+
+// openFence starts a fenced block when line opens one.
+func (s *scanner) openFence(n int, line string) bool {
+	f, info, ok := fenceOf(line)
+	if !ok || f.char == '`' && strings.Contains(info, "`") { // a line of inline code, not a fence
+		return false
+	}
+	lang := ""
+	if words := strings.Fields(info); len(words) > 0 {
+		lang = words[0]
+	}
+	s.fenced, s.fence = s.open(n, lang), f
+	return true
 }
 
 // open starts a block at line n, taking the skip mark above it.

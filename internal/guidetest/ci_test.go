@@ -23,7 +23,7 @@ func isCIScript(b Block) bool { return b.Section == ciScriptSection }
 func ciScript(t *testing.T) Block {
 	t.Helper()
 	var bs []Block
-	for _, b := range Runnable(Blocks(readGuide(t, "ci.md"))) {
+	for _, b := range Runnable(guideBlocks(t, "ci.md")) {
 		if isCIScript(b) {
 			bs = append(bs, b)
 		}
@@ -129,7 +129,7 @@ func TestCIJobRunsTheScript(t *testing.T) {
 		} `json:"jobs"`
 	}
 	found := false
-	for _, b := range Blocks(readGuide(t, "ci.md")) {
+	for _, b := range guideBlocks(t, "ci.md") {
 		if b.Lang != "yaml" {
 			continue
 		}

@@ -19,7 +19,7 @@ var (
 func TestDocsNameRealCommandsAndFlags(t *testing.T) {
 	help := map[string]string{}
 	for _, doc := range allDocs(t) {
-		for _, b := range Blocks(readDoc(t, doc)) {
+		for _, b := range docBlocks(t, doc) {
 			for _, m := range invocation.FindAllStringSubmatch(b.Body, -1) {
 				cmd, rest := m[1], m[2]
 				h, ok := help[cmd]

@@ -42,7 +42,7 @@ func ranBy(doc string) string {
 func TestEveryShellCommandRunsOrSaysWhy(t *testing.T) {
 	commands := 0
 	for _, doc := range allDocs(t) {
-		for _, b := range Blocks(readDoc(t, doc)) {
+		for _, b := range docBlocks(t, doc) {
 			if !IsCommands(b) {
 				continue
 			}

@@ -62,7 +62,7 @@ var guides = []guide{
 func TestGuidesRun(t *testing.T) {
 	for _, g := range guides {
 		t.Run(g.doc, func(t *testing.T) {
-			all := Blocks(readDoc(t, g.doc))
+			all := docBlocks(t, g.doc)
 			for _, b := range all {
 				if b.Skip != "" {
 					t.Logf("%s:%d not run: %s", g.doc, b.Line, b.Skip)
@@ -103,7 +103,7 @@ var shownLangs = []string{"text", "console", "yaml", "json"}
 // mark stands only before commands.
 func TestGuidesSayWhatEachBlockIs(t *testing.T) {
 	for _, g := range guides {
-		for _, b := range Blocks(readDoc(t, g.doc)) {
+		for _, b := range docBlocks(t, g.doc) {
 			switch {
 			case b.Lang != "sh" && !slices.Contains(shownLangs, b.Lang):
 				t.Errorf("%s:%d: block language %q; use sh for commands, or one of %v for what is shown", g.doc, b.Line, b.Lang, shownLangs)
@@ -115,6 +115,23 @@ func TestGuidesSayWhatEachBlockIs(t *testing.T) {
 }
 
 // readDoc reads a document by its path from the top of the repository.
+// docBlocks is the code blocks of the document at rel (from the
+// repository root); a fence it never closes fails t there.
+func docBlocks(t *testing.T, rel string) []Block {
+	t.Helper()
+	bs, err := Blocks(rel, readDoc(t, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return bs
+}
+
+// guideBlocks is docBlocks of docs/name.
+func guideBlocks(t *testing.T, name string) []Block {
+	t.Helper()
+	return docBlocks(t, filepath.Join("docs", name))
+}
+
 func readDoc(t *testing.T, rel string) []byte {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(tooltest.RepoRoot(), rel))

@@ -23,8 +23,7 @@ import (
 // not set (the guide's default root must be a scratch one), and the copy
 // must be left exactly as it was.
 func TestUPIGuideRuns(t *testing.T) {
-	guide := readGuide(t, "upi.md")
-	blocks := Runnable(Blocks(guide))
+	blocks := Runnable(guideBlocks(t, "upi.md"))
 	if len(blocks) < 6 {
 		t.Fatalf("docs/upi.md has %d sh blocks; the guide's steps must be runnable sh blocks", len(blocks))
 	}
@@ -138,7 +137,7 @@ func lastLines(s string, n int) string {
 // runs), for the guide's port and node network; no rule is typed by hand.
 func TestUPIGuideFirewallSection(t *testing.T) {
 	var run, shown strings.Builder
-	for _, b := range Blocks(readGuide(t, "upi.md")) {
+	for _, b := range guideBlocks(t, "upi.md") {
 		if b.Section != "6. Open the firewall (bootstrap phase only)" {
 			continue
 		}

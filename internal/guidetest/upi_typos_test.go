@@ -21,7 +21,7 @@ import (
 // are data, not fields.
 func TestUPIGuidePatchTypos(t *testing.T) {
 	var setup []Block
-	for _, b := range Runnable(Blocks(readGuide(t, "upi.md"))) {
+	for _, b := range Runnable(guideBlocks(t, "upi.md")) {
 		if strings.HasPrefix(b.Section, "1.") || strings.HasPrefix(b.Section, "2.") || strings.HasPrefix(b.Section, "3.") {
 			setup = append(setup, b)
 		}

@@ -51,35 +51,55 @@ func LearnFromImage(image string) string {
 // FromImage derives the version from an OpenShift image tag (:4.N): the
 // family whose OpenShift range holds the release (4.14 to 4.22 ship v0.28,
 // 4.23 and 5.x ship v0.36). An image of a release older than OldestRelease is
-// an error naming both releases; a reference by digest, one without a tag or
-// a tag that names no release is a *NoReleaseError.
+// an error naming both releases, a digest after its tag notwithstanding; a
+// reference by digest, one without a tag or a tag that names no release is a
+// *NoReleaseError.
 func FromImage(ref string) (*Version, error) {
-	parsed, err := reference.Parse(ref)
+	r, digested, err := tagRelease(ref)
 	if err != nil {
-		return nil, &NoReleaseError{Image: ref, Why: "is not an image reference (" + err.Error() + ")"}
+		return nil, err
 	}
-	if _, digested := parsed.(reference.Digested); digested {
+	v := forRelease(r)
+	switch {
+	case v == nil:
+		return nil, &oldReleaseError{Image: ref, Release: r}
+	case digested: // the digest decides what runs; a tag beside it may have moved on
 		return nil, &NoReleaseError{Image: ref, Why: "is pinned by digest"}
 	}
+	return v, nil
+}
+
+// tagRelease is the one reader of the release an image's tag names. The tag
+// is read whether or not a digest follows it (NAME:TAG@sha256:...): the
+// grammar keeps both, and a digest must not hide an unsupported release.
+// digested says a digest is there.
+func tagRelease(ref string) (r Release, digested bool, err error) {
+	parsed, err := reference.Parse(ref)
+	if err != nil {
+		return r, false, &NoReleaseError{Image: ref, Why: "is not an image reference (" + err.Error() + ")"}
+	}
+	_, digested = parsed.(reference.Digested)
 	tagged, ok := parsed.(reference.Tagged)
-	if !ok {
-		return nil, &NoReleaseError{Image: ref, Why: "has no tag"}
+	switch {
+	case !ok && digested:
+		return r, true, &NoReleaseError{Image: ref, Why: "is pinned by digest"}
+	case !ok:
+		return r, false, &NoReleaseError{Image: ref, Why: "has no tag"}
 	}
 	tag := tagged.Tag()
 	m := openShiftTag.FindStringSubmatch(tag)
 	if m == nil {
-		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, which names no OpenShift release (4.N)", tag)}
+		if digested {
+			return r, true, &NoReleaseError{Image: ref, Why: "is pinned by digest"}
+		}
+		return r, false, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, which names no OpenShift release (4.N)", tag)}
 	}
 	major, _ := strconv.Atoi(m[1])
 	minor, err := strconv.Atoi(m[2])
 	if err != nil {
-		return nil, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, whose minor release is not a number", tag)}
+		return r, digested, &NoReleaseError{Image: ref, Why: fmt.Sprintf("has the tag %q, whose minor release is not a number", tag)}
 	}
-	r := Release{Major: major, Minor: minor}
-	if v := forRelease(r); v != nil {
-		return v, nil
-	}
-	return nil, &oldReleaseError{Image: ref, Release: r}
+	return Release{Major: major, Minor: minor}, digested, nil
 }
 
 // Unsupported is the error of an image whose OpenShift tag names a release

@@ -25,6 +25,9 @@ func TestFromImage(t *testing.T) {
 		{"quay.io/openshift/origin-apiserver-network-proxy:4.9.0", nil, "older than 4.14"},
 		{"quay.io/openshift/origin-apiserver-network-proxy:latest", nil, "names no OpenShift release"},
 		{"quay.io/openshift/origin-apiserver-network-proxy", nil, "has no tag"},
+		{"quay.io/openshift/origin-apiserver-network-proxy@" + testDigest, nil, "is pinned by digest"},
+		{"quay.io/openshift/origin-apiserver-network-proxy:4.20@" + testDigest, nil, "is pinned by digest"}, // the digest decides what runs
+		{"quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64@" + testDigest, nil, "names OpenShift 4.13, older than 4.14"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.ref, func(t *testing.T) {
@@ -40,6 +43,39 @@ func TestFromImage(t *testing.T) {
 	var old *oldReleaseError
 	if _, err := FromImage("x:4.13"); !errors.As(err, &old) || old.Release != (Release{4, 13}) {
 		t.Errorf("4.13 gave %v; want an *OldReleaseError for 4.13", err)
+	}
+}
+
+// testDigest is a well-formed digest, pinning nothing real.
+const testDigest = "sha256:aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"
+
+// TestUnsupported: an image whose tag names a release older than the oldest
+// supported one is refused whether or not a digest follows the tag (the tag
+// still says which release pair it is); any other reference is not.
+func TestUnsupported(t *testing.T) {
+	cases := []struct {
+		ref     string
+		refused bool
+	}{
+		{"quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64", true},
+		{"quay.io/openshift-release-dev/ocp-release:4.13.0-x86_64@" + testDigest, true},
+		{"quay.io/openshift/origin-apiserver-network-proxy:4.9@" + testDigest, true},
+		{"quay.io/openshift/origin-apiserver-network-proxy:4.14@" + testDigest, false},
+		{"quay.io/openshift/origin-apiserver-network-proxy:latest@" + testDigest, false},
+		{"quay.io/openshift/origin-apiserver-network-proxy@" + testDigest, false},
+		{"quay.io/openshift/origin-apiserver-network-proxy:4.22", false},
+		{"not a reference", false},
+	}
+	for _, tc := range cases {
+		t.Run(tc.ref, func(t *testing.T) {
+			err := Unsupported(tc.ref)
+			if got := err != nil; got != tc.refused {
+				t.Fatalf("Unsupported(%q) = %v; want refused %v", tc.ref, err, tc.refused)
+			}
+			if tc.refused && !strings.Contains(err.Error(), "older than 4.14") {
+				t.Fatalf("Unsupported(%q) = %v; want it to name the oldest release", tc.ref, err)
+			}
+		})
 	}
 }
 

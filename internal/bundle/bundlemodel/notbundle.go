@@ -47,6 +47,9 @@ func (b *Bundle) NotABundle() error {
 	return &NotABundleError{Documents: len(b.Objects), First: describeDocument(b.Objects[0].Node)}
 }
 
+// excerptRunes is how much of a document's first line the error quotes.
+const excerptRunes = 40
+
 // describeDocument says what a document is, with the start of its text,
 // so the error names what the command got ("a scalar: root:x:0:0:...").
 func describeDocument(n *yaml.RNode) string {
@@ -55,8 +58,8 @@ func describeDocument(n *yaml.RNode) string {
 		text = ""
 	}
 	first, _, _ := strings.Cut(strings.TrimSpace(text), "\n")
-	if len(first) > 40 {
-		first = first[:40] + "..."
+	if r := []rune(first); len(r) > excerptRunes { // runes: a cut never splits a character
+		first = string(r[:excerptRunes]) + "..."
 	}
 	what := "is a mapping without apiVersion and kind"
 	switch n.YNode().Kind {

@@ -27,7 +27,7 @@ func WriteProgress(w io.Writer, p Progress) {
 func (v *Verdict) WriteText(w io.Writer) error {
 	waited := v.Waited.Round(10 * time.Millisecond)
 	if v.Stopped != "" && !v.Ready { // Ctrl-C: what the wait knew when it stopped
-		if _, err := fmt.Fprintf(w, "%s after %s; NOT ready so far: %s\n  %s\n  fix: %s\n", v.Stopped, waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
+		if _, err := fmt.Fprintf(w, "%s after %s; NOT ready so far: %s%s\n  %s\n  fix: %s\n", v.Stopped, waited, v.Cause, v.saidText(), textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
 			return err
 		}
 		return v.writeNodes(w)
@@ -37,10 +37,18 @@ func (v *Verdict) WriteText(w io.Writer) error {
 			waited, v.Agents, v.MinAgents, len(v.Targets))
 		return err
 	}
-	if _, err := fmt.Fprintf(w, "NOT ready after %s: %s\n  %s\n  fix: %s\n", waited, v.Cause, textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
+	if _, err := fmt.Fprintf(w, "NOT ready after %s: %s%s\n  %s\n  fix: %s\n", waited, v.Cause, v.saidText(), textsafe.Escape(v.Detail), textsafe.Escape(v.Fix)); err != nil {
 		return err
 	}
 	return v.writeNodes(w)
+}
+
+// saidText is the verdict's fold count, as a folded progress line says it.
+func (v *Verdict) saidText() string {
+	if v.Said < 2 {
+		return ""
+	}
+	return fmt.Sprintf(" (said %d times while waiting)", v.Said)
 }
 
 // writeNodes writes the node side under a verdict that is not ready.

@@ -52,9 +52,9 @@ type Progress struct {
 	Detail  string        `json:"detail"`
 	Elapsed time.Duration `json:"elapsed"` // spent since the wait began
 	Timeout time.Duration `json:"timeout"` // the whole wait (--timeout): its deadline
-	// Repeats counts the reports in a row before this one that said the
-	// same (Waiting and Detail): a repeat is said as one short line with
-	// the count, never the same error again.
+	// Repeats counts the lines printed before this one in its run: the
+	// reports in a row that said the same (Waiting and Detail). A repeat
+	// is said as one short line with the count, never the same error again.
 	Repeats int `json:"repeats,omitempty"`
 }
 
@@ -94,16 +94,16 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 		now := opts.Now()
 		v.Waited = now.Sub(start)
 		if ctx.Err() != nil {
-			return stopped(ctx, v, last, now.Sub(start))
+			return w.finish(stopped(ctx, v, last, now.Sub(start)))
 		}
 		if v.Ready || !now.Before(deadline) {
-			return v
+			return w.finish(v)
 		}
 		w.report(v)
 		last = v
 		select {
 		case <-ctx.Done():
-			return stopped(ctx, v, last, opts.Now().Sub(start))
+			return w.finish(stopped(ctx, v, last, opts.Now().Sub(start)))
 		case <-time.After(min(opts.Interval, deadline.Sub(now))):
 		}
 	}
@@ -144,8 +144,7 @@ type waiter struct {
 	maxAgents int   // the most agents seen connected at once
 	last      Cause // the last progress line's cause, to print changes
 	lastAt    time.Time
-	said      map[string]string   // each progress line's last detail, by what it waits for
-	repeats   map[string]int      // how many reports in a row said it again
+	fold      fold                // the progress lines' runs, folded into counts
 	nodes     *nodeverdict.Report // the last read of the node side
 	nodesAt   time.Time
 }
@@ -178,28 +177,32 @@ func (w *waiter) report(v *Verdict) {
 		return
 	}
 	w.last, w.lastAt = v.Cause, now
+	w.fold.begin()
+	defer w.fold.end()
 	same := w.say(Progress{Waiting: v.waitingFor(), Detail: v.Detail, Elapsed: now.Sub(w.start)}, true)
 	if v.Nodes != nil { // a node side as unchanged as the cause adds no line
 		w.say(Progress{Waiting: "agents, per node", Detail: v.Nodes.Brief(), Elapsed: now.Sub(w.start)}, !same)
 	}
 }
 
-// say hands p to Progress unless told not to emit it, counting how often
-// the same line came before in a row: an unreachable kube-apiserver's
-// error, repeated every 5s, is said once and then counted. It reports
-// whether p repeated the line before; a line that did not is always said.
+// finish gives a verdict that is not ready the count of the progress
+// lines that said it in a row up to the end: a wait that ends during a run
+// of repeats says how often, as a folded line would have.
+func (w *waiter) finish(v *Verdict) *Verdict {
+	if n := w.fold.said(v.waitingFor(), v.Detail); !v.Ready && n > 1 {
+		v.Said = n
+	}
+	return v
+}
+
+// say hands p to Progress unless told not to emit a repeat: an
+// unreachable kube-apiserver's error, repeated every 5s, is said once and
+// then counted (fold). It reports whether p repeated the report before.
 func (w *waiter) say(p Progress, emit bool) bool {
-	if w.said == nil {
-		w.said, w.repeats = map[string]string{}, map[string]int{}
-	}
-	if last, ok := w.said[p.Waiting]; ok && last == p.Detail {
-		w.repeats[p.Waiting]++
-	} else {
-		w.said[p.Waiting], w.repeats[p.Waiting] = p.Detail, 0
-	}
-	p.Timeout, p.Repeats = w.opts.Timeout, w.repeats[p.Waiting]
-	if emit || p.Repeats == 0 {
+	p.Timeout = w.opts.Timeout
+	p, repeated, printed := w.fold.line(p, emit)
+	if printed {
 		w.opts.Progress(p)
 	}
-	return p.Repeats > 0
+	return repeated
 }

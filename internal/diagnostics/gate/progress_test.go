@@ -16,7 +16,8 @@ import (
 // TestProgressFoldsRepeats: on a root render has not written, every poll
 // says the same; the first report says it in full (the cause and the node
 // side), with the time spent and the deadline, and each later one is one
-// line that only counts it. The clock is the test's.
+// line that only counts it; the verdict the wait ends on keeps the count.
+// The clock is the test's.
 func TestProgressFoldsRepeats(t *testing.T) {
 	var mu sync.Mutex
 	clock := time.Unix(0, 0)
@@ -53,6 +54,15 @@ func TestProgressFoldsRepeats(t *testing.T) {
 			!strings.HasSuffix(l, fmt.Sprintf(" elapsed of --timeout 40s): nothing new, said %d times\n", i+2)) {
 			t.Errorf("line %d %q: want the repeat counted in one line, not said again", i+3, l)
 		}
+	}
+	// The wait ended during the run: the verdict keeps its count, every
+	// line of the run printed (all but the node side's).
+	var b strings.Builder
+	if err := v.WriteText(&b); err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(": not-rendered (said %d times while waiting)\n", len(lines)-1); v.Said != len(lines)-1 || !strings.Contains(b.String(), want) {
+		t.Errorf("verdict (said %d):\n%s\nwant it to contain %q", v.Said, b.String(), want)
 	}
 }
 

@@ -57,6 +57,9 @@ type Verdict struct {
 	// Stopped is why the wait ended before its --timeout (the caller
 	// stopped it: "interrupted by SIGINT"); the verdict is the one so far.
 	Stopped string `json:"stopped,omitempty"`
+	// Said is how many progress lines in a row, up to the end, said this
+	// cause and detail, when they were folded (2 or more; else 0).
+	Said int `json:"said,omitempty"`
 }
 
 // fromStatus turns one status report into a verdict: the first check in
