@@ -92,6 +92,7 @@ func (o *waitOptions) Validate() error { return checkWaitFlags(o.Options) }
 func (o *waitOptions) Run(io IO) error {
 	// Ctrl-C prints the verdict so far, also while the kubeconfig is read:
 	// its exec plugin may take long, and is killed with the context.
+	o.Started = time.Now() // the kubeconfig's read counts toward --timeout, as it does for the command
 	sigs := catchSignals(io.context(), io.Stderr, "wait")
 	choice, cluster, err := o.kube.openCluster(sigs.ctx, io, o.Status.Root, o.Timeout)
 	switch {

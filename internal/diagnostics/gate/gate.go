@@ -44,6 +44,11 @@ type Options struct {
 	// Progress, when set, is told what the gate is waiting for.
 	Progress func(Progress)
 	Now      func() time.Time
+	// Started is when the wait began: the command's start, so what came
+	// before the first poll (a kubeconfig's exec plugin) counts toward
+	// Timeout, as it does toward the command's own --timeout. Zero is
+	// when Wait is called.
+	Started time.Time
 }
 
 // Progress is one line of "still waiting".
@@ -83,7 +88,10 @@ func (o *Options) defaults() {
 // cut short by the deadline would report the deadline, not the tunnel.
 func Wait(ctx context.Context, opts Options) *Verdict {
 	opts.defaults()
-	start := opts.Now()
+	start := opts.Started
+	if start.IsZero() {
+		start = opts.Now()
+	}
 	deadline := start.Add(opts.Timeout)
 	w := &waiter{opts: opts, start: start}
 	var last *Verdict // the last poll that ran to its end

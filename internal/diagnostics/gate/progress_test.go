@@ -87,3 +87,22 @@ func TestStoppedWaitSaysTheVerdictSoFar(t *testing.T) {
 		t.Errorf("text:\n%s", b.String())
 	}
 }
+
+// TestWaitCountsFromStarted: a wait that began before its first poll (the
+// command read a kubeconfig first) is timed from Started: its deadline is
+// Started plus Timeout, and the verdict's time spent includes the time
+// before the poll.
+func TestWaitCountsFromStarted(t *testing.T) {
+	clock := time.Unix(100, 0)
+	now := func() time.Time { clock = clock.Add(time.Second); return clock }
+	v := Wait(context.Background(), Options{
+		Status: hoststatus.Options{Root: t.TempDir()}, Timeout: 30 * time.Second, Interval: time.Millisecond, Now: now,
+		Started: time.Unix(75, 0), // 25s of the 30 spent before Wait
+	})
+	if v.Ready || v.Waited < 30*time.Second || v.Waited > 40*time.Second {
+		t.Fatalf("verdict after %s (ready %v), want not ready after 30s counted from Started", v.Waited, v.Ready)
+	}
+	if clock.Sub(time.Unix(100, 0)) > 15*time.Second {
+		t.Errorf("the wait polled for %s of the test's clock after it was called, want about the 5s Timeout left", clock.Sub(time.Unix(100, 0)))
+	}
+}
