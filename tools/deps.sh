@@ -10,6 +10,11 @@ command -v hyperfine >/dev/null || need+=(hyperfine)
 command -v envsubst >/dev/null || need+=(gettext-base)
 command -v flock >/dev/null || need+=(util-linux)
 command -v strace >/dev/null || need+=(strace)
+# The completion tests run each shell's script in that shell; bash's calls
+# bash-completion's _get_comp_words_by_ref (internal/cli/completion_shell_test.go).
+[[ -f /usr/share/bash-completion/bash_completion ]] || need+=(bash-completion)
+command -v zsh >/dev/null || need+=(zsh)
+command -v fish >/dev/null || need+=(fish)
 # Firewall rules (internal/bundle/firewall): applied in network namespaces with nft and
 # iptables/ip6tables; firewalld's rich rules checked with firewall-offline-cmd.
 command -v nft >/dev/null || need+=(nftables)
