@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -92,5 +93,28 @@ func TestHelpCommand(t *testing.T) {
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, tc.stderr) {
 			t.Errorf("%q: exit %d (want %d), stdout %q, stderr:\n%s\nwant it to start %q", tc.args, code, exitUsage, stdout, stderr, tc.stderr)
 		}
+	}
+}
+
+// TestEmptyOverlayArgument: an empty OVERLAY or DIR (`render "$OVERLAY"`
+// with the variable unset) is a usage error naming the argument, not the
+// default overlay: render wrote the ipv4 bundle onto the root for it.
+func TestEmptyOverlayArgument(t *testing.T) {
+	for _, name := range []string{"build", "render"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			args := []string{"build", "--bootstrap-ip", hostTestIP, "--image", hostTestImage, ""}
+			if name == "render" {
+				args = append(hostRenderArgs(root), "")
+			}
+			code, stdout, stderr := runHostCmd(t, args...)
+			want := "konnectivity-bundle " + name + ": the OVERLAY or DIR argument is empty"
+			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) {
+				t.Errorf("exit %d (want %d), stdout %d bytes, stderr:\n%s\nwant it to start %q", code, exitUsage, len(stdout), stderr, want)
+			}
+			if entries, _ := os.ReadDir(root); len(entries) != 0 {
+				t.Errorf("render wrote %d entries under the root for an empty overlay", len(entries))
+			}
+		})
 	}
 }
