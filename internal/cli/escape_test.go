@@ -41,3 +41,24 @@ func TestLegacyPluginErrorsAreEscaped(t *testing.T) {
 		hostiletext.AssertInert(t, "the legacy plugin's error", errb.String())
 	}
 }
+
+// TestNewlineInAPathForgesNoLine: a path typed with a newline in it, quoted
+// by an os error (open PATH: ...) or by render's --root check, stays on the
+// error's line, escaped: errorText keeps an error's own line breaks, so a
+// value's newline used to start a line the value wrote.
+func TestNewlineInAPathForgesNoLine(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "x\n"+hostiletext.Forged)
+	for _, args := range [][]string{
+		{"proxy-version", "--from-help", missing},
+		{"check", "--cert-dir", missing, "ipv4", "--bootstrap-ip", hostTestIP, "--image", hostTestImage},
+		hostRenderArgs(missing),
+		{"certs", "--root", missing, "--dir", missing, "--bootstrap-ip", hostTestIP},
+		{"teardown", "--root", missing},
+	} {
+		code, _, stderr := runHostCmd(t, args...)
+		if code == 0 || !strings.Contains(stderr, `x\n`+hostiletext.Forged) {
+			t.Errorf("%s: exit %d, stderr does not name the path escaped:\n%s", args[0], code, stderr)
+		}
+		hostiletext.AssertInert(t, args[0]+"'s error", stderr)
+	}
+}
