@@ -118,3 +118,21 @@ func TestEmptyOverlayArgument(t *testing.T) {
 		})
 	}
 }
+
+// TestEchoedArgumentsAreBounded: the arguments a command refuses are
+// echoed cut, as an unknown command is (echoMax), however many or long:
+// `version` with 20,000 words printed them all back.
+func TestEchoedArgumentsAreBounded(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	many := strings.Fields(strings.Repeat("word ", 20000))
+	for _, args := range [][]string{
+		append([]string{"version"}, many...),
+		{"status", long},
+		{"completion", long},
+	} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != exitUsage || len(stderr) > 400 {
+			t.Errorf("%s: exit %d (want %d), %d bytes on stderr:\n%.600s", args[0], code, exitUsage, len(stderr), stderr)
+		}
+	}
+}
