@@ -105,6 +105,8 @@ type CLI struct {
 	// tree is the cobra tree Main runs (root.go), which completion's
 	// scripts are generated from.
 	tree *cobra.Command
+	// helpErr is why the help printed last could not be written (help.go).
+	helpErr error
 }
 
 // New builds the program with every command. The list is the help order
@@ -171,6 +173,9 @@ func (c *CLI) Main(argv []string, io IO) int {
 		return code
 	}
 	cmd, err := root.ExecuteC()
+	if err == nil && c.helpErr != nil {
+		err = fmt.Errorf("writing the help: %w", c.helpErr)
+	}
 	name := ""
 	if cmd != nil && cmd != root {
 		name = cmd.Name()

@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -73,7 +75,7 @@ func TestHelpCommand(t *testing.T) {
 		}
 	}
 	own := helpOf("help", "help")
-	for _, want := range []string{"Usage:\n  konnectivity-bundle help [flags] [COMMAND]\n", "\nExit codes:\n  0  printed\n  2  usage error\n"} {
+	for _, want := range []string{"Usage:\n  konnectivity-bundle help [flags] [COMMAND]\n", "\nExit codes:\n  0  printed\n  1  the help could not be written\n  2  usage error\n"} {
 		if !strings.Contains(own, want) {
 			t.Errorf("help help lacks %q:\n%s", want, own)
 		}
@@ -133,6 +135,30 @@ func TestEchoedArgumentsAreBounded(t *testing.T) {
 		code, _, stderr := runCLI(t, "", args...)
 		if code != exitUsage || len(stderr) > 400 {
 			t.Errorf("%s: exit %d (want %d), %d bytes on stderr:\n%.600s", args[0], code, exitUsage, len(stderr), stderr)
+		}
+	}
+}
+
+// failingWriter fails every write, as /dev/full does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpWriteFailure: help that could not be written exits 1 with the
+// program's own error line, as version's output does; cobra printed its
+// bare error and the command exited 0 ("printed").
+func TestHelpWriteFailure(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"build", "--help"}, {"help", "render"}, {"help"}} {
+		var errb bytes.Buffer
+		io := IO{Stdin: strings.NewReader(""), Stdout: failingWriter{}, Stderr: &errb, Getenv: func(string) string { return "" }}
+		code := New(Config{}).Main(append([]string{ProgramName}, args...), io)
+		want := "konnectivity-bundle"
+		if args[0] != "--help" {
+			want += " " + args[0]
+		}
+		want += ": writing the help: no space left on device\n"
+		if code != exitFailure || errb.String() != want {
+			t.Errorf("%q: exit %d (want %d), stderr %q, want %q", args, code, exitFailure, errb.String(), want)
 		}
 	}
 }
