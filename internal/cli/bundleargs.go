@@ -2,6 +2,7 @@ package cli
 
 import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 )
 
 // How the commands that take a bundle name it, the same in each: an
@@ -16,13 +17,16 @@ const (
 	sourceArgs = "[OVERLAY|DIR|FILE|ROOT|-]"
 )
 
-// overlayArg is the one OVERLAY or DIR of build or render; "" is the
-// default overlay.
+// overlayArg is the one OVERLAY or DIR of build or render; none is the
+// default overlay ("" to the build). An empty word is refused: it is an
+// unset variable (`render "$OVERLAY"`), not a choice of the default.
 func overlayArg(command string, args []string) (string, error) {
-	switch len(args) {
-	case 0:
+	switch {
+	case len(args) == 0:
 		return "", nil
-	case 1:
+	case len(args) == 1 && args[0] == "":
+		return "", usagef("the OVERLAY or DIR argument is empty: name an overlay or a directory, or give none for the default overlay, %s", kustbuild.DefaultOverlay)
+	case len(args) == 1:
 		return args[0], nil
 	}
 	return "", usagef("%s takes at most one OVERLAY or DIR, got %d", command, len(args))

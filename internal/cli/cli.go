@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -104,6 +105,8 @@ type CLI struct {
 	// tree is the cobra tree Main runs (root.go), which completion's
 	// scripts are generated from.
 	tree *cobra.Command
+	// helpErr is why the help printed last could not be written (help.go).
+	helpErr error
 }
 
 // New builds the program with every command. The list is the help order
@@ -170,6 +173,9 @@ func (c *CLI) Main(argv []string, io IO) int {
 		return code
 	}
 	cmd, err := root.ExecuteC()
+	if err == nil && c.helpErr != nil {
+		err = fmt.Errorf("writing the help: %w", c.helpErr)
+	}
 	name := ""
 	if cmd != nil && cmd != root {
 		name = cmd.Name()
@@ -202,11 +208,42 @@ func exitCode(stderr io.Writer, name string, err error) int {
 
 // errorText is an error as the terminal is shown it: errors quote paths,
 // names and values from bundles and hosts, so each line is escaped
-// (internal/report/textsafe); the line breaks between an error's own lines stay.
+// (internal/report/textsafe); the line breaks between an error's own lines
+// stay. A path an os error quotes raw (open PATH: ...) is escaped whole
+// first, so a newline typed in it starts no line of its own.
 func errorText(err error) string {
-	lines := strings.Split(err.Error(), "\n")
+	text := err.Error()
+	for _, p := range pathsOf(err) {
+		if strings.ContainsAny(p, "\r\n") {
+			text = strings.ReplaceAll(text, p, textsafe.Escape(p))
+		}
+	}
+	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = textsafe.Escape(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// pathsOf are the paths the *fs.PathError and *os.LinkError values in
+// err's chain (joined errors included) hold, as typed.
+func pathsOf(err error) []string {
+	var paths []string
+	switch e := err.(type) {
+	case nil:
+		return nil
+	case *fs.PathError:
+		paths = append(paths, e.Path)
+	case *os.LinkError:
+		paths = append(paths, e.Old, e.New)
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() error }:
+		paths = append(paths, pathsOf(u.Unwrap())...)
+	case interface{ Unwrap() []error }:
+		for _, e := range u.Unwrap() {
+			paths = append(paths, pathsOf(e)...)
+		}
+	}
+	return paths
 }

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"errors"
+	"os"
 	"strings"
 	"testing"
 )
@@ -72,7 +75,7 @@ func TestHelpCommand(t *testing.T) {
 		}
 	}
 	own := helpOf("help", "help")
-	for _, want := range []string{"Usage:\n  konnectivity-bundle help [flags] [COMMAND]\n", "\nExit codes:\n  0  printed\n  2  usage error\n"} {
+	for _, want := range []string{"Usage:\n  konnectivity-bundle help [flags] [COMMAND]\n", "\nExit codes:\n  0  printed\n  1  the help could not be written\n  2  usage error\n"} {
 		if !strings.Contains(own, want) {
 			t.Errorf("help help lacks %q:\n%s", want, own)
 		}
@@ -91,6 +94,71 @@ func TestHelpCommand(t *testing.T) {
 		code, stdout, stderr := runCLI(t, "", tc.args...)
 		if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, tc.stderr) {
 			t.Errorf("%q: exit %d (want %d), stdout %q, stderr:\n%s\nwant it to start %q", tc.args, code, exitUsage, stdout, stderr, tc.stderr)
+		}
+	}
+}
+
+// TestEmptyOverlayArgument: an empty OVERLAY or DIR (`render "$OVERLAY"`
+// with the variable unset) is a usage error naming the argument, not the
+// default overlay: render wrote the ipv4 bundle onto the root for it.
+func TestEmptyOverlayArgument(t *testing.T) {
+	for _, name := range []string{"build", "render"} {
+		t.Run(name, func(t *testing.T) {
+			root := t.TempDir()
+			args := []string{"build", "--bootstrap-ip", hostTestIP, "--image", hostTestImage, ""}
+			if name == "render" {
+				args = append(hostRenderArgs(root), "")
+			}
+			code, stdout, stderr := runHostCmd(t, args...)
+			want := "konnectivity-bundle " + name + ": the OVERLAY or DIR argument is empty"
+			if code != exitUsage || stdout != "" || !strings.HasPrefix(stderr, want) {
+				t.Errorf("exit %d (want %d), stdout %d bytes, stderr:\n%s\nwant it to start %q", code, exitUsage, len(stdout), stderr, want)
+			}
+			if entries, _ := os.ReadDir(root); len(entries) != 0 {
+				t.Errorf("render wrote %d entries under the root for an empty overlay", len(entries))
+			}
+		})
+	}
+}
+
+// TestEchoedArgumentsAreBounded: the arguments a command refuses are
+// echoed cut, as an unknown command is (echoMax), however many or long:
+// `version` with 20,000 words printed them all back.
+func TestEchoedArgumentsAreBounded(t *testing.T) {
+	long := strings.Repeat("a", 10000)
+	many := strings.Fields(strings.Repeat("word ", 20000))
+	for _, args := range [][]string{
+		append([]string{"version"}, many...),
+		{"status", long},
+		{"completion", long},
+	} {
+		code, _, stderr := runCLI(t, "", args...)
+		if code != exitUsage || len(stderr) > 400 {
+			t.Errorf("%s: exit %d (want %d), %d bytes on stderr:\n%.600s", args[0], code, exitUsage, len(stderr), stderr)
+		}
+	}
+}
+
+// failingWriter fails every write, as /dev/full does.
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
+
+// TestHelpWriteFailure: help that could not be written exits 1 with the
+// program's own error line, as version's output does; cobra printed its
+// bare error and the command exited 0 ("printed").
+func TestHelpWriteFailure(t *testing.T) {
+	for _, args := range [][]string{{"--help"}, {"build", "--help"}, {"help", "render"}, {"help"}} {
+		var errb bytes.Buffer
+		io := IO{Stdin: strings.NewReader(""), Stdout: failingWriter{}, Stderr: &errb, Getenv: func(string) string { return "" }}
+		code := New(Config{}).Main(append([]string{ProgramName}, args...), io)
+		want := "konnectivity-bundle"
+		if args[0] != "--help" {
+			want += " " + args[0]
+		}
+		want += ": writing the help: no space left on device\n"
+		if code != exitFailure || errb.String() != want {
+			t.Errorf("%q: exit %d (want %d), stderr %q, want %q", args, code, exitFailure, errb.String(), want)
 		}
 	}
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // command is one subcommand as its file declares it: what help says, and
@@ -153,7 +155,7 @@ func noArgs(spec *command) cobra.PositionalArgs {
 		if len(args) == 0 {
 			return nil
 		}
-		return usagef("%s takes no arguments, got %q%s", spec.Name, args, spec.ArgsHint)
+		return usagef("%s takes no arguments, got %s%s", spec.Name, textsafe.Short(fmt.Sprintf("%q", args), echoMax), spec.ArgsHint)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Shell completion is cobra's, over the tree Main runs (root.go): cobra
@@ -92,7 +93,7 @@ func (o *completionOptions) Complete(_ IO, args []string) error {
 			return nil
 		}
 	}
-	return usagef("unknown shell %q: use one of %s", args[0], strings.Join(shellNames(), ", "))
+	return usagef("unknown shell \"%s\": use one of %s", textsafe.Short(args[0], echoMax), strings.Join(shellNames(), ", "))
 }
 
 // Run writes the shell's script, generated from the tree Main runs.

@@ -1,6 +1,9 @@
 package cli
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -17,4 +20,45 @@ func TestErrorsAreEscaped(t *testing.T) {
 		t.Errorf("exit %d, stderr does not name the file escaped:\n%q", code, stderr)
 	}
 	hostiletext.AssertInert(t, "check's error", stderr)
+}
+
+// TestLegacyPluginErrorsAreEscaped: the legacy exec plugin's error names
+// its config file as typed (here one that does not parse, and one that is
+// missing): escaped like every other error, not raw on the terminal.
+func TestLegacyPluginErrorsAreEscaped(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "config\x1b[2J\u202e"+hostiletext.Forged+"\n"+hostiletext.Forged+".yaml")
+	if err := os.WriteFile(bad, []byte("x: [\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, config := range []string{bad, filepath.Join(dir, "missing\x1b]0;pwned\x07\u2028"+hostiletext.Forged)} {
+		var out, errb bytes.Buffer
+		io := IO{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &errb, Getenv: func(string) string { return "" }}
+		code := New(Config{}).Main([]string{"/plugins/KonnectivityBundle", config}, io)
+		if code != exitFailure || !strings.Contains(errb.String(), "KonnectivityBundle plugin") {
+			t.Errorf("exit %d, want %d, stderr:\n%q", code, exitFailure, errb.String())
+		}
+		hostiletext.AssertInert(t, "the legacy plugin's error", errb.String())
+	}
+}
+
+// TestNewlineInAPathForgesNoLine: a path typed with a newline in it, quoted
+// by an os error (open PATH: ...) or by render's --root check, stays on the
+// error's line, escaped: errorText keeps an error's own line breaks, so a
+// value's newline used to start a line the value wrote.
+func TestNewlineInAPathForgesNoLine(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "x\n"+hostiletext.Forged)
+	for _, args := range [][]string{
+		{"proxy-version", "--from-help", missing},
+		{"check", "--cert-dir", missing, "ipv4", "--bootstrap-ip", hostTestIP, "--image", hostTestImage},
+		hostRenderArgs(missing),
+		{"certs", "--root", missing, "--dir", missing, "--bootstrap-ip", hostTestIP},
+		{"teardown", "--root", missing},
+	} {
+		code, _, stderr := runHostCmd(t, args...)
+		if code == 0 || !strings.Contains(stderr, `x\n`+hostiletext.Forged) {
+			t.Errorf("%s: exit %d, stderr does not name the path escaped:\n%s", args[0], code, stderr)
+		}
+		hostiletext.AssertInert(t, args[0]+"'s error", stderr)
+	}
 }

@@ -61,7 +61,7 @@ func legacyPlugin(argv0 string, args []string, io IO) (bool, int) {
 		return true, 2
 	}
 	if err := served.RunLegacy(argv0, args[0], io.Stdin, io.Stdout, io.Getenv); err != nil {
-		fmt.Fprintf(io.Stderr, "%s (%s plugin): %v\n", ProgramName, argv0, err)
+		fmt.Fprintf(io.Stderr, "%s (%s plugin): %s\n", ProgramName, argv0, errorText(err))
 		return true, 1
 	}
 	return true, 0

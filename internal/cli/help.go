@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/term"
 )
 
@@ -117,3 +118,34 @@ func wrap(text string, width int) string {
 // bootstrap node, root, a file of the user's): a shell comment saying so,
 // which TestHelpExamplesRun reads as the reason it skips the example.
 func needs(what string) string { return "  # needs " + what }
+
+// keepHelpErrors makes a help that could not be written the program's
+// error (c.helpErr, which Main exits 1 with): cobra's help function prints
+// the bare error to stderr and returns nothing, so help to a full disk
+// exited 0.
+func (c *CLI) keepHelpErrors(root *cobra.Command) {
+	show := root.HelpFunc()
+	root.SetHelpFunc(func(cc *cobra.Command, args []string) {
+		out, stderr := &firstWriteError{w: cc.OutOrStdout()}, cc.ErrOrStderr()
+		cc.SetOut(out)
+		cc.SetErr(io.Discard)
+		show(cc, args)
+		cc.SetOut(out.w)
+		cc.SetErr(stderr)
+		c.helpErr = out.err
+	})
+}
+
+// firstWriteError is w, keeping the first error a write returned.
+type firstWriteError struct {
+	w   io.Writer
+	err error
+}
+
+func (f *firstWriteError) Write(p []byte) (int, error) {
+	n, err := f.w.Write(p)
+	if f.err == nil {
+		f.err = err
+	}
+	return n, err
+}

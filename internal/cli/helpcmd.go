@@ -22,7 +22,7 @@ func (c *CLI) newHelpCommand() *command {
 		Long:      "Prints the help of COMMAND, as " + ProgramName + " COMMAND --help does;\nwithout one, the program's overview and its commands.",
 		Examples:  []string{ProgramName + " help render"},
 		Reads:     reads{Instead: "prints help"},
-		Exits:     []exitLine{{exitSuccess, "printed"}, usageExit},
+		Exits:     []exitLine{{exitSuccess, "printed"}, {exitFailure, "the help could not be written"}, usageExit},
 		ArgValues: names,
 		Options:   func(*pflag.FlagSet) options { return &helpOptions{cli: c} },
 	}

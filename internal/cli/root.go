@@ -41,6 +41,7 @@ func (c *CLI) root(io IO, args []string) *cobra.Command {
 	width := helpWidthOf(io.Stdout)
 	root.SetHelpTemplate(fmt.Sprintf(helpTemplate, width))
 	root.SetUsageTemplate(usageTemplate)
+	c.keepHelpErrors(root)
 	specs := map[*cobra.Command]*command{}
 	for _, spec := range c.commands {
 		cc := c.newCobraCommand(spec, io, width)

@@ -13,6 +13,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // RunLegacy serves kustomize's legacy exec plugin protocol: the config file
@@ -38,7 +39,7 @@ func (fs Functions) RunLegacy(kind, configPath string, in io.Reader, out io.Writ
 	}
 	rl := &framework.ResourceList{}
 	if rl.FunctionConfig, err = yaml.Parse(string(config)); err != nil {
-		return fmt.Errorf("parsing plugin config %s: %w", configPath, err)
+		return fmt.Errorf("parsing plugin config %s: %w", textsafe.Value(configPath), err) // the path as kustomize gave it
 	}
 	if rl.Items, err = parseStream(input); err != nil {
 		return fmt.Errorf("parsing resources from stdin: %w", err)

@@ -15,6 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/certs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
@@ -93,7 +94,7 @@ type hostInputs struct {
 func rootInputError(err error) error {
 	var bad *hosttxn.RootError
 	if errors.As(err, &bad) && bad.Err == nil {
-		return &InputError{Field: "--root", Message: bad.Message, Fix: bad.Fix}
+		return &InputError{Field: "--root", Message: textsafe.Escape(bad.Message), Fix: bad.Fix} // Message quotes the path
 	}
 	return err
 }
