@@ -48,6 +48,23 @@ func TestWordsBeforeTheCommand(t *testing.T) {
 	}
 }
 
+// TestShortWordsSuggestOnlyWhatTheyStart: two edits turn a word of one or
+// two characters into any short name, so such a word is answered only
+// with the names it starts.
+func TestShortWordsSuggestOnlyWhatTheyStart(t *testing.T) {
+	for word, want := range map[string]string{
+		"b":  `unknown command "b"; did you mean "build"?`,
+		"-":  `unknown command "-"` + "\n",
+		"xy": `unknown command "xy"` + "\n",
+		"pr": `unknown command "pr"; did you mean "probe" or "proxy-version"?`,
+	} {
+		code, _, stderr := runCLI(t, "", word)
+		if code != exitUsage || !strings.Contains(stderr, want) {
+			t.Errorf("%q: exit %d, stderr:\n%s\nwant it to hold %q", word, code, stderr, want)
+		}
+	}
+}
+
 // TestHelpCommand: `help COMMAND` prints what `COMMAND --help` does, help
 // included, in the project's layout; a topic the program does not have
 // is an unknown command (exit 2, names near it), not the overview.

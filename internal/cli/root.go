@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -95,7 +96,11 @@ func unknownCommand(w io.Writer, root *cobra.Command, name string) {
 		fmt.Fprintf(w, "\nRun '%s --help' for the commands.\n", ProgramName)
 		return
 	}
-	if near := root.SuggestionsFor(name); len(near) > 0 {
+	near := root.SuggestionsFor(name)
+	if len(name) < 3 { // two edits turn a word this short into any short name ("b" into "fn")
+		near = slices.DeleteFunc(near, func(n string) bool { return !strings.HasPrefix(n, name) })
+	}
+	if len(near) > 0 {
 		quoted := make([]string, len(near))
 		for i, n := range near {
 			quoted[i] = fmt.Sprintf("%q", n)
