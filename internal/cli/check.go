@@ -2,7 +2,6 @@ package cli
 
 import (
 	"fmt"
-	"path/filepath"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/bundlesource"
@@ -10,7 +9,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 	"github.com/spf13/pflag"
 )
 
@@ -98,7 +96,7 @@ func (o *checkOptions) Run(io IO) error {
 		if opts.CertFiles, err = check.ReadCertDir(o.certDir); err != nil {
 			return &exitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
-	} else if opts.CertFiles, err = renderedCertFiles(target, src.Root); err != nil {
+	} else if opts.CertFiles, err = src.RenderedCertFiles(); err != nil {
 		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
 	}
 	findings, err := check.Check(stream, opts)
@@ -115,24 +113,6 @@ func (o *checkOptions) Run(io IO) error {
 		return &exitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
 	}
 	return nil
-}
-
-// renderedCertFiles reads the certificate directory of a rendered host
-// root, confined to the root, so check verifies SANs and signers there
-// without --cert-dir; nil for anything else. root is what reading the
-// bundle found: the argument is not looked at again (a FIFO opened twice
-// waits for a writer that has gone).
-func renderedCertFiles(target string, root bool) (map[string][]byte, error) {
-	if !root {
-		return nil, nil
-	}
-	r, err := renderedroot.Load(target)
-	if err != nil || r.CertDir == "" {
-		return nil, nil // reading the bundle has reported a damaged root already
-	}
-	return check.ReadCertFiles(func(name string) ([]byte, error) {
-		return r.ReadFile(filepath.Join(r.CertDir, name))
-	})
 }
 
 // checkExpects is what check with no argument says when stdin is a

@@ -146,3 +146,26 @@ func interruption(ctx context.Context, noun, completed string, cleaned bool, err
 	}
 	return &exitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before %s changed anything: %s", sig, noun, before)}
 }
+
+// hostGuard guards a host change as the CLI does: --timeout never abandons
+// it (holdHost), and signals are caught while it runs (sigs).
+type hostGuard struct {
+	io      IO
+	command string // "teardown"
+	sigs    *signals
+}
+
+// run holds the host and catches signals around change, which stops at
+// its next safe point when one comes; it fails, running nothing, once
+// the run was abandoned.
+func (g *hostGuard) run(change func(stop context.Context)) error {
+	release, err := g.io.holdHost()
+	if err != nil {
+		return err
+	}
+	defer release()
+	g.sigs = catchSignals(context.Background(), g.io.Stderr, g.command)
+	change(g.sigs.ctx)
+	g.sigs.settle()
+	return nil
+}

@@ -9,7 +9,6 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/hoststatus"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/statusreport"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
-	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
 const statusLong = `Reports whether the Konnectivity tunnel on this bootstrap host is usable:
@@ -65,19 +64,13 @@ func (o *statusOptions) Run(io IO) error {
 	if err != nil {
 		return usagef("%v", err)
 	}
-	release, err := io.holdHost()
-	if err != nil {
-		return err
-	}
-	recovered, err := hosttxn.RecoverPending(o.Root, o.Timeout, "--timeout")
-	release()
-	if err != nil {
-		return err
-	}
-	hosttxn.WriteCleanup(io.Stderr, recovered, nil)
 	// The usage table ends the text output; JSON leaves it to usage.json.
-	rep := statusreport.Run(io.context(), statusreport.Options{Host: o.Options, Choice: choice, Cluster: cluster,
-		Usage: o.gatherDir != "" || (cluster != nil && o.format.Format() == output.Text)})
+	rep, err := statusreport.Run(io.context(), statusreport.Options{Host: o.Options, Choice: choice, Cluster: cluster,
+		Usage: o.gatherDir != "" || (cluster != nil && o.format.Format() == output.Text),
+		Hold:  io.holdHost, TimeoutFlag: "--timeout", Notes: io.Stderr})
+	if err != nil {
+		return err
+	}
 	if err := output.Write(io.Stdout, o.format.Format(), rep); err != nil {
 		return err
 	}

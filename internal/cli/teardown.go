@@ -77,98 +77,57 @@ func (o *teardownOptions) Validate() error {
 	return nil
 }
 
-// Run opens the cluster, reads the usage report, then removes the bundle
-// under the root's lock (stopping at a signal) and reports.
+// Run tears down as teardown.RunCommand does, under the CLI's guard of a
+// host change, and prints the outcome.
 func (o *teardownOptions) Run(io IO) error {
-	choice, cluster, err := o.openCluster(io)
+	g := &hostGuard{io: io, command: "teardown"}
+	choice := o.kube.find(io, o.Root)
+	done, err := teardown.RunCommand(io.context(), teardown.CommandOptions{Options: o.Options,
+		Kubeconfig: choice, Timeout: o.timeout, TimeoutFlag: "--timeout", Usage: o.usage(choice), Guard: g.run})
 	if err != nil {
 		return err
 	}
-	var use *usage.Report
-	var reportErr error
-	if o.gatherDir != "" || !o.quiet { // nobody would see it otherwise
-		// A report that cannot be read or written never keeps the
-		// tunnel up: it is named, and the removal goes on.
-		// Half of --timeout at most, so the deletes always get the rest.
-		ctx, cancel := context.WithTimeout(io.context(), o.timeout/2)
-		use, reportErr = usage.BeforeTeardown(ctx, o.Root, choice, cluster, o.gatherDir, o.timeout/2)
-		cancel()
-	}
-	release, err := io.holdHost()
-	if err != nil {
-		return err
-	}
-	rep, sigs, err := o.remove(io)
-	release()
-	if rep != nil {
-		rep.WriteNotes(io.Stderr)
+	if done.Report != nil {
+		done.Report.WriteNotes(io.Stderr)
 	}
 	if !o.quiet {
-		printed := teardown.Printed{Report: rep, Kube: kuberead.Summary(choice, cluster), Usage: use}
-		if perr := output.Write(io.Stdout, output.Text, printed); perr != nil {
-			reportErr = errors.Join(reportErr, fmt.Errorf("printing it: %w", perr))
+		if perr := output.Write(io.Stdout, output.Text, done.Printed); perr != nil {
+			done.UsageErr = errors.Join(done.UsageErr, fmt.Errorf("printing it: %w", perr))
 		}
 	}
-	return teardownExit(sigs.ctx, io.Stderr, rep, err, reportErr)
+	return teardownExit(g.sigs.ctx, io.Stderr, done)
 }
 
-// openCluster opens the kubeconfig, and sets the cluster teardown deletes
-// through. An unusable kubeconfig fails before
-// anything is read, written or removed; the usage report reads through the
-// same reader. Half of --timeout at most for the kubeconfig (an exec
-// plugin that stalls), so an unusable one is said before the deadline, and
-// nothing is removed then, as for any unusable kubeconfig.
-func (o *teardownOptions) openCluster(io IO) (kuberead.Choice, *kuberead.Reader, error) {
-	ctx, cancel := context.WithTimeout(io.context(), o.timeout/2)
-	defer cancel()
-	choice, cluster, err := o.kube.openCluster(ctx, io, o.Root, o.timeout)
-	if err != nil {
-		return choice, nil, err
+// usage reads what used the tunnel before anything is removed, nil when
+// nobody would see it.
+func (o *teardownOptions) usage(choice kuberead.Choice) func(context.Context, *kuberead.Reader, time.Duration) (teardown.UsageReport, error) {
+	if o.gatherDir == "" && o.quiet {
+		return nil
 	}
-	if cluster != nil {
-		o.Cluster = teardown.ClusterOver(cluster)
-		o.Cluster.Deadline = io.context()
+	return func(ctx context.Context, cluster *kuberead.Reader, timeout time.Duration) (teardown.UsageReport, error) {
+		return usage.BeforeTeardown(ctx, o.Root, choice, cluster, o.gatherDir, timeout)
 	}
-	return choice, cluster, nil
 }
 
-// remove runs teardown on the host, which the caller holds: the files go
-// whatever the deadline (a teardown that timed out on the cluster still
-// removes the bundle from the host; the deadline stops the deletes,
-// o.Cluster.Deadline). The lock wait is the one wait that is not the
-// host's: --timeout bounds it too.
-func (o *teardownOptions) remove(io IO) (*teardown.Report, *signals, error) {
-	if end, ok := io.context().Deadline(); ok && time.Until(end) < o.LockTimeout {
-		o.LockTimeout, o.LockFlag = max(time.Until(end), 0), "--timeout"
+// teardownExit maps the outcome to the exit: a signal, then teardown's own
+// error, then the usage report's failure (exit 10). When something else
+// decides, the report's failure is a warning, so it is named either way.
+func teardownExit(ctx context.Context, stderr io.Writer, done teardown.Done) error {
+	if w := done.Warning(); w != nil {
+		fmt.Fprintf(stderr, "warning: %s\n", textsafe.Escape(w.Error()))
 	}
-	sigs := catchSignals(context.Background(), io.Stderr, "teardown")
-	rep, err := teardown.Run(sigs.ctx, o.Options)
-	sigs.settle()
-	return rep, sigs, err
-}
-
-// teardownExit decides the exit: a signal, then teardown's own error, then
-// the usage report's failure (exit 10). When something else decides, the
-// report's failure is a warning, so it is named either way.
-func teardownExit(ctx context.Context, stderr io.Writer, rep *teardown.Report, err, reportErr error) error {
-	if reportErr != nil && (err != nil || ctx.Err() != nil) {
-		fmt.Fprintf(stderr, "warning: %s\n", textsafe.Escape(reportFailure(reportErr).Error()))
-	}
-	if stop := interruption(ctx, "the teardown", rep.Unfinished(), rep != nil && rep.Recovered != "", err); stop != nil {
+	rep := done.Report
+	if stop := interruption(ctx, "the teardown", rep.Unfinished(), rep != nil && rep.Recovered != "", done.Err); stop != nil {
 		return stop
 	}
+	err := done.Failure()
 	var ue *teardown.UnreachableError
+	var uu *teardown.UsageError
 	switch { // a locked root is exitLocked for every command: exitForError
 	case errors.As(err, &ue):
 		return &exitError{Code: exitUnreachable, Err: err}
-	case err == nil && reportErr != nil:
-		return &exitError{Code: exitReportNotWritten, Err: fmt.Errorf("the teardown is done, but %w", reportFailure(reportErr))}
+	case errors.As(err, &uu):
+		return &exitError{Code: exitReportNotWritten, Err: err}
 	}
 	return err
-}
-
-// reportFailure names the usage report in an error reading, writing or
-// printing it.
-func reportFailure(err error) error {
-	return fmt.Errorf("the usage report (what used the tunnel) failed: %w", err)
 }

@@ -1,8 +1,9 @@
-// Package statusreport is what the status command reports: the host's
-// checks (hoststatus), the kubeconfig it read (or why none), the node side
-// when agents are missing (gate, nodeverdict) and what used the tunnel
-// (usage), combined in one report with its text, its JSON and the files
-// --gather writes.
+// Package statusreport is what the status command does and reports: an
+// interrupted run recovered first (the host transaction status starts),
+// then the host's checks (hoststatus), the kubeconfig it read (or why
+// none), the node side when agents are missing (gate, nodeverdict) and
+// what used the tunnel (usage), combined in one report with its text, its
+// JSON and the files --gather writes.
 package statusreport
 
 import (
@@ -16,6 +17,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/nodeverdict"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/diagnostics/usage"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/kuberead"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
 )
 
 // Options are what status reads: the host, and the cluster through
@@ -27,6 +29,13 @@ type Options struct {
 	// Usage asks for the usage report: where it is shown (text, with a
 	// cluster) or written (--gather).
 	Usage bool
+	// Hold, when set, marks the recovery of an interrupted run as a host
+	// change under way, which the caller's deadline never abandons.
+	Hold func() (release func(), err error)
+	// TimeoutFlag names Host.Timeout where it bounds the lock wait.
+	TimeoutFlag string
+	// Notes is where the recovery is said as soon as it is done (stderr).
+	Notes io.Writer
 }
 
 // Report is status's report: the host's, the kubeconfig read, then the
@@ -39,16 +48,42 @@ type Report struct {
 	Use   *usage.Report
 }
 
-// Run reads the host, the node side and the usage report, each read
-// within ctx.
-func Run(ctx context.Context, o Options) *Report {
+// Run recovers an interrupted run first (recover), then reads the host,
+// the node side and the usage report, each read within ctx. Its error is
+// a recovery that failed: nothing was read then.
+func Run(ctx context.Context, o Options) (*Report, error) {
+	if err := o.recover(); err != nil {
+		return nil, err
+	}
 	rep := &Report{Host: hoststatus.Run(ctx, o.Host)}
 	rep.Nodes = nodes(ctx, rep.Host, o.Choice, o.Cluster)
 	if o.Usage {
 		rep.Use = usage.Collect(ctx, usage.Options{Cluster: o.Cluster, NoCluster: o.Choice.String(), Status: rep.Host})
 	}
 	rep.Kube = kuberead.Summary(o.Choice, o.Cluster)
-	return rep
+	return rep, nil
+}
+
+// recover finishes or undoes what an interrupted run left under the root
+// (hosttxn.RecoverPending), so status reports a host render can explain,
+// and says how on Notes.
+func (o Options) recover() error {
+	release := func() {}
+	if o.Hold != nil {
+		var err error
+		if release, err = o.Hold(); err != nil {
+			return err
+		}
+	}
+	recovered, err := hosttxn.RecoverPending(o.Host.Root, o.Host.Timeout, o.TimeoutFlag)
+	release()
+	if err != nil {
+		return err
+	}
+	if o.Notes != nil {
+		hosttxn.WriteCleanup(o.Notes, recovered, nil)
+	}
+	return nil
 }
 
 // nodes is the node side status shows: with a cluster reader, when fewer

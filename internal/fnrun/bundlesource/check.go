@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
@@ -36,4 +37,22 @@ func ForCheck(in Stdin, target string, build kustbuild.Options) (Source, error) 
 		return Source{}, fmt.Errorf("reading bundle: %w", err)
 	}
 	return src, nil
+}
+
+// RenderedCertFiles reads the certificate directory of a rendered host
+// root, confined to the root, so check verifies SANs and signers there
+// without --cert-dir; nil for any other bundle. The root is the one
+// reading the bundle found: the argument is not looked at again (a FIFO
+// opened twice waits for a writer that has gone).
+func (s Source) RenderedCertFiles() (map[string][]byte, error) {
+	if !s.Root {
+		return nil, nil
+	}
+	r, err := renderedroot.Load(s.root)
+	if err != nil || r.CertDir == "" {
+		return nil, nil // reading the bundle has reported a damaged root already
+	}
+	return check.ReadCertFiles(func(name string) ([]byte, error) {
+		return r.ReadFile(filepath.Join(r.CertDir, name))
+	})
 }

@@ -36,6 +36,7 @@ type Source struct {
 	Read bool
 	// Root is a host root render wrote.
 	Root bool
+	root string // its path, for RenderedCertFiles
 }
 
 // Stdin is what an argument of - reads: the command's standard input, and
@@ -66,7 +67,7 @@ func Load(in Stdin, target string, opts kustbuild.Options) (Source, error) {
 		if err != nil {
 			return Source{}, err
 		}
-		return Source{Label: "the host root " + target, Stream: b, Root: true}, nil
+		return Source{Label: "the host root " + target, Stream: b, Root: true, root: target}, nil
 	}
 	return buildDir(target, opts)
 }

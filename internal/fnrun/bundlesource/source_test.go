@@ -183,3 +183,33 @@ func onceFIFO(t *testing.T, doc string) string {
 	})
 	return path
 }
+
+// TestRenderedCertFiles: a rendered root's certificates are read from the
+// root the bundle was read from; any other bundle has none.
+func TestRenderedCertFiles(t *testing.T) {
+	root := t.TempDir()
+	if _, err := render.Run(context.Background(), render.Options{Root: root, BootstrapIP: netip.MustParseAddr("192.0.2.10"), Image: "registry.test.invalid/anp:4.23"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, arg, stdin string
+		certs            bool
+	}{
+		{name: "a rendered root", arg: root, certs: true},
+		{name: "stdin", arg: "-", stdin: configMap},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src, err := ForCheck(Stdin{Reader: strings.NewReader(tc.stdin), Command: "check"}, tc.arg, buildOpts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			files, err := src.RenderedCertFiles()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(files["ca.crt"]) > 0; got != tc.certs {
+				t.Errorf("ca.crt read: %v, want %v (%d files)", got, tc.certs, len(files))
+			}
+		})
+	}
+}

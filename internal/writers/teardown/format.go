@@ -56,12 +56,11 @@ func (r *Report) Unfinished() string {
 // Printed is what the teardown command prints on stdout: the report's
 // lines (none when teardown never held the root's lock), the kubeconfig it
 // read (or why none), then Usage, the table of what used the tunnel, when
-// it was read. The table is the diagnostics' (usage.Report), which a writer
-// does not import: any report that writes itself after others' lines.
+// it was read (UsageReport).
 type Printed struct {
 	Report *Report
 	Kube   kuberead.Used
-	Usage  interface{ WriteAfter(io.Writer) error }
+	Usage  UsageReport
 }
 
 // WriteText writes each part as its package words it.
