@@ -45,6 +45,7 @@ func badInputCases(t *testing.T) []badInputCase {
 		return dir
 	}
 	typoConfig := upi("config/config-patch.yaml", "agentPort: 9091", "agentPorr: 9091")
+	badProfile := upi("config/config-patch.yaml", "  server:\n", "  tlsSecurityProfile:\n    type: Custom\n    custom: {minTLSVersion: VersionTLS12, ciphers: [ECDHE-RSA-AES129-GCM-SHA256]}\n  server:\n")
 	typoPatch := upi("kustomization.yaml", "nodeSelector:", "nodeSelectr:")
 	checkTree := shippedTree(t)
 	tooltest.EditFile(t, filepath.Join(checkTree, "base/check/konnectivitycheck.yaml"), "kind: KonnectivityCheck\n", "kind: KonnectivityCheck\nspec:\n  allowEmpti: true\n")
@@ -95,6 +96,7 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"unknown overlay", with(ip, image, []string{"--overlay", "nosuch"}), "", "nosuch", `"nosuch" is neither a directory nor an overlay`},
 		{"generator config misspelled (upi copy)", with(ip, []string{"--overlay", typoConfig}), "", typoConfig, `spec.server.agentPorr: unknown field`},
 		{"patch misspelled, found by the overlay's check (upi copy)", with(ip, []string{"--overlay", typoPatch}), "", typoPatch, `spec.template.spec.nodeSelectr: unknown field`},
+		{"a cipher name Go does not know (upi copy)", with(ip, []string{"--overlay", badProfile}), "", badProfile, `spec.tlsSecurityProfile.custom.ciphers[0]: "ECDHE-RSA-AES129-GCM-SHA256" is not a cipher name`},
 		{"check config misspelled (upi copy)", with(ip, []string{"--overlay", typoCheck}), "", typoCheck, `spec.allowEmpti: unknown field`},
 		{"patch misspelled, found by the build", with(ip, image, []string{"--overlay", patchTypo}), "", patchTypo, `spec.template.spec.nodeSelecter: unknown field`},
 		{"patch without its target", with(ip, image, []string{"--overlay", noTarget}), "", noTarget, `which is not among its objects`},
