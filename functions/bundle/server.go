@@ -52,6 +52,11 @@ func serverArgs(s *v1alpha1.Spec) []string {
 			args = append(args, "--"+p.Flag+"="+s.Server.Protection(p))
 		}
 	}
+	// The TLS profile's suites, Intermediate's when the config names none
+	// (docs/config.md, "The TLS profile"); none when only TLS 1.3 is taken.
+	if l := s.Listener(); l != nil && len(l.Suites) > 0 {
+		args = append(args, "--"+proxyversion.FlagCipherSuites+"="+joinComma(l.Suites))
+	}
 	return args
 }
 
