@@ -9,6 +9,8 @@ import (
 // Listener is the agent listener of one proxy version following Settings:
 // what its flags are rendered with and what it then accepts.
 type Listener struct {
+	// Settings are the profile the listener follows.
+	Settings Settings
 	// MinVersion is --tls-min-version's value; "" for a version whose
 	// server has no such flag.
 	MinVersion configv1.TLSProtocolVersion
@@ -36,7 +38,7 @@ type Shortfall struct {
 // proxyversion.DefaultTLSMinVersion, and a profile asking more is a
 // Shortfall, never a flag the server would refuse.
 func For(s Settings, v *proxyversion.Version) Listener {
-	l := Listener{Accepts: s.MinVersion, Suites: s.Suites}
+	l := Listener{Settings: s, Accepts: s.MinVersion, Suites: s.Suites}
 	if v.Has(proxyversion.TLSMinVersion.Flag) {
 		l.MinVersion = s.MinVersion
 	} else if fixed := configv1.TLSProtocolVersion(proxyversion.DefaultTLSMinVersion); Order(s.MinVersion, fixed) > 0 {

@@ -122,7 +122,7 @@ func specOf(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) (*confi
 		return nil, Errors{{Field: "custom.ciphers", Message: "a Custom profile lists no ciphers, so it says nothing the listener could follow",
 			Fix: "list the ciphers by their OpenSSL names (docs/config.md lists them), or use type: Intermediate or Modern"}}
 	}
-	if !slices.Contains(versions, p.Custom.MinTLSVersion) {
+	if !Known(p.Custom.MinTLSVersion) {
 		return nil, Errors{{Field: "custom.minTLSVersion", Message: fmt.Sprintf("unknown TLS version %q", p.Custom.MinTLSVersion),
 			Fix: "use one of: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13"}}
 	}
@@ -174,6 +174,9 @@ func unknownName(i int, name string) Error {
 	}
 	return e
 }
+
+// Known reports whether v is a TLS version minTLSVersion may name.
+func Known(v configv1.TLSProtocolVersion) bool { return slices.Contains(versions, v) }
 
 // Order compares two known TLS versions: negative, zero or positive as a
 // is older than, the same as or newer than b.
