@@ -76,6 +76,10 @@ func badInputCases(t *testing.T) []badInputCase {
 	if err := os.Symlink(t.TempDir(), filepath.Join(linkRoot, "etc/kubernetes")); err != nil {
 		t.Fatal(err)
 	}
+	apiserver := "apiVersion: config.openshift.io/v1\nkind: APIServer\nmetadata: {name: cluster}\nspec:\n  tlsSecurityProfile: "
+	badManifest, twoManifests := t.TempDir(), t.TempDir()
+	tooltest.WriteTree(t, badManifest, map[string]string{"opt/openshift/manifests/apiserver.yaml": apiserver + "{type: Strict}\n"})
+	tooltest.WriteTree(t, twoManifests, map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "{type: Modern}\n", "opt/openshift/openshift/b.yaml": apiserver + "{type: Old}\n"})
 	damaged := t.TempDir()
 	if code, _, stderr := runHostCmd(t, hostRenderArgs(damaged)...); code != 0 {
 		t.Fatalf("first render: exit %d\n%s", code, stderr)
@@ -106,6 +110,8 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"a resource linked to /dev/zero", with(ip, image, []string{zeroLink}), "", zeroLink, "zero.yaml resolves outside the kustomization's directory"},
 		{"a file where a directory goes", with(ip, image), fileRoot, "", "is a file where a directory should be"},
 		{"a link under --root", with(ip, image), linkRoot, "", "never follows a link"},
+		{"the install's APIServer manifest with an unknown profile type", with(ip, image), badManifest, "", `/opt/openshift/manifests/apiserver.yaml: spec.tlsSecurityProfile.type: unknown profile type "Strict"`},
+		{"two APIServer manifests that disagree", with(ip, image), twoManifests, "", "and so does /opt/openshift/manifests/a.yaml, differently (Modern there, Old here)"},
 		{"a damaged certificate", with(ip, image), damaged, "", "server.crt"},
 	}
 }

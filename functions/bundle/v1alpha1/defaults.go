@@ -82,6 +82,9 @@ func (s *Spec) DefaultWith(in Inputs) {
 	if s.ProxyVersion == "" && in.ProxyVersion != nil {
 		s.ProxyVersion, s.version, s.versionErr = in.ProxyVersion.Name, in.ProxyVersion, nil
 	}
+	if in.TLSProfile != nil {
+		s.cluster = &clusterProfile{profile: in.TLSProfile, from: in.TLSProfileFrom}
+	}
 	s.Default(in.Getenv)
 }
 

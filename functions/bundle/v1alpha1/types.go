@@ -76,6 +76,9 @@ type Spec struct {
 	// resolved by Default (Listener); tlsErr is why it is nil.
 	listener *tlsprofile.Listener
 	tlsErr   error
+	// cluster is the profile of the install's APIServer manifest, handed
+	// in by the caller (Inputs.TLSProfile); nil when there is none.
+	cluster *clusterProfile
 }
 
 // ServerSpec tunes the proxy-server static pod on the bootstrap node. A
