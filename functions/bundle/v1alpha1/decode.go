@@ -2,10 +2,9 @@ package v1alpha1
 
 import (
 	"fmt"
-
-	configv1 "github.com/openshift/api/config/v1"
 	"net/netip"
 
+	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
