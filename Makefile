@@ -74,7 +74,7 @@ GOTEST_SHOWN = 'set -o pipefail; eval "$$0" 2>&1 | tee $(1) | grep -E "$(GOTEST_
 # and the tunnel cases through the release caller of each pair of that family
 # the pair table proves with one (TestReleaseCaller: 1.27 with v0.28, 1.36
 # with v0.36; docs/proxy-versions.md, "Release pairs").
-E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestReleaseCaller|TestVerdict[A-Za-z]+)$$
+E2E_EVERY_VERSION := ^(TestTunnel|TestWaitKubeconfig|TestTunnelUsage|TestTunnelInContainers|TestTunnelFIPS140Only|TestServerSIGTERM|TestTLSProfile|TestReleaseCaller|TestVerdict[A-Za-z]+)$$
 # The supported proxy versions, oldest first, as the code lists them
 # (internal/proxyversion.Versions): computed on first use (so `make help` runs no
 # go run) and kept, and an empty list stops make rather than testing nothing.

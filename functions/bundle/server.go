@@ -9,6 +9,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/bundle/v1alpha1"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/tlsprofile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
@@ -52,6 +53,11 @@ func serverArgs(s *v1alpha1.Spec) []string {
 			args = append(args, "--"+p.Flag+"="+s.Server.Protection(p))
 		}
 	}
+	// The TLS profile's suites, Intermediate's when the config names none
+	// (docs/config.md, "The TLS profile"); none when only TLS 1.3 is taken.
+	if l := s.Listener(); l != nil && len(l.Suites) > 0 {
+		args = append(args, "--"+proxyversion.FlagCipherSuites+"="+joinComma(l.Suites))
+	}
 	return args
 }
 
@@ -67,7 +73,7 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 		ObjectMeta: metav1.ObjectMeta{
 			Name: hostlayout.ServerPodName, Namespace: hostlayout.ServerPodNamespace,
 			Labels:      bundleLabels(hostlayout.AppServer),
-			Annotations: targeted(s, placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest)),
+			Annotations: tlsAsked(s, targeted(s, placement(hostlayout.PlacementStaticPod, s.Paths.StaticPodManifest))),
 		},
 		Spec: corev1.PodSpec{
 			HostNetwork:       true,
@@ -92,6 +98,15 @@ func serverPod(s *v1alpha1.Spec) *corev1.Pod {
 			},
 		},
 	}
+}
+
+// tlsAsked records the TLS profile the agent listener follows, for
+// check's tls-profile-not-honoured.
+func tlsAsked(s *v1alpha1.Spec, annotations map[string]string) map[string]string {
+	if l := s.Listener(); l != nil {
+		tlsprofile.Annotate(annotations, l.Settings)
+	}
+	return annotations
 }
 
 // serverEnv makes grpc-go log, among its info lines, each agent TLS

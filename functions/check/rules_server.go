@@ -21,6 +21,7 @@ func checkServerFlags(b *bundlemodel.Bundle, opts Options, r *report) {
 	checkStrategies(w, r)
 	checkServerHostNetwork(w, r)
 	checkProtections(w, r)
+	checkTLSProfile(w, r)
 }
 
 func checkServerMode(w *bundlemodel.Workload, r *report) {

@@ -45,6 +45,7 @@ func badInputCases(t *testing.T) []badInputCase {
 		return dir
 	}
 	typoConfig := upi("config/config-patch.yaml", "agentPort: 9091", "agentPorr: 9091")
+	badProfile := upi("config/config-patch.yaml", "  server:\n", "  tlsSecurityProfile:\n    type: Custom\n    custom: {minTLSVersion: VersionTLS12, ciphers: [ECDHE-RSA-AES129-GCM-SHA256]}\n  server:\n")
 	typoPatch := upi("kustomization.yaml", "nodeSelector:", "nodeSelectr:")
 	checkTree := shippedTree(t)
 	tooltest.EditFile(t, filepath.Join(checkTree, "base/check/konnectivitycheck.yaml"), "kind: KonnectivityCheck\n", "kind: KonnectivityCheck\nspec:\n  allowEmpti: true\n")
@@ -75,6 +76,10 @@ func badInputCases(t *testing.T) []badInputCase {
 	if err := os.Symlink(t.TempDir(), filepath.Join(linkRoot, "etc/kubernetes")); err != nil {
 		t.Fatal(err)
 	}
+	apiserver := "apiVersion: config.openshift.io/v1\nkind: APIServer\nmetadata: {name: cluster}\nspec:\n  tlsSecurityProfile: "
+	badManifest, twoManifests := t.TempDir(), t.TempDir()
+	tooltest.WriteTree(t, badManifest, map[string]string{"opt/openshift/manifests/apiserver.yaml": apiserver + "{type: Strict}\n"})
+	tooltest.WriteTree(t, twoManifests, map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "{type: Modern}\n", "opt/openshift/openshift/b.yaml": apiserver + "{type: Old}\n"})
 	damaged := t.TempDir()
 	if code, _, stderr := runHostCmd(t, hostRenderArgs(damaged)...); code != 0 {
 		t.Fatalf("first render: exit %d\n%s", code, stderr)
@@ -95,6 +100,7 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"unknown overlay", with(ip, image, []string{"--overlay", "nosuch"}), "", "nosuch", `"nosuch" is neither a directory nor an overlay`},
 		{"generator config misspelled (upi copy)", with(ip, []string{"--overlay", typoConfig}), "", typoConfig, `spec.server.agentPorr: unknown field`},
 		{"patch misspelled, found by the overlay's check (upi copy)", with(ip, []string{"--overlay", typoPatch}), "", typoPatch, `spec.template.spec.nodeSelectr: unknown field`},
+		{"a cipher name Go does not know (upi copy)", with(ip, []string{"--overlay", badProfile}), "", badProfile, `spec.tlsSecurityProfile.custom.ciphers[0]: "ECDHE-RSA-AES129-GCM-SHA256" is not a cipher name`},
 		{"check config misspelled (upi copy)", with(ip, []string{"--overlay", typoCheck}), "", typoCheck, `spec.allowEmpti: unknown field`},
 		{"patch misspelled, found by the build", with(ip, image, []string{"--overlay", patchTypo}), "", patchTypo, `spec.template.spec.nodeSelecter: unknown field`},
 		{"patch without its target", with(ip, image, []string{"--overlay", noTarget}), "", noTarget, `which is not among its objects`},
@@ -104,6 +110,8 @@ func badInputCases(t *testing.T) []badInputCase {
 		{"a resource linked to /dev/zero", with(ip, image, []string{zeroLink}), "", zeroLink, "zero.yaml resolves outside the kustomization's directory"},
 		{"a file where a directory goes", with(ip, image), fileRoot, "", "is a file where a directory should be"},
 		{"a link under --root", with(ip, image), linkRoot, "", "never follows a link"},
+		{"the install's APIServer manifest with an unknown profile type", with(ip, image), badManifest, "", `/opt/openshift/manifests/apiserver.yaml: spec.tlsSecurityProfile.type: unknown profile type "Strict"`},
+		{"two APIServer manifests that disagree", with(ip, image), twoManifests, "", "and so does /opt/openshift/manifests/a.yaml, differently (Modern there, Old here)"},
 		{"a damaged certificate", with(ip, image), damaged, "", "server.crt"},
 	}
 }

@@ -14,6 +14,10 @@ const (
 	ModeHTTPConnect = "http-connect"
 )
 
+// FlagCipherSuites is proxy-server's list of the agent listener's TLS 1.2
+// suites (Go's names; an unknown one becomes suite 0 and serves nothing).
+const FlagCipherSuites = "cipher-suites"
+
 // klogSince is the first ANP tag built with a klog (v2.140.0) that has
 // --legacy-stderr-threshold-behavior and --alsologtostderrthreshold; the
 // v0.28-era binaries (klog v2.90) and v0.31.0 to v0.34.0 (klog v2.130.1)
@@ -80,7 +84,7 @@ var serverFlags = map[string]Flag{
 	"kubeconfig-burst":          {Kind: KindInt, Default: "0"},
 	"authentication-audience":   {Kind: KindString},
 	"proxy-strategies":          {Kind: KindString, Default: "default", Allowed: ProxyStrategies, List: true},
-	"cipher-suites":             {Kind: KindString, Repeatable: true},
+	FlagCipherSuites:            {Kind: KindString, Repeatable: true},
 	flagTLSFloor:                {Kind: KindString, Allowed: append([]string{""}, tlsVersions...), Since: "v0.35.0"},
 	flagXfrChannel:              {Kind: KindInt, Default: "10", Since: "v0.31.0"},
 	"enable-lease-controller":   {Kind: KindBool, Default: "false", Since: "v0.31.0"},

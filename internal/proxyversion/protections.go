@@ -65,7 +65,9 @@ const (
 	// sees the tunnel's verdict (e2e TestFrozenAgent).
 	DefaultBackendDialTimeout = "6s"
 	// DefaultTLSMinVersion is what proxy-server uses when the flag is
-	// empty; rendered so the bundle states it and check can hold it.
+	// empty, and what a server without the flag is fixed at (v0.28's
+	// getTLSConfig sets tls.VersionTLS12); rendered so the bundle states
+	// it and check can hold it.
 	DefaultTLSMinVersion = "VersionTLS12"
 	// DefaultXfrChannelSize is upstream's server default, rendered so that
 	// a change shows in diff; see docs/config.md for why it stays.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/netip"
 
+	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/yaml"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
@@ -91,6 +92,12 @@ type Inputs struct {
 	// the environment's EnvProxyVersion would (Spec.DefaultWith). nil leaves
 	// the target to the config, the environment and the image's tag.
 	ProxyVersion *proxyversion.Version
+	// TLSProfile, when set, is the cluster's TLS security profile the
+	// caller read from the install's APIServer manifest (render, on the
+	// bootstrap host), and TLSProfileFrom that manifest's path: it stands
+	// where an absent spec.tlsSecurityProfile would mean Intermediate.
+	TLSProfile     *configv1.TLSSecurityProfile
+	TLSProfileFrom string
 }
 
 // Resolve decodes, defaults and validates a config. The spec's bootstrapIP

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/tlsprofile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
 
@@ -81,6 +82,9 @@ func (s *Spec) DefaultWith(in Inputs) {
 	if s.ProxyVersion == "" && in.ProxyVersion != nil {
 		s.ProxyVersion, s.version, s.versionErr = in.ProxyVersion.Name, in.ProxyVersion, nil
 	}
+	if in.TLSProfile != nil {
+		s.cluster = &clusterProfile{profile: in.TLSProfile, from: in.TLSProfileFrom}
+	}
 	s.Default(in.Getenv)
 }
 
@@ -103,7 +107,8 @@ func (s *Spec) Default(getenv func(string) string) {
 		setString(&s.Mode, s.version.DefaultMode)
 	}
 	setString(&s.Mode, defaultMode)
-	s.Server.defaults(s.version)
+	s.resolveTLS()
+	s.Server.defaults(s.version, s.listener)
 	s.Agent.defaults()
 	s.Paths.defaults()
 }
@@ -132,8 +137,9 @@ func (s *Spec) resolveVersion(getenv func(string) string) {
 func (s *Spec) Version() *proxyversion.Version { return s.version }
 
 // defaults fill the server's fields; the protections only where version v
-// has their flags, so a v0.28 bundle renders none of them.
-func (s *ServerSpec) defaults(v *proxyversion.Version) {
+// has their flags, so a v0.28 bundle renders none of them. The TLS floor's
+// default is the listener's (the profile's minimum) when there is one.
+func (s *ServerSpec) defaults(v *proxyversion.Version, l *tlsprofile.Listener) {
 	setPort(&s.AgentPort, DefaultAgentPort)
 	setPort(&s.HealthPort, DefaultServerHealthPort)
 	setPort(&s.AdminPort, defaultServerAdminPort)
@@ -142,9 +148,13 @@ func (s *ServerSpec) defaults(v *proxyversion.Version) {
 		s.ProxyStrategies = []string{"default"}
 	}
 	for _, p := range proxyversion.Protections {
-		if v != nil && v.Has(p.Flag) {
-			s.defaultProtection(p)
+		if v == nil || !v.Has(p.Flag) {
+			continue
 		}
+		if p == proxyversion.TLSMinVersion && l != nil && l.MinVersion != "" && s.TLSMinVersion == "" {
+			s.TLSMinVersion, s.floorFromProfile = string(l.MinVersion), true
+		}
+		s.defaultProtection(p)
 	}
 	if s.Resources == nil {
 		// Measured (e2e TestScale): about 30 MiB with no agent plus about

@@ -4,8 +4,10 @@
 package v1alpha1
 
 import (
+	configv1 "github.com/openshift/api/config/v1"
 	corev1 "k8s.io/api/core/v1"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/tlsprofile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 )
@@ -55,15 +57,28 @@ type Spec struct {
 	// Namespace holds the agents, their Secret and nothing else.
 	Namespace string `json:"namespace,omitempty"`
 	// Mode is the proxy-server --mode; the egress proxyProtocol follows from it.
-	Mode   string     `json:"mode,omitempty"`
-	Server ServerSpec `json:"server,omitempty"`
-	Agent  AgentSpec  `json:"agent,omitempty"`
-	Paths  PathsSpec  `json:"paths,omitempty"`
+	Mode string `json:"mode,omitempty"`
+	// TLSSecurityProfile is the cluster's TLS security profile, written
+	// as OpenShift's APIServer spec.tlsSecurityProfile is (Old,
+	// Intermediate, Modern or Custom), which the server's agent listener
+	// follows as far as the proxy version can (docs/config.md). Absent
+	// means Intermediate, the cluster's own default.
+	TLSSecurityProfile *configv1.TLSSecurityProfile `json:"tlsSecurityProfile,omitempty"`
+	Server             ServerSpec                   `json:"server,omitempty"`
+	Agent              AgentSpec                    `json:"agent,omitempty"`
+	Paths              PathsSpec                    `json:"paths,omitempty"`
 
 	// version is ProxyVersion resolved by Default (Version); versionErr
 	// is why it is nil, for validation to word.
 	version    *proxyversion.Version
 	versionErr error
+	// listener is the agent listener following the profile on version,
+	// resolved by Default (Listener); tlsErr is why it is nil.
+	listener *tlsprofile.Listener
+	tlsErr   error
+	// cluster is the profile of the install's APIServer manifest, handed
+	// in by the caller (Inputs.TLSProfile); nil when there is none.
+	cluster *clusterProfile
 }
 
 // ServerSpec tunes the proxy-server static pod on the bootstrap node. A
@@ -85,13 +100,21 @@ type ServerSpec struct {
 	// waits for ever). Proxy v0.36 only.
 	BackendDialTimeout string `json:"backendDialTimeout,omitempty" protection:"backend-dial-timeout"`
 	// TLSMinVersion is --tls-min-version of the agent listener. Proxy
-	// v0.36 only; v0.28 is fixed at TLS 1.2.
+	// v0.36 only; v0.28 is fixed at TLS 1.2. Unset, it is the TLS
+	// profile's minTLSVersion; set, it replaces that minimum and the
+	// profile may not be set too.
 	TLSMinVersion string `json:"tlsMinVersion,omitempty" protection:"tls-min-version"`
 	// XfrChannelSize is --xfr-channel-size: packets buffered per stream.
 	// Proxy v0.36 only; v0.28 is fixed at 10.
 	XfrChannelSize    int32                        `json:"xfrChannelSize,omitempty" protection:"xfr-channel-size"`
 	Resources         *corev1.ResourceRequirements `json:"resources,omitempty"`
 	PriorityClassName string                       `json:"priorityClassName,omitempty"`
+
+	// floorFromProfile: Default set TLSMinVersion from the TLS profile,
+	// which may ask for less than a tlsMinVersion the user writes may.
+	floorFromProfile bool
+	// floorWritten: the config itself sets TLSMinVersion.
+	floorWritten bool
 }
 
 // AgentSpec tunes the proxy-agent DaemonSet on the cluster nodes.

@@ -47,6 +47,7 @@ func (s *Spec) validate(ip netip.Addr) error {
 	v.oneOf("spec.mode", s.Mode, ModeHTTPConnect, ModeGRPC)
 	v.server(&s.Server)
 	v.protections(&s.Server, target)
+	v.tlsProfile(s)
 	v.bindFamily(s.IPFamily, s.Server.AgentBindAddress)
 	v.bindAddress(s.IPFamily, s.Server.AgentBindAddress)
 	v.agent(&s.Agent)

@@ -40,6 +40,8 @@ func (v *validator) protections(s *ServerSpec, target *proxyversion.Version) {
 	for _, p := range proxyversion.Protections {
 		if !target.Has(p.Flag) {
 			v.unavailable(target, p, !s.protectionField(p).IsZero())
+		} else if p == proxyversion.TLSMinVersion && s.floorFromProfile {
+			continue // the profile's own minimum, which tlsprofile checked; check warns below TLS 1.2
 		} else if fix, msg := p.Validate(s.Protection(p)); msg != "" {
 			v.add(protectionPath(p), fix, "%s", msg)
 		}

@@ -1,6 +1,9 @@
 package hostlayout
 
-import "path"
+import (
+	"path"
+	"slices"
+)
 
 // Names of the emitted objects, which status, probe and teardown look up.
 const (
@@ -25,6 +28,10 @@ const (
 
 // clusterFileNames lists the cluster manifest file names above.
 var clusterFileNames = []string{NamespaceFileName, DaemonSetFileName, AgentSecretFileName}
+
+// OwnClusterFile reports whether name is one of the cluster manifest file
+// names render writes, which a reader of the install's manifests skips.
+func OwnClusterFile(name string) bool { return slices.Contains(clusterFileNames, name) }
 
 // The certificate directory's files (functions/certs/README.md).
 const (
@@ -67,6 +74,14 @@ const (
 // --root, which the installer writes: the commands that read the
 // kube-apiserver take it when nothing else names one (internal/intake/kuberead).
 const AdminKubeconfig = "opt/openshift/auth/kubeconfig"
+
+// InstallManifestDirs are where the installer's bootstrap Ignition puts the
+// install's manifests, relative to --root: its manifests/ and openshift/
+// directories, a user's additions included (openshift/installer's
+// bootstrap asset; bootkube.sh, run in /opt/openshift, copies openshift/*
+// into manifests/ before cluster-bootstrap applies them). render reads the
+// cluster's APIServer from them (internal/rootdir/installprofile).
+var InstallManifestDirs = []string{"opt/openshift/manifests", "opt/openshift/openshift"}
 
 // StateDir holds the state and the journal.
 var StateDir = path.Dir(StatePath)

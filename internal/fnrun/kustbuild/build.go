@@ -20,6 +20,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/dispatch"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
+	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/api/resmap"
 	"sigs.k8s.io/kustomize/api/types"
@@ -50,7 +51,12 @@ type Options struct {
 	// (bundle.Inputs.ProxyVersion, never through KONNECTIVITY_PROXY_VERSION)
 	// in place of the environment's; nil leaves it to the environment.
 	ProxyVersion *proxyversion.Version
-	Getenv       func(string) string // the rest of the environment; nil = os.Getenv
+	// TLSProfile and TLSProfileFrom are the cluster's TLS security
+	// profile and the manifest it was read from (render), for the
+	// generator (bundle.Inputs.TLSProfile); nil leaves it to the config.
+	TLSProfile     *configv1.TLSSecurityProfile
+	TLSProfileFrom string
+	Getenv         func(string) string // the rest of the environment; nil = os.Getenv
 	// Notes, when set, receives the warnings and info results of the
 	// checks the kustomization wires in (an error result fails the build):
 	// `build` prints them, as kustomize would not.
@@ -107,6 +113,7 @@ func run(fsys filesys.FileSystem, dir, target string, opts Options, specOnly boo
 		wrapped.ip = opts.Settled
 	}
 	wrapped.version = opts.ProxyVersion
+	wrapped.tlsProfile, wrapped.tlsProfileFrom = opts.TLSProfile, opts.TLSProfileFrom
 	wrapped.overridePin = opts.Pin == PinOverride
 	_, wrapped.immutable = fsys.(embeddedTree)
 	if err := wrapped.refuseRemote(dir); err != nil {

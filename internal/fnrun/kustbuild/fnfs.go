@@ -15,6 +15,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/krmconfig"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
+	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/kustomize/api/konfig"
 	"sigs.k8s.io/kustomize/api/krusty"
 	"sigs.k8s.io/kustomize/kyaml/filesys"
@@ -34,12 +35,15 @@ import (
 // kustomize.
 type fnFS struct {
 	filesys.FileSystem
-	getenv   func(string) string
-	fns      dispatch.Functions    // Options.Functions
-	ip       bootstrapip.Settled   // Options.Settled, else Options.BootstrapIP as given
-	version  *proxyversion.Version // Options.ProxyVersion
-	specOnly bool                  // ReadSpec: stop at the first KonnectivityBundle config
-	overlay  string                // the target as messages name it
+	getenv  func(string) string
+	fns     dispatch.Functions    // Options.Functions
+	ip      bootstrapip.Settled   // Options.Settled, else Options.BootstrapIP as given
+	version *proxyversion.Version // Options.ProxyVersion
+	// tlsProfile and tlsProfileFrom are Options.TLSProfile and TLSProfileFrom.
+	tlsProfile     *configv1.TLSSecurityProfile
+	tlsProfileFrom string
+	specOnly       bool   // ReadSpec: stop at the first KonnectivityBundle config
+	overlay        string // the target as messages name it
 
 	mu        sync.Mutex
 	virtual   map[string][]byte // generated resource files, by absolute path

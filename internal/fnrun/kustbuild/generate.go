@@ -179,7 +179,7 @@ func (f *fnFS) withImagePin(c *yaml.RNode) (*yaml.RNode, error) {
 // Other kinds take Options.BootstrapIP as it is. A config that does not
 // decode is left to the generator, which names the field at fault.
 func (f *fnFS) inputsFor(c *yaml.RNode) (bundle.Inputs, error) {
-	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip.Addr, ProxyVersion: f.version}
+	in := bundle.Inputs{Getenv: f.getenv, BootstrapIP: f.ip.Addr, ProxyVersion: f.version, TLSProfile: f.tlsProfile, TLSProfileFrom: f.tlsProfileFrom}
 	if c.GetKind() != bundle.Kind {
 		return in, nil
 	}

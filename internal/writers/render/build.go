@@ -8,6 +8,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/bootstrapip"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/installprofile"
 )
 
 // buildModel builds the overlay once, for the bootstrap IP settled before
@@ -16,9 +17,13 @@ import (
 // settleIP decides the address from it, and the build hands that address
 // to the generator. It returns the model, the address (the zero Addr when
 // the overlay has no KonnectivityBundle config and no flag gave one) and,
-// for auto, where the address came from.
-func buildModel(d *deps, opts Options) (*kustbuild.Model, netip.Addr, string, error) {
+// for auto, where the address came from. cluster, when there is one, is
+// the install's APIServer manifest, whose TLS profile the generator follows.
+func buildModel(d *deps, opts Options, cluster *installprofile.Found) (*kustbuild.Model, netip.Addr, string, error) {
 	kopts := kustbuild.Options{Image: opts.Image, ProxyVersion: opts.ProxyVersion, Pin: opts.Pin, Getenv: getenvOf(opts), Functions: opts.Functions}
+	if cluster != nil {
+		kopts.TLSProfile, kopts.TLSProfileFrom = cluster.Profile, cluster.Path
+	}
 	if !opts.AutoBootstrapIP {
 		kopts.BootstrapIP = opts.BootstrapIP // what a function other than the generator may take before the build
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hosttxn"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/installprofile"
 	"sigs.k8s.io/kustomize/kyaml/fn/framework"
 )
 
@@ -55,6 +56,9 @@ func runWith(ctx context.Context, opts Options, fault func(hostfs.Op, string) er
 	if in.prev, err = previousState(h); err != nil {
 		return rep, err
 	}
+	if in.cluster, err = clusterProfile(h); err != nil {
+		return rep, err
+	}
 	changes, dirs, err := planAll(ctx, d, opts, in, rep)
 	if err != nil {
 		return rep, err
@@ -87,6 +91,9 @@ type hostInputs struct {
 	force bool
 	prev  *hostlayout.State
 	opts  Options
+	// cluster is the install's APIServer/cluster manifest under the root
+	// and its TLS profile, which the generator follows; nil when none.
+	cluster *installprofile.Found
 }
 
 // rootInputError words a --root Begin refused as render's other bad
@@ -115,7 +122,7 @@ func resolveInputs(opts Options) (hostInputs, error) {
 // planAll builds the bundle once and plans every file from that model; a
 // disabled bundle plans nothing and sets rep.Disabled.
 func planAll(ctx context.Context, d *deps, opts Options, in hostInputs, rep *Report) ([]change, []dirSpec, error) {
-	model, ip, source, err := buildModel(d, opts)
+	model, ip, source, err := buildModel(d, opts, in.cluster)
 	if err != nil {
 		return nil, nil, err
 	}

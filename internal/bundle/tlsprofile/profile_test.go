@@ -1,0 +1,105 @@
+package tlsprofile
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	configv1 "github.com/openshift/api/config/v1"
+)
+
+// The Go names of the suites Intermediate and Old share, in their order.
+var intermediateSuites = []string{
+	"TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256", "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256",
+	"TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384", "TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384",
+	"TLS_ECDHE_ECDSA_WITH_CHACHA20_POLY1305_SHA256", "TLS_ECDHE_RSA_WITH_CHACHA20_POLY1305_SHA256",
+}
+
+var tls13Suites = []string{"TLS_AES_128_GCM_SHA256", "TLS_AES_256_GCM_SHA384", "TLS_CHACHA20_POLY1305_SHA256"}
+
+func custom(min configv1.TLSProtocolVersion, ciphers ...string) *configv1.TLSSecurityProfile {
+	return &configv1.TLSSecurityProfile{Type: configv1.TLSProfileCustomType,
+		Custom: &configv1.CustomTLSProfile{TLSProfileSpec: configv1.TLSProfileSpec{Ciphers: ciphers, MinTLSVersion: min}}}
+}
+
+// TestResolve: each profile becomes the minimum and Go's names of the
+// suites the listener serves, in the profile's order, with what it cannot
+// serve dropped and said.
+func TestResolve(t *testing.T) {
+	for _, tc := range []struct {
+		name    string
+		in      *configv1.TLSSecurityProfile
+		want    Settings
+		dropped []string
+	}{
+		{"absent is Intermediate", nil, Settings{Profile: Default, MinVersion: configv1.VersionTLS12, Suites: intermediateSuites, TLS13: tls13Suites}, nil},
+		{"empty type is Intermediate", &configv1.TLSSecurityProfile{}, Settings{Profile: Default, MinVersion: configv1.VersionTLS12, Suites: intermediateSuites, TLS13: tls13Suites}, nil},
+		{"Intermediate", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileIntermediateType, Intermediate: &configv1.IntermediateTLSProfile{}},
+			Settings{Profile: configv1.TLSProfileIntermediateType, MinVersion: configv1.VersionTLS12, Suites: intermediateSuites, TLS13: tls13Suites}, nil},
+		{"Modern", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType},
+			Settings{Profile: configv1.TLSProfileModernType, MinVersion: configv1.VersionTLS13, TLS13: tls13Suites}, nil},
+		{"Old", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileOldType},
+			Settings{Profile: configv1.TLSProfileOldType, MinVersion: configv1.VersionTLS10, TLS13: tls13Suites, Suites: append(slices.Clone(intermediateSuites),
+				"TLS_ECDHE_ECDSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_128_CBC_SHA", "TLS_ECDHE_ECDSA_WITH_AES_256_CBC_SHA", "TLS_ECDHE_RSA_WITH_AES_256_CBC_SHA")},
+			[]string{"ECDHE-ECDSA-AES128-SHA256", "ECDHE-RSA-AES128-SHA256", "ECDHE-ECDSA-AES256-SHA384", "ECDHE-RSA-AES256-SHA384",
+				"AES128-GCM-SHA256", "AES256-GCM-SHA384", "AES128-SHA256", "AES256-SHA256", "AES128-SHA", "AES256-SHA", "DES-CBC3-SHA"}},
+		{"Custom", custom(configv1.VersionTLS12, "ECDHE-RSA-AES256-GCM-SHA384", "TLS_AES_128_GCM_SHA256", "DHE-RSA-AES128-GCM-SHA256"),
+			Settings{Profile: configv1.TLSProfileCustomType, MinVersion: configv1.VersionTLS12, Suites: []string{"TLS_ECDHE_RSA_WITH_AES_256_GCM_SHA384"}, TLS13: []string{"TLS_AES_128_GCM_SHA256"}},
+			[]string{"DHE-RSA-AES128-GCM-SHA256"}},
+		{"Custom at TLS 1.3 needs no TLS 1.2 suite", custom(configv1.VersionTLS13, "TLS_AES_256_GCM_SHA384"),
+			Settings{Profile: configv1.TLSProfileCustomType, MinVersion: configv1.VersionTLS13, TLS13: []string{"TLS_AES_256_GCM_SHA384"}}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := Resolve(tc.in)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var dropped []string
+			for _, d := range got.Dropped {
+				if d.Why == "" {
+					t.Errorf("%s dropped without a reason", d.Name)
+				}
+				dropped = append(dropped, d.Name)
+			}
+			got.Dropped = nil
+			if !equal(got, tc.want) || !slices.Equal(dropped, tc.dropped) {
+				t.Errorf("got %+v dropping %v\nwant %+v dropping %v", got, dropped, tc.want, tc.dropped)
+			}
+		})
+	}
+}
+
+func equal(a, b Settings) bool {
+	return a.Profile == b.Profile && a.MinVersion == b.MinVersion && slices.Equal(a.Suites, b.Suites) && slices.Equal(a.TLS13, b.TLS13)
+}
+
+// TestResolveRefuses: a profile that cannot be followed as written is an
+// error naming the field inside the profile and the fix.
+func TestResolveRefuses(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		in         *configv1.TLSSecurityProfile
+		field, fix string
+	}{
+		{"unknown type", &configv1.TLSSecurityProfile{Type: "Strict"}, "type", "use one of: Old, Intermediate, Modern, Custom"},
+		{"Custom without custom", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileCustomType}, "custom.ciphers", "list the ciphers"},
+		{"Custom without ciphers", custom(configv1.VersionTLS12), "custom.ciphers", "list the ciphers"},
+		{"Custom without minTLSVersion", custom("", "ECDHE-RSA-AES128-GCM-SHA256"), "custom.minTLSVersion", "use one of: VersionTLS10"},
+		{"unknown cipher", custom(configv1.VersionTLS12, "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-RSA-AES129-GCM-SHA256"), "custom.ciphers[1]", "use OpenSSL's name"},
+		{"Go's name", custom(configv1.VersionTLS12, "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256"), "custom.ciphers[0]", "write it as OpenSSL names it, ECDHE-RSA-AES128-GCM-SHA256"},
+		{"nothing left for TLS 1.2", custom(configv1.VersionTLS12, "AES128-SHA", "TLS_AES_128_GCM_SHA256"), "custom.ciphers", "add a suite such as"},
+		{"a member of another type", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType, Custom: &configv1.CustomTLSProfile{}}, "custom", "remove custom, or set type: Custom"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Resolve(tc.in)
+			var errs Errors
+			if !errors.As(err, &errs) || len(errs) != 1 {
+				t.Fatalf("Resolve = %v, want one Error", err)
+			}
+			if errs[0].Field != tc.field || !strings.Contains(errs[0].Fix, tc.fix) || errs[0].Message == "" {
+				t.Errorf("got %+v, want field %s and a fix with %q", errs[0], tc.field, tc.fix)
+			}
+		})
+	}
+}
