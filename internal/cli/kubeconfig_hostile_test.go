@@ -36,9 +36,14 @@ func TestCommandsAgainstAHostileKubeAPIServer(t *testing.T) {
 			t.Parallel()
 			kc := fakekas.Kubeconfig(t, "", fakekas.Hostile(t, mode))
 			root := hostRenderedRoot(t)
+			// The server's ports are looked for on 127.0.0.2, where no
+			// server listens: on 127.0.0.1 they are the bundle's fixed
+			// ports, which a real proxy-server of another package's test
+			// may hold, frozen, and then status spent its whole --timeout
+			// on that server's metrics instead of meeting the cap.
 			for _, args := range [][]string{
-				{"status", "--root", root},
-				{"wait", "--root", root},
+				{"status", "--root", root, "--health-host", "127.0.0.2"},
+				{"wait", "--root", root, "--health-host", "127.0.0.2"},
 				{"probe", "--root", root, "--webhooks"},
 				{"teardown", "--root", hostRenderedRoot(t)},
 			} {
