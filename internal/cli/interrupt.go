@@ -189,3 +189,33 @@ func (g *hostGuard) reads(parent context.Context) (context.Context, context.Canc
 	stop := context.AfterFunc(g.sigs.ctx, func() { cancel(context.Cause(g.sigs.ctx)) })
 	return ctx, func() { stop(); cancel(nil) }
 }
+
+// killPluginOnSignal is parent for a command that does not catch signals
+// (status, probe) while it reads the kubeconfig: a SIGTERM or SIGINT then
+// ends the read, whose exec plugin's process group dies with it (a group
+// of its own, which the signal's default action never reached), and
+// done, called once the read returned, ends the command by that signal.
+func killPluginOnSignal(parent context.Context) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
+	var got os.Signal
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case got = <-ch:
+			cancel()
+		case <-stop:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(stop)
+		<-exited
+		cancel()
+		if got != nil {
+			dieBy(got.(syscall.Signal))
+		}
+	}
+}
