@@ -9,6 +9,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/krm/result"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/spf13/pflag"
 )
 
@@ -97,11 +98,11 @@ func (o *checkOptions) Run(io IO) error {
 			return &exitError{Code: 2, Err: fmt.Errorf("--cert-dir: %w", err)}
 		}
 	} else if opts.CertFiles, err = src.RenderedCertFiles(); err != nil {
-		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", target, err)}
+		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", targetInError(target), err)}
 	}
 	findings, err := check.Check(stream, opts)
 	if err != nil {
-		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", describeTarget(target), err)}
+		return &exitError{Code: 2, Err: fmt.Errorf("%s: %w", targetInError(target), err)}
 	}
 	code := result.ExitCode(findings)
 	rep := check.Checked{Findings: result.Findings(findings), Stream: stream, Target: describeTarget(target), Certs: opts.CertFiles != nil, Quiet: o.quiet}
@@ -110,7 +111,7 @@ func (o *checkOptions) Run(io IO) error {
 	}
 	if code != 0 {
 		r := result.NewReport(findings)
-		return &exitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, describeTarget(target))}
+		return &exitError{Code: code, Err: fmt.Errorf("%d error(s), %d warning(s) in %s", r.Errors, r.Warnings, targetInError(target))}
 	}
 	return nil
 }
@@ -125,4 +126,11 @@ func describeTarget(target string) string {
 		return "standard input"
 	}
 	return target
+}
+
+// targetInError names the bundle argument in check's errors, escaped:
+// errors keep their own line breaks, so a newline typed in a path would
+// start a line of its own.
+func targetInError(target string) textsafe.Value {
+	return textsafe.Value(describeTarget(target))
 }

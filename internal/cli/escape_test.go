@@ -62,3 +62,36 @@ func TestNewlineInAPathForgesNoLine(t *testing.T) {
 		hostiletext.AssertInert(t, args[0]+"'s error", stderr)
 	}
 }
+
+// TestNewlineInABundleArgumentForgesNoLine: a bundle argument typed with a
+// newline in it (a directory with nothing to build, a file with error
+// findings or not YAML at all) is named on the error's line, escaped: the
+// messages bundlesource and check write around it quoted it raw, and
+// errorText keeps an error's own line breaks.
+func TestNewlineInABundleArgumentForgesNoLine(t *testing.T) {
+	dir := t.TempDir()
+	empty := filepath.Join(dir, "d\n"+hostiletext.Forged)
+	if err := os.Mkdir(empty, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	notBundle := filepath.Join(dir, "f\n"+hostiletext.Forged)
+	junk := filepath.Join(dir, "j\n"+hostiletext.Forged)
+	unknown := filepath.Join(dir, "u\n"+hostiletext.Forged)
+	for path, data := range map[string]string{notBundle: "root:x:0:0\n", junk: "\xff\xfe\x00",
+		unknown: "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: a}\nnosuchfield: 1\n"} {
+		if err := os.WriteFile(path, []byte(data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"check", empty}, {"ports", empty}, {"diff", empty, notBundle},
+		{"check", notBundle}, {"check", junk}, {"ports", notBundle}, {"ports", junk}, {"diff", junk, notBundle}, {"diff", notBundle, junk},
+		{"ports", unknown}, {"diff", unknown, notBundle},
+	} {
+		code, _, stderr := runHostCmd(t, args...)
+		if code == 0 || !strings.Contains(stderr, `\n`+hostiletext.Forged) {
+			t.Errorf("%s %s: exit %d, stderr does not name the path escaped:\n%s", args[0], args[1], code, stderr)
+		}
+		hostiletext.AssertInert(t, args[0]+"'s error", stderr)
+	}
+}

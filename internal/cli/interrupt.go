@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -44,6 +45,7 @@ type signals struct {
 	exited chan struct{}
 	stderr io.Writer
 	prefix string // "konnectivity-bundle render"
+	once   sync.Once
 }
 
 // catchSignals starts catching; the command passes ctx down and calls
@@ -84,8 +86,11 @@ func (s *signals) first(got os.Signal) {
 
 // settle stops catching once the command returned: a signal already
 // delivered counts, a later one has its default action (the command only
-// has its report left to print).
-func (s *signals) settle() {
+// has its report left to print). Only the first call does anything, so
+// a command may settle on every path.
+func (s *signals) settle() { s.once.Do(s.stop) }
+
+func (s *signals) stop() {
 	signal.Stop(s.ch)
 	close(s.done)
 	<-s.exited
@@ -148,24 +153,69 @@ func interruption(ctx context.Context, noun, completed string, cleaned bool, err
 }
 
 // hostGuard guards a host change as the CLI does: --timeout never abandons
-// it (holdHost), and signals are caught while it runs (sigs).
+// it (holdHost), and signals are caught from the guard's start (sigs), so
+// one that comes while the command reads before the change (a kubeconfig's
+// exec plugin) is caught too.
 type hostGuard struct {
-	io      IO
-	command string // "teardown"
-	sigs    *signals
+	io   IO
+	sigs *signals
 }
 
-// run holds the host and catches signals around change, which stops at
-// its next safe point when one comes; it fails, running nothing, once
-// the run was abandoned.
+// newHostGuard starts catching signals for command ("teardown"); the
+// caller settles them on the paths that never reach run.
+func newHostGuard(io IO, command string) *hostGuard {
+	return &hostGuard{io: io, sigs: catchSignals(context.Background(), io.Stderr, command)}
+}
+
+// run holds the host around change, which stops at its next safe point
+// when a signal came or comes; it fails, running nothing, once the run was
+// abandoned.
 func (g *hostGuard) run(change func(stop context.Context)) error {
 	release, err := g.io.holdHost()
 	if err != nil {
 		return err
 	}
 	defer release()
-	g.sigs = catchSignals(context.Background(), g.io.Stderr, g.command)
 	change(g.sigs.ctx)
 	g.sigs.settle()
 	return nil
+}
+
+// reads is parent ended also by a signal the guard caught: what the
+// command reads before the change (a kubeconfig's exec plugin, whose
+// process group dies with it) stops at once on Ctrl-C.
+func (g *hostGuard) reads(parent context.Context) (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(parent)
+	stop := context.AfterFunc(g.sigs.ctx, func() { cancel(context.Cause(g.sigs.ctx)) })
+	return ctx, func() { stop(); cancel(nil) }
+}
+
+// killPluginOnSignal is parent for a command that does not catch signals
+// (status, probe) while it reads the kubeconfig: a SIGTERM or SIGINT then
+// ends the read, whose exec plugin's process group dies with it (a group
+// of its own, which the signal's default action never reached), and
+// done, called once the read returned, ends the command by that signal.
+func killPluginOnSignal(parent context.Context) (ctx context.Context, done func()) {
+	ctx, cancel := context.WithCancel(parent)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, syscall.SIGTERM, syscall.SIGINT)
+	var got os.Signal
+	stop, exited := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(exited)
+		select {
+		case got = <-ch:
+			cancel()
+		case <-stop:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(ch)
+		close(stop)
+		<-exited
+		cancel()
+		if got != nil {
+			dieBy(got.(syscall.Signal))
+		}
+	}
 }

@@ -99,7 +99,9 @@ type webhookFlags struct {
 }
 
 func runWebhookProbe(io IO, format output.Format, opts egressprobe.Options, web webhookFlags) error {
-	choice, cluster, err := web.kube.openCluster(io.context(), io, opts.Root, opts.Timeout)
+	ctx, read := killPluginOnSignal(io.context())
+	choice, cluster, err := web.kube.openCluster(ctx, io, opts.Root, opts.Timeout)
+	read()
 	switch {
 	case err != nil:
 		return usagef("%v", err)

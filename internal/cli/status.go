@@ -60,7 +60,9 @@ func newStatusOptions(fs *pflag.FlagSet) options {
 // Run recovers an interrupted run first, then reports (statusreport);
 // 1 when the tunnel is not usable.
 func (o *statusOptions) Run(io IO) error {
-	choice, cluster, err := o.kube.openCluster(io.context(), io, o.Root, o.Timeout)
+	ctx, read := killPluginOnSignal(io.context())
+	choice, cluster, err := o.kube.openCluster(ctx, io, o.Root, o.Timeout)
+	read()
 	if err != nil {
 		return usagef("%v", err)
 	}

@@ -80,10 +80,17 @@ func (o *teardownOptions) Validate() error {
 // Run tears down as teardown.RunCommand does, under the CLI's guard of a
 // host change, and prints the outcome.
 func (o *teardownOptions) Run(io IO) error {
-	g := &hostGuard{io: io, command: "teardown"}
+	g := newHostGuard(io, "teardown")
+	defer g.sigs.settle() // the paths that end before the removal
+	ctx, cancel := g.reads(io.context())
+	defer cancel()
 	choice := o.kube.find(io, o.Root)
-	done, err := teardown.RunCommand(io.context(), teardown.CommandOptions{Options: o.Options,
+	done, err := teardown.RunCommand(ctx, teardown.CommandOptions{Options: o.Options,
 		Kubeconfig: choice, Timeout: o.timeout, TimeoutFlag: "--timeout", Usage: o.usage(choice), Guard: g.run})
+	if err != nil && interrupted(g.sigs.ctx) {
+		// nothing was removed: RunCommand fails before the removal only
+		return &exitError{Code: exitInterruptedUndone, Err: fmt.Errorf("%v before the teardown changed anything: the host is as before", context.Cause(g.sigs.ctx))}
+	}
 	if err != nil {
 		return err
 	}

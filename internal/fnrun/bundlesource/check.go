@@ -10,6 +10,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/functions/check"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 )
 
@@ -28,7 +29,7 @@ func ForCheck(in Stdin, target string, build kustbuild.Options) (Source, error) 
 		src, err = Load(in, target, build)
 	case !hasKustomization(target):
 		return Source{}, fmt.Errorf("%s: nothing to check here: no kustomization to build (no kustomization.yaml) and nothing render wrote (no %s); give a bundle file, a kustomization directory, or a root render wrote",
-			target, hostlayout.StatePath)
+			textsafe.Value(target), hostlayout.StatePath)
 	default:
 		b, err := kustbuild.Build(target, build) // its errors name the directory it built
 		return Source{Label: target, Stream: b}, err

@@ -43,7 +43,7 @@ func Model(in Stdin, target string, opts kustbuild.Options) (string, *bundlemode
 		err = notABundle(b, in.Command)
 	}
 	if err != nil {
-		return "", nil, fmt.Errorf("%s: %w", src.Label, err)
+		return "", nil, fmt.Errorf("%s: %w", textsafe.Value(src.Label), err) // a path typed with a newline starts no line
 	}
 	return src.Label, b, nil
 }

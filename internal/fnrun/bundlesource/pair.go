@@ -5,6 +5,7 @@ import (
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/manifest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 )
 
 // Side is one of diff's two bundles, read and parsed.
@@ -37,7 +38,7 @@ func Pair(in Stdin, args [2]string, overlays bool, opts [2]kustbuild.Options) ([
 		}
 		objects, err := manifest.Parse(src.Stream)
 		if err != nil {
-			return sides, fmt.Errorf("%s (%s): %w", name, src.Label, err)
+			return sides, fmt.Errorf("%s (%s): %w", name, textsafe.Value(src.Label), err) // a path typed with a newline starts no line
 		}
 		sides[i] = Side{Label: src.Label, Objects: objects}
 	}

@@ -21,6 +21,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/inputread"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/output"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/renderedroot"
 )
 
@@ -111,7 +112,9 @@ func buildDir(dir string, opts kustbuild.Options) (Source, error) {
 		// Most often a host root that render has not written yet
 		// (`ports /`): say so, as status does, instead of kustomize's
 		// "unable to find one of 'kustomization.yaml'".
-		return Source{}, fmt.Errorf("%s: nothing rendered here (no %s) and no kustomization to build (no kustomization.yaml): run konnectivity-bundle render --root %s first, or give a bundle file, a kustomization directory or an overlay name", dir, hostlayout.StatePath, dir)
+		// The path is escaped here: a newline typed in it would start a line.
+		d := textsafe.Value(dir)
+		return Source{}, fmt.Errorf("%s: nothing rendered here (no %s) and no kustomization to build (no kustomization.yaml): run konnectivity-bundle render --root %s first, or give a bundle file, a kustomization directory or an overlay name", d, hostlayout.StatePath, d)
 	}
 	b, err := kustbuild.Build(dir, opts)
 	if err != nil {

@@ -54,7 +54,7 @@ type UnknownFieldsError struct {
 
 func (e *UnknownFieldsError) Error() string {
 	if e.File != "" {
-		return e.File + " has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +
+		return textsafe.Escape(e.File) + " has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +
 			strings.Join(e.Lines, "\n") + "\n(fix: correct or remove them in that file)"
 	}
 	return "the built bundle has fields its Kubernetes types do not (the API server would drop them at apply time):\n" +

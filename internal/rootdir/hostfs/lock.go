@@ -36,7 +36,7 @@ func (e *LockedError) Error() string {
 		flag = "--lock-timeout"
 	}
 	return fmt.Sprintf("--root %s is locked by %s, still held after waiting %s; "+
-		"fix: let it finish, or raise %s", e.Root, e.Holder, e.Timeout, flag)
+		"fix: let it finish, or raise %s", e.Root, e.Holder, e.Timeout.Round(100*time.Millisecond), flag) // a wait the deadline cut is nanoseconds long
 }
 
 // Lock waits up to timeout (0: not at all) for the exclusive lock. A

@@ -21,31 +21,54 @@ var removalRank = map[string]int{
 }
 
 // removeFiles removes every recorded file. A symbolic link or special file
-// where render wrote a regular file is someone else's and is kept.
+// where render wrote a regular file is someone else's and is kept: every
+// path is checked before the first removal (checkFiles), so a planted one
+// stops teardown with the host as it was, not with the static pod gone.
 func removeFiles(h *hostfs.Root, st *hostlayout.State, rep *Report) error {
 	files := append([]hostlayout.StateFile(nil), st.Files...)
 	sort.SliceStable(files, func(i, j int) bool {
 		return removalRank[files[i].Placement] < removalRank[files[j].Placement]
 	})
+	if err := checkFiles(h, files); err != nil {
+		return err
+	}
 	for _, f := range files {
 		abs := h.Abs(f.Path)
 		_, err := h.Regular(f.Path)
 		if err == nil {
 			err = h.Remove(f.Path)
 		}
-		var unsafe *hostfs.UnsafeError
 		switch {
 		case err == nil:
 			rep.Removed = append(rep.Removed, abs)
 		case errors.Is(err, fs.ErrNotExist):
 			rep.AlreadyGone = append(rep.AlreadyGone, abs)
-		case errors.As(err, &unsafe):
-			return err
 		default:
-			return fmt.Errorf("remove %s: %w", abs, err)
+			return removeError(h, f, err)
 		}
 	}
 	return nil
+}
+
+// checkFiles refuses the first recorded path that holds anything but a
+// regular file (or nothing), before any is removed.
+func checkFiles(h *hostfs.Root, files []hostlayout.StateFile) error {
+	for _, f := range files {
+		if _, err := h.Regular(f.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return removeError(h, f, err)
+		}
+	}
+	return nil
+}
+
+// removeError is err as teardown says it: hostfs's refusal names the path
+// itself; any other error is given it.
+func removeError(h *hostfs.Root, f hostlayout.StateFile, err error) error {
+	var unsafe *hostfs.UnsafeError
+	if errors.As(err, &unsafe) {
+		return err
+	}
+	return fmt.Errorf("remove %s: %w", h.Abs(f.Path), err)
 }
 
 // removeDirs removes directories render created, deepest first, when they

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -351,6 +352,38 @@ func TestTeardownNeverRemovesOutsideTheRoot(t *testing.T) {
 			}
 			if _, err := os.Stat(victim); err != nil {
 				t.Fatalf("teardown removed a file outside the root: %v", err)
+			}
+		})
+	}
+}
+
+// TestTeardownRefusesAPlantedPathBeforeRemovingAnything: a link, FIFO or
+// directory planted at a recorded path is refused before the first
+// removal, so the refusal leaves the host as it was: removing the static
+// pod first and then stopping at the planted path left the server stopped
+// and the bundle half-removed, and every later teardown stopped there too.
+func TestTeardownRefusesAPlantedPathBeforeRemovingAnything(t *testing.T) {
+	const planted = "opt/openshift/tls/konnectivity/agent.key" // a certificate: removed last
+	for name, plant := range map[string]func(string) error{
+		"link":      func(p string) error { return os.Symlink("/etc/passwd", p) },
+		"fifo":      func(p string) error { return syscall.Mkfifo(p, 0o600) },
+		"directory": func(p string) error { return os.Mkdir(p, 0o700) },
+	} {
+		t.Run(name, func(t *testing.T) {
+			root := rendered(t)
+			p := filepath.Join(root, planted)
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+			if err := plant(p); err != nil {
+				t.Fatal(err)
+			}
+			before := entries(t, root)
+			if _, err := Run(context.Background(), Options{Root: root}); err == nil || !strings.Contains(err.Error(), planted) {
+				t.Fatalf("teardown over a planted %s: %v, want an error naming %s", name, err, planted)
+			}
+			if after := entries(t, root); strings.Join(after, "\n") != strings.Join(before, "\n") {
+				t.Errorf("the refused teardown changed the root:\nbefore %v\nafter  %v", before, after)
 			}
 		})
 	}
