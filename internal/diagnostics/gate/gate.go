@@ -96,7 +96,10 @@ func Wait(ctx context.Context, opts Options) *Verdict {
 	w := &waiter{opts: opts, start: start}
 	var last *Verdict // the last poll that ran to its end
 	for {
-		pctx, cancel := context.WithTimeout(ctx, max(deadline.Sub(opts.Now()), opts.pollBudget()))
+		// Every poll, not only the last, ends at its budget: a read that
+		// never answers would otherwise hold the first poll, and the
+		// progress lines, until the deadline.
+		pctx, cancel := context.WithTimeout(ctx, opts.pollBudget())
 		v := w.poll(pctx)
 		cancel()
 		now := opts.Now()
