@@ -8,6 +8,7 @@ package tlsprofile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -84,6 +85,20 @@ func Resolve(p *configv1.TLSSecurityProfile) (Settings, error) {
 		return Settings{}, nameErrs
 	}
 	return s, nil
+}
+
+// Same reports whether a and b have the listener follow one profile, as
+// OpenShift reads them: a predefined type's member carries no settings,
+// so {type: Modern} and {type: Modern, modern: {}} are the same, and so
+// are no profile and Intermediate. Profiles that cannot be resolved are
+// compared as written.
+func Same(a, b *configv1.TLSSecurityProfile) bool {
+	sa, errA := Resolve(a)
+	sb, errB := Resolve(b)
+	if errA != nil || errB != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	return reflect.DeepEqual(sa, sb)
 }
 
 // members: a profile sets at most the member its type names, since

@@ -103,3 +103,28 @@ func TestResolveRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestSame: profiles OpenShift reads alike are the same whatever members
+// they spell out; a different type, minimum or cipher order is not.
+func TestSame(t *testing.T) {
+	modern := &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType}
+	for _, tc := range []struct {
+		name string
+		a, b *configv1.TLSSecurityProfile
+		same bool
+	}{
+		{"member spelled out", modern, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType, Modern: &configv1.ModernTLSProfile{}}, true},
+		{"none and Intermediate", nil, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileIntermediateType}, true},
+		{"another type", modern, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileOldType}, false},
+		{"Custom's order", custom(configv1.VersionTLS12, "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"),
+			custom(configv1.VersionTLS12, "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256"), false},
+		{"Custom's minimum", custom(configv1.VersionTLS12, "ECDHE-RSA-AES128-GCM-SHA256"), custom(configv1.VersionTLS13, "ECDHE-RSA-AES128-GCM-SHA256"), false},
+		{"unresolvable, as written", &configv1.TLSSecurityProfile{Type: "Strict"}, &configv1.TLSSecurityProfile{Type: "Strict"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Same(tc.a, tc.b); got != tc.same {
+				t.Errorf("Same = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -77,7 +76,7 @@ func agree(first, next *Found) (*Found, error) {
 		return first, nil
 	case first == nil:
 		return next, nil
-	case reflect.DeepEqual(first.Profile, next.Profile):
+	case tlsprofile.Same(first.Profile, next.Profile):
 		return first, nil
 	}
 	return nil, &Error{Path: next.Path, Field: profileField,

@@ -30,6 +30,7 @@ func TestRead(t *testing.T) {
 		{"in manifests", map[string]string{"opt/openshift/manifests/apiserver.yaml": modern}, "/opt/openshift/manifests/apiserver.yaml", configv1.TLSProfileModernType},
 		{"in openshift", map[string]string{"opt/openshift/openshift/99-tls.yml": modern}, "/opt/openshift/openshift/99-tls.yml", configv1.TLSProfileModernType},
 		{"copied to both, as bootkube.sh does", map[string]string{"opt/openshift/openshift/99-tls.yaml": modern, "opt/openshift/manifests/99-tls.yaml": modern}, "/opt/openshift/manifests/99-tls.yaml", configv1.TLSProfileModernType},
+		{"two that agree, one spelling out its member", map[string]string{"opt/openshift/manifests/a.yaml": modern, "opt/openshift/openshift/b.yaml": apiserver + "  tlsSecurityProfile: {type: Modern}\n"}, "/opt/openshift/manifests/a.yaml", configv1.TLSProfileModernType},
 		{"among other documents", map[string]string{"opt/openshift/manifests/all.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n" + modern}, "/opt/openshift/manifests/all.yaml", configv1.TLSProfileModernType},
 		{"without a profile", map[string]string{"opt/openshift/manifests/apiserver.yaml": apiserver + "  audit: {profile: Default}\n"}, "/opt/openshift/manifests/apiserver.yaml", ""},
 		{"another APIServer", map[string]string{"opt/openshift/manifests/other.yaml": strings.Replace(modern, "name: cluster", "name: other", 1)}, "", ""},
