@@ -120,12 +120,22 @@ func readFile(root *hostfs.Root, rel string) (*Found, error) {
 	if err != nil {
 		return nil, nil // cluster-bootstrap would refuse it; not ours to judge
 	}
+	var found *Found
 	for _, n := range nodes {
-		if n.GetApiVersion() == configv1.GroupVersion.String() && n.GetKind() == "APIServer" && n.GetName() == "cluster" {
-			return decode(abs, n)
+		if n.GetApiVersion() != configv1.GroupVersion.String() || n.GetKind() != "APIServer" || n.GetName() != "cluster" {
+			continue
+		}
+		// every one, not the first: a second document saying otherwise
+		// is refused as a second file would be
+		f, err := decode(abs, n)
+		if err == nil {
+			found, err = agree(found, f)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return nil, nil
+	return found, nil
 }
 
 // decode reads the manifest's profile strictly and resolves it, so an

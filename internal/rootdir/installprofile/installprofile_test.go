@@ -73,6 +73,8 @@ func TestReadRefuses(t *testing.T) {
 			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile.custom.ciphers[0]", "is not a cipher name"},
 		{"an unknown field", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile: {type: Modern, modren: {}}\n"},
 			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", `unknown field "modren"`},
+		{"two documents of one file that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern + "---\n" + apiserver + "  tlsSecurityProfile: {type: Old}\n"},
+			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", "(Modern there, Old here)"},
 		{"two that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern, "opt/openshift/openshift/b.yaml": apiserver + "  tlsSecurityProfile: {type: Old}\n"},
 			"/opt/openshift/openshift/b.yaml", "spec.tlsSecurityProfile", "and so does /opt/openshift/manifests/a.yaml, differently (Modern there, Old here)"},
 	} {
