@@ -10,7 +10,9 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	configv1 "github.com/openshift/api/config/v1"
 )
@@ -129,7 +131,7 @@ func specOf(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) (*confi
 	if typ != configv1.TLSProfileCustomType {
 		spec, ok := configv1.TLSProfiles[typ]
 		if !ok {
-			return nil, Errors{{Field: "type", Message: fmt.Sprintf("unknown profile type %q", typ), Fix: "use one of: " + joinTypes()}}
+			return nil, Errors{{Field: "type", Message: "unknown profile type " + quote(string(typ)), Fix: "use one of: " + joinTypes()}}
 		}
 		return spec, nil
 	}
@@ -138,7 +140,7 @@ func specOf(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) (*confi
 			Fix: "list the ciphers by their OpenSSL names (docs/config.md lists them), or use type: Intermediate or Modern"}}
 	}
 	if !Known(p.Custom.MinTLSVersion) {
-		return nil, Errors{{Field: "custom.minTLSVersion", Message: fmt.Sprintf("unknown TLS version %q", p.Custom.MinTLSVersion),
+		return nil, Errors{{Field: "custom.minTLSVersion", Message: "unknown TLS version " + quote(string(p.Custom.MinTLSVersion)),
 			Fix: "use one of: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13"}}
 	}
 	return &p.Custom.TLSProfileSpec, nil
@@ -182,12 +184,29 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 // unknownName words a cipher name no table knows: Go's name gets its
 // OpenSSL spelling as the fix, since OpenShift's profiles use those.
 func unknownName(i int, name string) Error {
-	e := Error{Field: fmt.Sprintf("custom.ciphers[%d]", i), Message: fmt.Sprintf("%q is not a cipher name of OpenShift's TLS profiles (OpenSSL's names)", name),
+	e := Error{Field: fmt.Sprintf("custom.ciphers[%d]", i), Message: quote(name) + " is not a cipher name of OpenShift's TLS profiles (OpenSSL's names)",
 		Fix: "use OpenSSL's name, such as ECDHE-RSA-AES128-GCM-SHA256 (docs/config.md lists every name and what the listener does with it)"}
 	if c, ok := byGoName(name); ok {
 		e.Fix = fmt.Sprintf("write it as OpenSSL names it, %s", c.openSSL)
 	}
 	return e
+}
+
+// maxEcho bounds a value of the profile an error quotes: a manifest's
+// 200 KB cipher name is shown by its start, not echoed whole.
+const maxEcho = 64
+
+// quote is s as a Go literal (controls and bidi characters escaped), cut
+// to maxEcho bytes on a rune boundary and marked when cut.
+func quote(s string) string {
+	if len(s) <= maxEcho {
+		return strconv.Quote(s)
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", strconv.Quote(s[:cut]), len(s)-cut)
 }
 
 // Known reports whether v is a TLS version minTLSVersion may name.

@@ -128,3 +128,26 @@ func TestSame(t *testing.T) {
 		})
 	}
 }
+
+// TestErrorsQuoteBounded: a name a hostile profile gives is quoted with its
+// controls and bidi characters escaped, and cut, never echoed whole.
+func TestErrorsQuoteBounded(t *testing.T) {
+	long := strings.Repeat("A", 200000)
+	for _, tc := range []struct {
+		name string
+		in   *configv1.TLSSecurityProfile
+		says string
+	}{
+		{"a long type", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileType(long)}, `unknown profile type "` + strings.Repeat("A", 64) + `"... (199936 more bytes)`},
+		{"a long minimum", custom(configv1.TLSProtocolVersion(long), "ECDHE-RSA-AES128-GCM-SHA256"), `unknown TLS version "` + strings.Repeat("A", 64) + `"... (199936 more bytes)`},
+		{"a long cipher", custom(configv1.VersionTLS12, long), `"` + strings.Repeat("A", 64) + `"... (199936 more bytes) is not a cipher name`},
+		{"controls and bidi", custom(configv1.VersionTLS12, "A\x1b[2J\u202eB\nfake: line"), `"A\x1b[2J\u202eB\nfake: line" is not a cipher name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Resolve(tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.says) || len(err.Error()) > 1000 {
+				t.Errorf("Resolve = %.300v; want an error of under 1000 bytes saying %s", err, tc.says)
+			}
+		})
+	}
+}
