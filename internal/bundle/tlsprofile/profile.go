@@ -161,9 +161,13 @@ func joinTypes() string {
 func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Settings, Errors) {
 	s := Settings{Profile: typ, MinVersion: spec.MinTLSVersion}
 	var errs Errors
+	seen := map[string]bool{}
 	for i, name := range spec.Ciphers {
 		c, ok := byOpenSSL(name)
 		switch {
+		case seen[name]:
+			// a name listed twice (OpenShift allows it) is rendered once:
+			// 10,000 copies made a 400 KB --cipher-suites
 		case !ok:
 			errs = append(errs, unknownName(i, name))
 		case c.support == served:
@@ -173,6 +177,7 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 		default:
 			s.Dropped = append(s.Dropped, Dropped{Name: name, Why: why[c.support]})
 		}
+		seen[name] = true
 	}
 	if len(errs) == 0 && typ == configv1.TLSProfileCustomType && s.MinVersion != configv1.VersionTLS13 && len(s.Suites) == 0 {
 		errs = append(errs, Error{Field: "custom.ciphers", Message: fmt.Sprintf("none of the ciphers is a TLS 1.2 suite the listener can serve, yet minTLSVersion %s allows TLS 1.2: it would serve Go's default suites instead", s.MinVersion),

@@ -151,3 +151,16 @@ func TestErrorsQuoteBounded(t *testing.T) {
 		})
 	}
 }
+
+// TestResolveListsANameOnce: a Custom profile naming a suite twice, or
+// 10,000 times, renders it once.
+func TestResolveListsANameOnce(t *testing.T) {
+	names := slices.Repeat([]string{"ECDHE-RSA-AES128-GCM-SHA256", "TLS_AES_128_GCM_SHA256", "AES128-SHA"}, 10000)
+	s, err := Resolve(custom(configv1.VersionTLS12, names...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Suites) != 1 || len(s.TLS13) != 1 || len(s.Dropped) != 1 {
+		t.Errorf("Resolve = %d suites, %d TLS 1.3, %d dropped; want each once", len(s.Suites), len(s.TLS13), len(s.Dropped))
+	}
+}
