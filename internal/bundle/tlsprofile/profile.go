@@ -161,7 +161,7 @@ func joinTypes() string {
 func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Settings, Errors) {
 	s := Settings{Profile: typ, MinVersion: spec.MinTLSVersion}
 	var errs Errors
-	seen := map[string]bool{}
+	seen, unknown := map[string]bool{}, 0
 	for i, name := range spec.Ciphers {
 		c, ok := byOpenSSL(name)
 		switch {
@@ -169,7 +169,9 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 			// a name listed twice (OpenShift allows it) is rendered once:
 			// 10,000 copies made a 400 KB --cipher-suites
 		case !ok:
-			errs = append(errs, unknownName(i, name))
+			if unknown++; unknown <= maxUnknown {
+				errs = append(errs, unknownName(i, name))
+			}
 		case c.support == served:
 			s.Suites = append(s.Suites, c.goName)
 		case c.support == tls13:
@@ -178,6 +180,10 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 			s.Dropped = append(s.Dropped, Dropped{Name: name, Why: why[c.support]})
 		}
 		seen[name] = true
+	}
+	if unknown > maxUnknown {
+		errs = append(errs, Error{Field: "custom.ciphers", Message: fmt.Sprintf("%d more names are not cipher names of OpenShift's TLS profiles (%d in all); only the first %d are said", unknown-maxUnknown, unknown, maxUnknown),
+			Fix: "use OpenSSL's names (docs/config.md lists every name)"})
 	}
 	if len(errs) == 0 && typ == configv1.TLSProfileCustomType && s.MinVersion != configv1.VersionTLS13 && len(s.Suites) == 0 {
 		errs = append(errs, Error{Field: "custom.ciphers", Message: fmt.Sprintf("none of the ciphers is a TLS 1.2 suite the listener can serve, yet minTLSVersion %s allows TLS 1.2: it would serve Go's default suites instead", s.MinVersion),
@@ -196,6 +202,10 @@ func unknownName(i int, name string) Error {
 	}
 	return e
 }
+
+// maxUnknown bounds the names of a Custom profile said to be unknown, one
+// error each: 10,000 bad names made a 2.6 MB error; the rest are counted.
+const maxUnknown = 10
 
 // maxEcho bounds a value of the profile an error quotes: a manifest's
 // 200 KB cipher name is shown by its start, not echoed whole.

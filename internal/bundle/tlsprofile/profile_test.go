@@ -2,6 +2,7 @@ package tlsprofile
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -162,5 +163,20 @@ func TestResolveListsANameOnce(t *testing.T) {
 	}
 	if len(s.Suites) != 1 || len(s.TLS13) != 1 || len(s.Dropped) != 1 {
 		t.Errorf("Resolve = %d suites, %d TLS 1.3, %d dropped; want each once", len(s.Suites), len(s.TLS13), len(s.Dropped))
+	}
+}
+
+// TestResolveBoundsUnknownNames: 10,000 names no table knows are ten
+// errors and one that counts the rest, not 10,000.
+func TestResolveBoundsUnknownNames(t *testing.T) {
+	names := make([]string, 10000)
+	for i := range names {
+		names[i] = fmt.Sprintf("BAD%d", i)
+	}
+	_, err := Resolve(custom(configv1.VersionTLS12, names...))
+	var es Errors
+	if !errors.As(err, &es) || len(es) != maxUnknown+1 || es[0].Field != "custom.ciphers[0]" ||
+		!strings.Contains(es[maxUnknown].Message, "9990 more names") {
+		t.Errorf("Resolve = %d errors, the last %+v; want %d naming the first and one counting 9990 more", len(es), es[len(es)-1], maxUnknown+1)
 	}
 }
