@@ -22,6 +22,7 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/tlsprofile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
@@ -118,7 +119,10 @@ func readFile(root *hostfs.Root, rel string) (*Found, error) {
 	}
 	nodes, err := kio.FromBytes(data)
 	if err != nil {
-		return nil, nil // cluster-bootstrap would refuse it; not ours to judge
+		// refused as yamlguard refuses a bomb: passed over, an APIServer
+		// with a typo would leave the listener at Intermediate unsaid
+		return nil, &Error{Path: abs, Field: "its YAML", Message: textsafe.Excerpt(err.Error(), 200),
+			Fix: "repair or remove that manifest: cluster-bootstrap would refuse it too"}
 	}
 	var found *Found
 	for _, n := range nodes {
