@@ -29,6 +29,11 @@ import (
 // profileField is where the profile sits in an APIServer, as errors name it.
 const profileField = "spec.tlsSecurityProfile"
 
+// maxMessage bounds a parser's message an Error repeats: it quotes the
+// manifest (an unknown key of 200 KB), which is the user's to read, not ours
+// to echo whole.
+const maxMessage = 200
+
 // Found is the cluster's APIServer manifest and the profile it sets.
 type Found struct {
 	// Path is the manifest's path on the host (/opt/openshift/...).
@@ -121,7 +126,7 @@ func readFile(root *hostfs.Root, rel string) (*Found, error) {
 	if err != nil {
 		// refused as yamlguard refuses a bomb: passed over, an APIServer
 		// with a typo would leave the listener at Intermediate unsaid
-		return nil, &Error{Path: abs, Field: "its YAML", Message: textsafe.Excerpt(err.Error(), 200),
+		return nil, &Error{Path: abs, Field: "its YAML", Message: textsafe.Excerpt(err.Error(), maxMessage),
 			Fix: "repair or remove that manifest: cluster-bootstrap would refuse it too"}
 	}
 	var found *Found
@@ -152,7 +157,7 @@ func decode(abs string, n *kyaml.RNode) (*Found, error) {
 	}
 	js, err := sub.MarshalJSON()
 	if err != nil {
-		return nil, &Error{Path: abs, Field: profileField, Message: err.Error(), Fix: "write it as OpenShift's APIServer documents it"}
+		return nil, &Error{Path: abs, Field: profileField, Message: textsafe.Excerpt(err.Error(), maxMessage), Fix: "write it as OpenShift's APIServer documents it"}
 	}
 	var p configv1.TLSSecurityProfile
 	strict, err := kjson.UnmarshalStrict(js, &p)
@@ -160,7 +165,7 @@ func decode(abs string, n *kyaml.RNode) (*Found, error) {
 		err = strict[0]
 	}
 	if err != nil {
-		return nil, &Error{Path: abs, Field: profileField, Message: err.Error(), Fix: "use the fields type, old, intermediate, modern and custom (ciphers, minTLSVersion)"}
+		return nil, &Error{Path: abs, Field: profileField, Message: textsafe.Excerpt(err.Error(), maxMessage), Fix: "use the fields type, old, intermediate, modern and custom (ciphers, minTLSVersion)"}
 	}
 	s, err := tlsprofile.Resolve(&p)
 	if err == nil {

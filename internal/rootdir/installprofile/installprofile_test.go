@@ -77,6 +77,8 @@ func TestReadRefuses(t *testing.T) {
 			"/opt/openshift/manifests/a.yaml", "its YAML", "yaml"},
 		{"not UTF-8", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile: {type: \"Mo\xff\xfedern\"}\n"},
 			"/opt/openshift/manifests/a.yaml", "its YAML", ""},
+		{"an unknown key of 200 KB", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile:\n    type: Modern\n    ? " + strings.Repeat("k", 200000) + "\n    : 1\n"},
+			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", `unknown field "kkkk`},
 		{"two documents of one file that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern + "---\n" + apiserver + "  tlsSecurityProfile: {type: Old}\n"},
 			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", "(Modern there, Old here)"},
 		{"two that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern, "opt/openshift/openshift/b.yaml": apiserver + "  tlsSecurityProfile: {type: Old}\n"},
@@ -88,8 +90,8 @@ func TestReadRefuses(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("Read = %+v, %v; want an *Error", f, err)
 			}
-			if e.Path != tc.path || e.Field != tc.field || !strings.Contains(e.Message, tc.says) || e.Fix == "" {
-				t.Errorf("got %+v, want %s %s saying %q, with a fix", e, tc.path, tc.field, tc.says)
+			if e.Path != tc.path || e.Field != tc.field || !strings.Contains(e.Message, tc.says) || e.Fix == "" || len(e.Message) > 1000 {
+				t.Errorf("got %.500v, want %s %s saying %q in under 1000 bytes, with a fix", e, tc.path, tc.field, tc.says)
 			}
 		})
 	}
