@@ -2,7 +2,6 @@ package v1alpha1
 
 import (
 	"errors"
-	"reflect"
 
 	configv1 "github.com/openshift/api/config/v1"
 
@@ -76,7 +75,7 @@ func (v *validator) tlsProfile(s *Spec) {
 	case s.Server.floorWritten:
 		v.add("spec.server.tlsMinVersion", "remove spec.server.tlsMinVersion: the listener follows the cluster's profile",
 			"the cluster's TLS profile (%s in %s) sets the agent listener's minimum, so spec.server.tlsMinVersion would override the cluster's choice", s.cluster.profile.Type, s.cluster.from)
-	case s.TLSSecurityProfile != nil && !reflect.DeepEqual(s.TLSSecurityProfile, s.cluster.profile):
+	case s.TLSSecurityProfile != nil && !tlsprofile.Same(s.TLSSecurityProfile, s.cluster.profile):
 		v.add(tlsProfilePath, "remove spec.tlsSecurityProfile from the config so the cluster's own profile is followed, or make it the same as the manifest's",
 			"the config's profile (%s) disagrees with the cluster's, %s in %s", s.TLSSecurityProfile.Type, s.cluster.profile.Type, s.cluster.from)
 	}

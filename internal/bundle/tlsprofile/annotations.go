@@ -1,6 +1,8 @@
 package tlsprofile
 
 import (
+	"slices"
+
 	configv1 "github.com/openshift/api/config/v1"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
@@ -21,8 +23,9 @@ func Annotate(annotations map[string]string, s Settings) {
 }
 
 // Asked is the profile and minimum an object's annotations record; ok is
-// false when they record none, or a minimum that is no TLS version.
+// false when they record none, or a type or minimum no profile has: a
+// patch's value is then not repeated into check's findings.
 func Asked(annotations map[string]string) (profile configv1.TLSProfileType, min configv1.TLSProtocolVersion, ok bool) {
 	profile, min = configv1.TLSProfileType(annotations[AnnotationProfile]), configv1.TLSProtocolVersion(annotations[AnnotationMinVersion])
-	return profile, min, profile != "" && Known(min)
+	return profile, min, slices.Contains(types, profile) && Known(min)
 }

@@ -8,8 +8,11 @@ package tlsprofile
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	configv1 "github.com/openshift/api/config/v1"
 )
@@ -86,6 +89,20 @@ func Resolve(p *configv1.TLSSecurityProfile) (Settings, error) {
 	return s, nil
 }
 
+// Same reports whether a and b have the listener follow one profile, as
+// OpenShift reads them: a predefined type's member carries no settings,
+// so {type: Modern} and {type: Modern, modern: {}} are the same, and so
+// are no profile and Intermediate. Profiles that cannot be resolved are
+// compared as written.
+func Same(a, b *configv1.TLSSecurityProfile) bool {
+	sa, errA := Resolve(a)
+	sb, errB := Resolve(b)
+	if errA != nil || errB != nil {
+		return reflect.DeepEqual(a, b)
+	}
+	return reflect.DeepEqual(sa, sb)
+}
+
 // members: a profile sets at most the member its type names, since
 // OpenShift follows only that one and a second would be silently ignored.
 func members(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) Errors {
@@ -114,7 +131,7 @@ func specOf(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) (*confi
 	if typ != configv1.TLSProfileCustomType {
 		spec, ok := configv1.TLSProfiles[typ]
 		if !ok {
-			return nil, Errors{{Field: "type", Message: fmt.Sprintf("unknown profile type %q", typ), Fix: "use one of: " + joinTypes()}}
+			return nil, Errors{{Field: "type", Message: "unknown profile type " + quote(string(typ)), Fix: "use one of: " + joinTypes()}}
 		}
 		return spec, nil
 	}
@@ -123,7 +140,7 @@ func specOf(typ configv1.TLSProfileType, p *configv1.TLSSecurityProfile) (*confi
 			Fix: "list the ciphers by their OpenSSL names (docs/config.md lists them), or use type: Intermediate or Modern"}}
 	}
 	if !Known(p.Custom.MinTLSVersion) {
-		return nil, Errors{{Field: "custom.minTLSVersion", Message: fmt.Sprintf("unknown TLS version %q", p.Custom.MinTLSVersion),
+		return nil, Errors{{Field: "custom.minTLSVersion", Message: "unknown TLS version " + quote(string(p.Custom.MinTLSVersion)),
 			Fix: "use one of: VersionTLS10, VersionTLS11, VersionTLS12, VersionTLS13"}}
 	}
 	return &p.Custom.TLSProfileSpec, nil
@@ -144,11 +161,17 @@ func joinTypes() string {
 func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Settings, Errors) {
 	s := Settings{Profile: typ, MinVersion: spec.MinTLSVersion}
 	var errs Errors
+	seen, unknown := map[string]bool{}, 0
 	for i, name := range spec.Ciphers {
 		c, ok := byOpenSSL(name)
 		switch {
+		case seen[name]:
+			// a name listed twice (OpenShift allows it) is rendered once:
+			// 10,000 copies made a 400 KB --cipher-suites
 		case !ok:
-			errs = append(errs, unknownName(i, name))
+			if unknown++; unknown <= maxUnknown {
+				errs = append(errs, unknownName(i, name))
+			}
 		case c.support == served:
 			s.Suites = append(s.Suites, c.goName)
 		case c.support == tls13:
@@ -156,6 +179,11 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 		default:
 			s.Dropped = append(s.Dropped, Dropped{Name: name, Why: why[c.support]})
 		}
+		seen[name] = true
+	}
+	if unknown > maxUnknown {
+		errs = append(errs, Error{Field: "custom.ciphers", Message: fmt.Sprintf("%d more names are not cipher names of OpenShift's TLS profiles (%d in all); only the first %d are said", unknown-maxUnknown, unknown, maxUnknown),
+			Fix: "use OpenSSL's names (docs/config.md lists every name)"})
 	}
 	if len(errs) == 0 && typ == configv1.TLSProfileCustomType && s.MinVersion != configv1.VersionTLS13 && len(s.Suites) == 0 {
 		errs = append(errs, Error{Field: "custom.ciphers", Message: fmt.Sprintf("none of the ciphers is a TLS 1.2 suite the listener can serve, yet minTLSVersion %s allows TLS 1.2: it would serve Go's default suites instead", s.MinVersion),
@@ -167,12 +195,33 @@ func settings(typ configv1.TLSProfileType, spec *configv1.TLSProfileSpec) (Setti
 // unknownName words a cipher name no table knows: Go's name gets its
 // OpenSSL spelling as the fix, since OpenShift's profiles use those.
 func unknownName(i int, name string) Error {
-	e := Error{Field: fmt.Sprintf("custom.ciphers[%d]", i), Message: fmt.Sprintf("%q is not a cipher name of OpenShift's TLS profiles (OpenSSL's names)", name),
+	e := Error{Field: fmt.Sprintf("custom.ciphers[%d]", i), Message: quote(name) + " is not a cipher name of OpenShift's TLS profiles (OpenSSL's names)",
 		Fix: "use OpenSSL's name, such as ECDHE-RSA-AES128-GCM-SHA256 (docs/config.md lists every name and what the listener does with it)"}
 	if c, ok := byGoName(name); ok {
 		e.Fix = fmt.Sprintf("write it as OpenSSL names it, %s", c.openSSL)
 	}
 	return e
+}
+
+// maxUnknown bounds the names of a Custom profile said to be unknown, one
+// error each: 10,000 bad names made a 2.6 MB error; the rest are counted.
+const maxUnknown = 10
+
+// maxEcho bounds a value of the profile an error quotes: a manifest's
+// 200 KB cipher name is shown by its start, not echoed whole.
+const maxEcho = 64
+
+// quote is s as a Go literal (controls and bidi characters escaped), cut
+// to maxEcho bytes on a rune boundary and marked when cut.
+func quote(s string) string {
+	if len(s) <= maxEcho {
+		return strconv.Quote(s)
+	}
+	cut := maxEcho
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s... (%d more bytes)", strconv.Quote(s[:cut]), len(s)-cut)
 }
 
 // Known reports whether v is a TLS version minTLSVersion may name.

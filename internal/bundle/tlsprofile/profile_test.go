@@ -2,6 +2,7 @@ package tlsprofile
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -101,5 +102,81 @@ func TestResolveRefuses(t *testing.T) {
 				t.Errorf("got %+v, want field %s and a fix with %q", errs[0], tc.field, tc.fix)
 			}
 		})
+	}
+}
+
+// TestSame: profiles OpenShift reads alike are the same whatever members
+// they spell out; a different type, minimum or cipher order is not.
+func TestSame(t *testing.T) {
+	modern := &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType}
+	for _, tc := range []struct {
+		name string
+		a, b *configv1.TLSSecurityProfile
+		same bool
+	}{
+		{"member spelled out", modern, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileModernType, Modern: &configv1.ModernTLSProfile{}}, true},
+		{"none and Intermediate", nil, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileIntermediateType}, true},
+		{"another type", modern, &configv1.TLSSecurityProfile{Type: configv1.TLSProfileOldType}, false},
+		{"Custom's order", custom(configv1.VersionTLS12, "ECDHE-RSA-AES128-GCM-SHA256", "ECDHE-ECDSA-AES128-GCM-SHA256"),
+			custom(configv1.VersionTLS12, "ECDHE-ECDSA-AES128-GCM-SHA256", "ECDHE-RSA-AES128-GCM-SHA256"), false},
+		{"Custom's minimum", custom(configv1.VersionTLS12, "ECDHE-RSA-AES128-GCM-SHA256"), custom(configv1.VersionTLS13, "ECDHE-RSA-AES128-GCM-SHA256"), false},
+		{"unresolvable, as written", &configv1.TLSSecurityProfile{Type: "Strict"}, &configv1.TLSSecurityProfile{Type: "Strict"}, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := Same(tc.a, tc.b); got != tc.same {
+				t.Errorf("Same = %v, want %v", got, tc.same)
+			}
+		})
+	}
+}
+
+// TestErrorsQuoteBounded: a name a hostile profile gives is quoted with its
+// controls and bidi characters escaped, and cut, never echoed whole.
+func TestErrorsQuoteBounded(t *testing.T) {
+	long := strings.Repeat("A", 200000)
+	for _, tc := range []struct {
+		name string
+		in   *configv1.TLSSecurityProfile
+		says string
+	}{
+		{"a long type", &configv1.TLSSecurityProfile{Type: configv1.TLSProfileType(long)}, `unknown profile type "` + strings.Repeat("A", 64) + `"... (199936 more bytes)`},
+		{"a long minimum", custom(configv1.TLSProtocolVersion(long), "ECDHE-RSA-AES128-GCM-SHA256"), `unknown TLS version "` + strings.Repeat("A", 64) + `"... (199936 more bytes)`},
+		{"a long cipher", custom(configv1.VersionTLS12, long), `"` + strings.Repeat("A", 64) + `"... (199936 more bytes) is not a cipher name`},
+		{"controls and bidi", custom(configv1.VersionTLS12, "A\x1b[2J\u202eB\nfake: line"), `"A\x1b[2J\u202eB\nfake: line" is not a cipher name`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Resolve(tc.in)
+			if err == nil || !strings.Contains(err.Error(), tc.says) || len(err.Error()) > 1000 {
+				t.Errorf("Resolve = %.300v; want an error of under 1000 bytes saying %s", err, tc.says)
+			}
+		})
+	}
+}
+
+// TestResolveListsANameOnce: a Custom profile naming a suite twice, or
+// 10,000 times, renders it once.
+func TestResolveListsANameOnce(t *testing.T) {
+	names := slices.Repeat([]string{"ECDHE-RSA-AES128-GCM-SHA256", "TLS_AES_128_GCM_SHA256", "AES128-SHA"}, 10000)
+	s, err := Resolve(custom(configv1.VersionTLS12, names...))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Suites) != 1 || len(s.TLS13) != 1 || len(s.Dropped) != 1 {
+		t.Errorf("Resolve = %d suites, %d TLS 1.3, %d dropped; want each once", len(s.Suites), len(s.TLS13), len(s.Dropped))
+	}
+}
+
+// TestResolveBoundsUnknownNames: 10,000 names no table knows are ten
+// errors and one that counts the rest, not 10,000.
+func TestResolveBoundsUnknownNames(t *testing.T) {
+	names := make([]string, 10000)
+	for i := range names {
+		names[i] = fmt.Sprintf("BAD%d", i)
+	}
+	_, err := Resolve(custom(configv1.VersionTLS12, names...))
+	var es Errors
+	if !errors.As(err, &es) || len(es) != maxUnknown+1 || es[0].Field != "custom.ciphers[0]" ||
+		!strings.Contains(es[maxUnknown].Message, "9990 more names") {
+		t.Errorf("Resolve = %d errors, the last %+v; want %d naming the first and one counting 9990 more", len(es), es[len(es)-1], maxUnknown+1)
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"path"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -23,11 +22,17 @@ import (
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/hostlayout"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/bundle/tlsprofile"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/intake/yamlguard"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/report/textsafe"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/rootdir/hostfs"
 )
 
 // profileField is where the profile sits in an APIServer, as errors name it.
 const profileField = "spec.tlsSecurityProfile"
+
+// maxMessage bounds a parser's message an Error repeats: it quotes the
+// manifest (an unknown key of 200 KB), which is the user's to read, not ours
+// to echo whole.
+const maxMessage = 200
 
 // Found is the cluster's APIServer manifest and the profile it sets.
 type Found struct {
@@ -77,7 +82,7 @@ func agree(first, next *Found) (*Found, error) {
 		return first, nil
 	case first == nil:
 		return next, nil
-	case reflect.DeepEqual(first.Profile, next.Profile):
+	case tlsprofile.Same(first.Profile, next.Profile):
 		return first, nil
 	}
 	return nil, &Error{Path: next.Path, Field: profileField,
@@ -119,14 +124,27 @@ func readFile(root *hostfs.Root, rel string) (*Found, error) {
 	}
 	nodes, err := kio.FromBytes(data)
 	if err != nil {
-		return nil, nil // cluster-bootstrap would refuse it; not ours to judge
+		// refused as yamlguard refuses a bomb: passed over, an APIServer
+		// with a typo would leave the listener at Intermediate unsaid
+		return nil, &Error{Path: abs, Field: "its YAML", Message: textsafe.Excerpt(err.Error(), maxMessage),
+			Fix: "repair or remove that manifest: cluster-bootstrap would refuse it too"}
 	}
+	var found *Found
 	for _, n := range nodes {
-		if n.GetApiVersion() == configv1.GroupVersion.String() && n.GetKind() == "APIServer" && n.GetName() == "cluster" {
-			return decode(abs, n)
+		if n.GetApiVersion() != configv1.GroupVersion.String() || n.GetKind() != "APIServer" || n.GetName() != "cluster" {
+			continue
+		}
+		// every one, not the first: a second document saying otherwise
+		// is refused as a second file would be
+		f, err := decode(abs, n)
+		if err == nil {
+			found, err = agree(found, f)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
-	return nil, nil
+	return found, nil
 }
 
 // decode reads the manifest's profile strictly and resolves it, so an
@@ -139,7 +157,7 @@ func decode(abs string, n *kyaml.RNode) (*Found, error) {
 	}
 	js, err := sub.MarshalJSON()
 	if err != nil {
-		return nil, &Error{Path: abs, Field: profileField, Message: err.Error(), Fix: "write it as OpenShift's APIServer documents it"}
+		return nil, &Error{Path: abs, Field: profileField, Message: textsafe.Excerpt(err.Error(), maxMessage), Fix: "write it as OpenShift's APIServer documents it"}
 	}
 	var p configv1.TLSSecurityProfile
 	strict, err := kjson.UnmarshalStrict(js, &p)
@@ -147,7 +165,7 @@ func decode(abs string, n *kyaml.RNode) (*Found, error) {
 		err = strict[0]
 	}
 	if err != nil {
-		return nil, &Error{Path: abs, Field: profileField, Message: err.Error(), Fix: "use the fields type, old, intermediate, modern and custom (ciphers, minTLSVersion)"}
+		return nil, &Error{Path: abs, Field: profileField, Message: textsafe.Excerpt(err.Error(), maxMessage), Fix: "use the fields type, old, intermediate, modern and custom (ciphers, minTLSVersion)"}
 	}
 	s, err := tlsprofile.Resolve(&p)
 	if err == nil {

@@ -30,6 +30,7 @@ func TestRead(t *testing.T) {
 		{"in manifests", map[string]string{"opt/openshift/manifests/apiserver.yaml": modern}, "/opt/openshift/manifests/apiserver.yaml", configv1.TLSProfileModernType},
 		{"in openshift", map[string]string{"opt/openshift/openshift/99-tls.yml": modern}, "/opt/openshift/openshift/99-tls.yml", configv1.TLSProfileModernType},
 		{"copied to both, as bootkube.sh does", map[string]string{"opt/openshift/openshift/99-tls.yaml": modern, "opt/openshift/manifests/99-tls.yaml": modern}, "/opt/openshift/manifests/99-tls.yaml", configv1.TLSProfileModernType},
+		{"two that agree, one spelling out its member", map[string]string{"opt/openshift/manifests/a.yaml": modern, "opt/openshift/openshift/b.yaml": apiserver + "  tlsSecurityProfile: {type: Modern}\n"}, "/opt/openshift/manifests/a.yaml", configv1.TLSProfileModernType},
 		{"among other documents", map[string]string{"opt/openshift/manifests/all.yaml": "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n---\n" + modern}, "/opt/openshift/manifests/all.yaml", configv1.TLSProfileModernType},
 		{"without a profile", map[string]string{"opt/openshift/manifests/apiserver.yaml": apiserver + "  audit: {profile: Default}\n"}, "/opt/openshift/manifests/apiserver.yaml", ""},
 		{"another APIServer", map[string]string{"opt/openshift/manifests/other.yaml": strings.Replace(modern, "name: cluster", "name: other", 1)}, "", ""},
@@ -72,6 +73,14 @@ func TestReadRefuses(t *testing.T) {
 			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile.custom.ciphers[0]", "is not a cipher name"},
 		{"an unknown field", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile: {type: Modern, modren: {}}\n"},
 			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", `unknown field "modren"`},
+		{"YAML that does not parse", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile: {type: Modern\n\t: : [\n"},
+			"/opt/openshift/manifests/a.yaml", "its YAML", "yaml"},
+		{"not UTF-8", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile: {type: \"Mo\xff\xfedern\"}\n"},
+			"/opt/openshift/manifests/a.yaml", "its YAML", ""},
+		{"an unknown key of 200 KB", map[string]string{"opt/openshift/manifests/a.yaml": apiserver + "  tlsSecurityProfile:\n    type: Modern\n    ? " + strings.Repeat("k", 200000) + "\n    : 1\n"},
+			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", `unknown field "kkkk`},
+		{"two documents of one file that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern + "---\n" + apiserver + "  tlsSecurityProfile: {type: Old}\n"},
+			"/opt/openshift/manifests/a.yaml", "spec.tlsSecurityProfile", "(Modern there, Old here)"},
 		{"two that disagree", map[string]string{"opt/openshift/manifests/a.yaml": modern, "opt/openshift/openshift/b.yaml": apiserver + "  tlsSecurityProfile: {type: Old}\n"},
 			"/opt/openshift/openshift/b.yaml", "spec.tlsSecurityProfile", "and so does /opt/openshift/manifests/a.yaml, differently (Modern there, Old here)"},
 	} {
@@ -81,8 +90,8 @@ func TestReadRefuses(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("Read = %+v, %v; want an *Error", f, err)
 			}
-			if e.Path != tc.path || e.Field != tc.field || !strings.Contains(e.Message, tc.says) || e.Fix == "" {
-				t.Errorf("got %+v, want %s %s saying %q, with a fix", e, tc.path, tc.field, tc.says)
+			if e.Path != tc.path || e.Field != tc.field || !strings.Contains(e.Message, tc.says) || e.Fix == "" || len(e.Message) > 1000 {
+				t.Errorf("got %.500v, want %s %s saying %q in under 1000 bytes, with a fix", e, tc.path, tc.field, tc.says)
 			}
 		})
 	}

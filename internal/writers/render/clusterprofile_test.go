@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/proxyversion"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/tooltest"
 )
 
@@ -18,17 +19,27 @@ const apiserverManifest = "apiVersion: config.openshift.io/v1\nkind: APIServer\n
 func TestRenderFollowsTheClusterProfile(t *testing.T) {
 	for _, tc := range []struct {
 		name, manifest, suites string
+		opts                   func(*Options)
 	}{
-		{"no manifest: Intermediate", "", "--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,"},
+		{"no manifest: Intermediate", "", "--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_128_GCM_SHA256,TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256,", nil},
 		{"a Custom profile in openshift/", "{type: Custom, custom: {minTLSVersion: VersionTLS12, ciphers: [ECDHE-ECDSA-AES256-GCM-SHA384]}}\n",
-			"--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384\n"},
+			"--cipher-suites=TLS_ECDHE_ECDSA_WITH_AES_256_GCM_SHA384\n", nil},
+		{"the config agrees, the manifest spelling out modern: {}", "{type: Modern, modern: {}}\n", "--tls-min-version=VersionTLS13\n",
+			func(o *Options) {
+				o.Overlay = tooltest.WriteOverlay(t, tooltest.Overlay{Spec: "tlsSecurityProfile: {type: Modern}\n"})
+				o.ProxyVersion = proxyversion.V036
+			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			root := t.TempDir()
 			if tc.manifest != "" {
 				tooltest.WriteTree(t, root, map[string]string{"opt/openshift/openshift/99-apiserver.yaml": apiserverManifest + tc.manifest})
 			}
-			mustRun(t, baseOpts(root))
+			opts := baseOpts(root)
+			if tc.opts != nil {
+				tc.opts(&opts)
+			}
+			mustRun(t, opts)
 			if pod := readFile(t, root, podRel); !strings.Contains(pod, tc.suites) {
 				t.Errorf("the server pod does not render %q:\n%s", tc.suites, pod)
 			}
