@@ -1,11 +1,10 @@
 package cli
 
 import (
-	"os"
-	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fifotest"
 )
 
 // TestFIFOReadOnce: a bundle argument is opened and read once. A FIFO whose
@@ -21,7 +20,7 @@ func TestFIFOReadOnce(t *testing.T) {
 		{"ports", "FIFO"},
 	} {
 		t.Run(args[0]+"/"+args[1], func(t *testing.T) {
-			path := onceFIFO(t, doc)
+			path := fifotest.Once(t, doc)
 			argv := append([]string(nil), args...)
 			for i, a := range argv {
 				if a == "FIFO" {
@@ -41,37 +40,4 @@ func TestFIFOReadOnce(t *testing.T) {
 			}
 		})
 	}
-}
-
-// onceFIFO makes a FIFO whose writer writes doc once, when a reader opens
-// it, and closes it. A reader left waiting on a second open when the test
-// ends is let go by one more writer that writes nothing.
-func onceFIFO(t *testing.T, doc string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "bundle.yaml")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	wrote := make(chan struct{})
-	go func() {
-		defer close(wrote)
-		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-			_, _ = f.WriteString(doc)
-			f.Close()
-		}
-	}()
-	t.Cleanup(func() {
-		select {
-		case <-wrote:
-			if f, err := os.OpenFile(path, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-				f.Close() // frees a reader blocked in a second open
-			}
-		case <-time.After(time.Second): // nobody opened it: free the writer
-			if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-				f.Close()
-			}
-			<-wrote
-		}
-	})
-	return path
 }

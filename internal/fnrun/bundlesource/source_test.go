@@ -7,10 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/fnrun/kustbuild"
+	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/fifotest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/testutil/ptytest"
 	"github.com/bootstrap-konnectivity/konnectivity-bundle/internal/writers/render"
 )
@@ -44,7 +44,7 @@ func TestLoad(t *testing.T) {
 		err              string // the error begins so
 	}{
 		{name: "stdin", arg: "-", stdin: configMap, label: "stdin", read: true},
-		{name: "a FIFO opened once", arg: onceFIFO(t, configMap), read: true},
+		{name: "a FIFO opened once", arg: fifotest.Once(t, configMap), read: true},
 		{name: "a kustomization directory", arg: kust, label: kust},
 		{name: "a kustomization directory, for check", arg: kust, label: kust, forCheck: true},
 		{name: "a rendered root", arg: root, label: "the host root " + root, root: true},
@@ -155,33 +155,6 @@ func writeFile(t *testing.T, path, text string) {
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
-}
-
-// onceFIFO makes a FIFO whose writer writes doc once, when a reader opens
-// it, and closes it: a second open would wait for a writer that has gone
-// (the test's timeout then names the hang). A FIFO nobody opened is let
-// go when the test ends.
-func onceFIFO(t *testing.T, doc string) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "bundle.yaml")
-	if err := syscall.Mkfifo(path, 0o600); err != nil {
-		t.Fatal(err)
-	}
-	wrote := make(chan struct{})
-	go func() {
-		defer close(wrote)
-		if f, err := os.OpenFile(path, os.O_WRONLY, 0); err == nil {
-			_, _ = f.WriteString(doc)
-			f.Close()
-		}
-	}()
-	t.Cleanup(func() {
-		if f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
-			f.Close() // frees the writer if nobody read
-		}
-		<-wrote
-	})
-	return path
 }
 
 // TestRenderedCertFiles: a rendered root's certificates are read from the
