@@ -116,12 +116,22 @@ func (e *env) sameCommandLines(t *testing.T, agent string) {
 		{e.h.b.serverPod.Name + "-" + server.Name, []string{server.Image}, append(server.Command, server.Args...), len(e.h.server.argv)},
 		{agent, []string{tmpl.Image}, append(tmpl.Command, tmpl.Args...), len(e.h.agent.argv)},
 	} {
-		out := podmantest.MustPodman(t, "inspect", "--format", "{{.ImageName}}\n{{json .Config.Entrypoint}} {{json .Config.Cmd}}", c.name)
-		lines := strings.SplitN(strings.TrimSpace(out), "\n", 2)
+		out := podmantest.MustPodman(t, "inspect", "--format", "{{.ImageName}}\n{{json .Config.Entrypoint}}\n{{json .Config.Cmd}}", c.name)
+		lines := strings.SplitN(strings.TrimSpace(out), "\n", 3)
+		if len(lines) != 3 {
+			t.Fatalf("podman inspect %s: %q, want the image, the entrypoint and the command", c.name, out)
+		}
 		if lines[0] != c.image[0] {
 			t.Errorf("%s runs image %s, want the rendered %s", c.name, lines[0], c.image[0])
 		}
-		got := strings.Join(strings.Fields(strings.NewReplacer("[", " ", "]", " ", ",", " ", `"`, "").Replace(lines[1])), " ")
+		// Read as JSON: an argument may hold a comma (--cipher-suites=A,B).
+		var entrypoint, cmd []string
+		for i, into := range []*[]string{&entrypoint, &cmd} {
+			if err := json.Unmarshal([]byte(lines[1+i]), into); err != nil {
+				t.Fatalf("podman inspect %s: %q is not a JSON list: %v", c.name, lines[1+i], err)
+			}
+		}
+		got := strings.Join(append(entrypoint, cmd...), " ")
 		if want := strings.Join(c.args, " "); got != want {
 			t.Errorf("%s runs\n  %s\nwant the rendered\n  %s", c.name, got, want)
 		}
